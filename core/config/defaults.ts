@@ -1,0 +1,236 @@
+// The single source of truth for every configuration key and its default value.
+// Validation derives expected types from this object, so a key added here is a key users may set.
+
+/** The model that ships inside the package (models/<id>/); the local provider's default. */
+export const BUNDLED_MODEL_ID = "opencode-rag-code-v1";
+
+export const DEFAULT_EXCLUDED_DIRS = [
+  "node_modules",
+  ".git",
+  ".hg",
+  ".svn",
+  ".opencode",
+  "dist",
+  "build",
+  "out",
+  "coverage",
+  "vendor",
+  "target",
+  "bin",
+  "obj",
+  ".next",
+  ".nuxt",
+  ".cache",
+  ".venv",
+  "venv",
+  "__pycache__",
+  ".mypy_cache",
+  ".pytest_cache",
+  ".tox",
+  ".gradle",
+  ".idea",
+  ".vscode",
+  "bower_components",
+  ".terraform",
+  ".turbo",
+];
+
+export const DEFAULT_EXCLUDED_EXTENSIONS = [
+  ".lock",
+  ".map",
+  ".min.js",
+  ".min.css",
+  ".exe",
+  ".dll",
+  ".so",
+  ".dylib",
+  ".a",
+  ".o",
+  ".obj",
+  ".class",
+  ".jar",
+  ".war",
+  ".pyc",
+  ".pyo",
+  ".wasm",
+  ".zip",
+  ".gz",
+  ".tgz",
+  ".bz2",
+  ".xz",
+  ".7z",
+  ".rar",
+  ".tar",
+  ".woff",
+  ".woff2",
+  ".ttf",
+  ".otf",
+  ".eot",
+  ".ico",
+  ".mp3",
+  ".mp4",
+  ".mov",
+  ".avi",
+  ".wav",
+  ".ogg",
+  ".webm",
+  ".bin",
+  ".dat",
+  ".db",
+  ".sqlite",
+  ".lance",
+  ".onnx",
+  ".pt",
+  ".safetensors",
+];
+
+export const DEFAULT_CONFIG = {
+  embedding: {
+    /** local | ollama | openai */
+    provider: "local",
+    /** For local: a folder name under models/, an absolute folder, or a Hugging Face id. */
+    model: BUNDLED_MODEL_ID,
+    /** Ollama: http://localhost:11434 ; OpenAI-compatible: https://api.openai.com/v1 */
+    baseUrl: "",
+    apiKey: "",
+    batchSize: 64,
+    timeoutMs: 30000,
+    maxRetries: 4,
+    /** Concurrent requests to a remote provider. */
+    concurrency: 2,
+    /** Threads the local ONNX runtime may use (2-core laptops: both). */
+    threads: 2,
+    /** Local models downloaded by id are cached here (relative to the workspace). */
+    cacheDir: ".opencode/rag_models",
+    proxy: { url: "" },
+  },
+  vectorStore: {
+    /** A folder, `memory://`, or any LanceDB URI (s3://, gs://, az://, db://). */
+    path: ".opencode/rag_db",
+    tableName: "chunks",
+  },
+  indexing: {
+    /** Extra gitignore-style patterns to exclude, on top of .gitignore and .opencode-ragignore. */
+    exclude: [] as string[],
+    excludeDirs: DEFAULT_EXCLUDED_DIRS,
+    excludeExtensions: DEFAULT_EXCLUDED_EXTENSIONS,
+    maxFileSizeBytes: 1_048_576,
+    respectGitignore: true,
+  },
+  chunking: {
+    /** A node longer than this many lines is split at child boundaries. */
+    maxLines: 120,
+    /** A chunk longer than this many characters is split. */
+    maxChars: 4000,
+    /** Adjacent chunks shorter than this many characters are merged. */
+    minChars: 200,
+    /** Line-fallback chunk size and overlap (F3). */
+    fallbackLines: 100,
+    overlapLines: 10,
+    maxSvgSizeBytes: 262_144,
+    /** Per-language extra tree-sitter node types to treat as chunks: { "python": ["match_statement"] }. */
+    nodeTypes: {} as Record<string, string[]>,
+  },
+  /** Custom chunkers: [{ "module": "./x.js", "extensions": [".rs"] }], paths relative to the config file. */
+  chunkers: [] as Array<{ module: string; extensions?: string[] }>,
+  retrieval: {
+    topK: 10,
+    minScore: 0,
+    /** Upper bound on chunks any single retrieval may return. */
+    maxChunks: 25,
+    /** Fuse keyword (BM25) and vector results; false = vector only when a model is present. */
+    hybrid: true,
+    /** Apply the code-aware ranking stage. */
+    rank: true,
+  },
+  autoIndex: {
+    enabled: true,
+    /** chokidar | git */
+    backend: "chokidar",
+    debounceMs: 2000,
+    intervalMs: 300_000,
+  },
+  description: {
+    enabled: false,
+    /** openai | ollama */
+    provider: "openai",
+    model: "",
+    visionModel: "",
+    baseUrl: "",
+    apiKey: "",
+    maxChunksPerPass: 500,
+    maxTokensPerPass: 200_000,
+    timeoutMs: 60000,
+  },
+  logging: {
+    /** debug | info | error */
+    level: "info",
+    logFilePath: "./.opencode/opencode-rag.log",
+  },
+  openCode: {
+    /** Replace OpenCode's read tool with one that appends related chunks (F25). */
+    readOverride: false,
+    readOverrideMinScore: 0.5,
+    /** Append a file list to every user message, without a hotkey (the older behaviour). */
+    autoInject: false,
+    maxContextChunks: 5,
+    /** Token budget of any context appended to a message. */
+    injectTokenBudget: 2000,
+    /** Token budget of a tool's answer. */
+    toolTokenBudget: 4000,
+  },
+  documentationMode: {
+    enabled: false,
+    batchSize: 5,
+  },
+  wikiMode: {
+    enabled: true,
+  },
+  memory: {
+    enabled: true,
+    autoInject: true,
+    minConfidence: 0.5,
+    recallMinScore: 0.3,
+    autoInjectMinScore: 0.6,
+    autoInjectTopK: 2,
+    autoInjectMinTokenOverlap: 1,
+    latencyBudgetMs: 2000,
+    injectTokenBudget: 300,
+    promptEnforcement: false,
+    passiveCapture: false,
+    sessionEndExtraction: false,
+    decay: { enabled: true, halfLifeDays: 30 },
+  },
+  keybindings: {
+    injectFiles: "ctrl+return",
+    injectChunks: "ctrl+alt+return",
+    settings: "ctrl+shift+r",
+  },
+};
+
+export type RagConfig = typeof DEFAULT_CONFIG;
+
+/** Keys whose value must be one of a fixed set. */
+export const ENUM_KEYS: Record<string, readonly string[]> = {
+  "embedding.provider": ["local", "ollama", "openai"],
+  "autoIndex.backend": ["chokidar", "git"],
+  "description.provider": ["openai", "ollama"],
+  "logging.level": ["debug", "info", "error"],
+};
+
+/** Keys holding free-form maps (their sub-keys are not validated against defaults). */
+export const OPEN_MAP_KEYS = new Set(["chunking.nodeTypes"]);
+
+/** Changing one of these invalidates the index: the next pass rebuilds. */
+export const REINDEX_KEYS = [
+  "embedding.provider",
+  "embedding.model",
+  "chunking.maxLines",
+  "chunking.maxChars",
+  "chunking.minChars",
+  "chunking.fallbackLines",
+  "chunking.overlapLines",
+  "chunking.nodeTypes",
+  "chunkers",
+  "description.enabled",
+];

@@ -1,0 +1,122 @@
+// Validates a user's partial config against the shape of DEFAULT_CONFIG, so every error names
+// the exact key, what was expected and what was found. Portable: no Node built-ins.
+import { DEFAULT_CONFIG, ENUM_KEYS, OPEN_MAP_KEYS } from "./defaults.js";
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string") return `the string ${JSON.stringify(value)}`;
+  return `${typeof value === "object" ? "an object" : `the ${typeof value} ${String(value)}`}`;
+}
+
+function expectedName(def: unknown): string {
+  if (Array.isArray(def)) return "an array";
+  if (def !== null && typeof def === "object") return "an object";
+  return `a ${typeof def}`;
+}
+
+/** Returns the list of problems (empty when valid). `source` names the file in messages. */
+export function validateConfig(input: unknown, source = "config"): string[] {
+  const problems: string[] = [];
+  if (input === null || typeof input !== "object" || Array.isArray(input)) {
+    return [`${source}: the top level must be a JSON object, found ${describe(input)}`];
+  }
+  walk(input as Record<string, unknown>, DEFAULT_CONFIG as unknown as Record<string, unknown>, "", source, problems);
+  return problems;
+}
+
+function walk(
+  value: Record<string, unknown>,
+  defaults: Record<string, unknown>,
+  prefix: string,
+  source: string,
+  problems: string[],
+): void {
+  for (const [key, v] of Object.entries(value)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (key === "$schema") continue;
+    if (!(key in defaults)) {
+      const known = Object.keys(defaults).join(", ");
+      problems.push(`${source}: unknown key "${path}" (known keys${prefix ? ` in "${prefix}"` : ""}: ${known})`);
+      continue;
+    }
+    const def = defaults[key];
+    if (!sameType(def, v)) {
+      problems.push(`${source}: "${path}" must be ${expectedName(def)}, found ${describe(v)}`);
+      continue;
+    }
+    const allowed = ENUM_KEYS[path];
+    if (allowed && !allowed.includes(v as string)) {
+      problems.push(`${source}: "${path}" must be one of ${allowed.map((a) => `"${a}"`).join(", ")}, found ${describe(v)}`);
+      continue;
+    }
+    if (typeof v === "number" && (!Number.isFinite(v) || v < 0)) {
+      problems.push(`${source}: "${path}" must be a non-negative number, found ${describe(v)}`);
+      continue;
+    }
+    if (OPEN_MAP_KEYS.has(path)) continue;
+    if (Array.isArray(v)) {
+      checkArray(path, v, def as unknown[], source, problems);
+    } else if (v !== null && typeof v === "object") {
+      walk(v as Record<string, unknown>, def as Record<string, unknown>, path, source, problems);
+    }
+  }
+}
+
+function sameType(def: unknown, v: unknown): boolean {
+  if (Array.isArray(def)) return Array.isArray(v);
+  if (def !== null && typeof def === "object") return v !== null && typeof v === "object" && !Array.isArray(v);
+  return typeof def === typeof v;
+}
+
+function checkArray(path: string, v: unknown[], def: unknown[], source: string, problems: string[]): void {
+  if (path === "chunkers") {
+    v.forEach((entry, i) => {
+      const e = entry as { module?: unknown; extensions?: unknown };
+      if (!e || typeof e !== "object" || typeof e.module !== "string") {
+        problems.push(`${source}: "chunkers[${i}].module" must be a string path to a chunker module`);
+      } else if (e.extensions !== undefined && (!Array.isArray(e.extensions) || e.extensions.some((x) => typeof x !== "string"))) {
+        problems.push(`${source}: "chunkers[${i}].extensions" must be an array of strings like [".rs"]`);
+      }
+    });
+    return;
+  }
+  const elementType = def.length > 0 ? typeof def[0] : "string";
+  v.forEach((item, i) => {
+    if (typeof item !== elementType) problems.push(`${source}: "${path}[${i}]" must be a ${elementType}, found ${describe(item)}`);
+  });
+}
+
+type Plain = Record<string, unknown>;
+
+/** Deep-merges `over` onto `base` per section: objects merge, arrays and scalars replace. */
+export function deepMerge<T>(base: T, over: unknown): T {
+  if (over === undefined || over === null || typeof over !== "object" || Array.isArray(over)) return base;
+  const out: Plain = { ...(base as Plain) };
+  for (const [k, v] of Object.entries(over as Plain)) {
+    const b = out[k];
+    if (v !== null && typeof v === "object" && !Array.isArray(v) && b !== null && typeof b === "object" && !Array.isArray(b)) {
+      out[k] = deepMerge(b, v);
+    } else if (v !== undefined) {
+      out[k] = v;
+    }
+  }
+  return out as T;
+}
+
+/** Reads a dotted key ("retrieval.topK") from a config-shaped object. */
+export function getPath(obj: unknown, path: string): unknown {
+  let cur: unknown = obj;
+  for (const part of path.split(".")) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = (cur as Plain)[part];
+  }
+  return cur;
+}

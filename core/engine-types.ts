@@ -1,0 +1,117 @@
+// The contract between the core and its hosts (CLI, OpenCode server plugin, TUI, eval).
+// Hosts hold an Engine for one workspace and never reach into the store or the indexer directly.
+import type { RagConfig } from "./config/defaults.js";
+import type { SearchFilter, SearchResult } from "./types.js";
+
+export type LogLevel = "debug" | "info" | "error";
+
+export interface Logger {
+  debug(message: string, data?: Record<string, unknown>): void;
+  info(message: string, data?: Record<string, unknown>): void;
+  error(message: string, data?: Record<string, unknown>): void;
+}
+
+export interface OpenEngineOptions {
+  /** Workspace root; default: the current directory. */
+  root?: string;
+  /** Explicit config file (--config). */
+  configPath?: string;
+  /** Deep-merged over the loaded config (tests, eval configurations). */
+  overrides?: unknown;
+  logger?: Logger;
+}
+
+export interface IndexProgress {
+  phase: "scanning" | "chunking" | "describing" | "embedding" | "writing" | "done";
+  filesDone: number;
+  filesTotal: number;
+  chunksDone: number;
+  bytesDone: number;
+  /** ms since the pass started */
+  elapsedMs: number;
+}
+
+export interface IndexOptions {
+  /** Drop everything and rebuild from scratch. */
+  force?: boolean;
+  onProgress?: (p: IndexProgress) => void;
+  signal?: AbortSignal;
+  /** Only look at these workspace-relative paths (watch mode); others are assumed unchanged. */
+  onlyPaths?: string[];
+}
+
+export interface IndexSummary {
+  filesScanned: number;
+  filesIndexed: number;
+  filesUnchanged: number;
+  filesDeleted: number;
+  filesSkipped: number;
+  chunksAdded: number;
+  chunksRemoved: number;
+  chunksEmbedded: number;
+  /** Chunks whose vectors came from the content-hash cache instead of the model. */
+  chunksFromCache: number;
+  bytesRead: number;
+  durationMs: number;
+  /** Why the pass rebuilt from scratch, if it did (e.g. "embedding model changed"). */
+  rebuildReason: string | null;
+  /** Files that could not be read or chunked: path and one-line reason. */
+  errors: Array<{ filePath: string; error: string }>;
+}
+
+export interface IndexStatus {
+  root: string;
+  storeUri: string;
+  stateDir: string;
+  chunks: number;
+  files: number;
+  provider: string;
+  model: string;
+  dimension: number | null;
+  /** null when vectors are available; otherwise the one-line reason search is keyword-only. */
+  keywordOnlyReason: string | null;
+  manifestStatus: "ok" | "missing" | "corrupt";
+  lastIndexedAt: string | null;
+  upToDateFiles: number;
+  pendingFiles: number;
+  watch: { state: "off" | "watching" | "indexing" | "error"; backend?: string; updatedAt?: string; message?: string };
+  /** Set while a pass runs in any process on this store. */
+  indexing: { filesDone: number; filesTotal: number; startedAt: string } | null;
+}
+
+export interface SearchOptions {
+  topK?: number;
+  minScore?: number;
+  filter?: SearchFilter;
+  /** Retrieval mode; default from config (hybrid when a model is present). */
+  mode?: "hybrid" | "keyword" | "vector";
+  /** Apply the ranking stage; default config.retrieval.rank. */
+  rank?: boolean;
+}
+
+export interface Watcher {
+  close(): Promise<void>;
+}
+
+export interface WatchOptions {
+  backend?: "chokidar" | "git";
+  debounceMs?: number;
+  intervalMs?: number;
+  onPass?: (summary: IndexSummary) => void;
+  onError?: (error: Error) => void;
+}
+
+export interface Engine {
+  readonly root: string;
+  readonly config: RagConfig;
+  readonly stateDir: string;
+  readonly storeUri: string;
+  index(options?: IndexOptions): Promise<IndexSummary>;
+  search(query: string, options?: SearchOptions): Promise<SearchResult[]>;
+  status(): Promise<IndexStatus>;
+  clear(): Promise<void>;
+  watch(options?: WatchOptions): Promise<Watcher>;
+  /** Re-reads config files and runtime overrides; returns the keys that changed. */
+  reloadConfig(): Promise<string[]>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,36 @@
+// Where the package's own assets (grammars, models) live, wherever the package is installed:
+// found by walking up from this module to the folder holding our package.json.
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+let cachedRoot: string | null = null;
+
+/** The installed package's root folder (the one with package.json named "opencode-rag"). */
+export function packageRoot(): string {
+  if (cachedRoot) return cachedRoot;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const pkg = join(dir, "package.json");
+    if (existsSync(pkg)) {
+      try {
+        if (JSON.parse(readFileSync(pkg, "utf8")).name === "opencode-rag") return (cachedRoot = dir);
+      } catch {
+        // unreadable package.json: keep walking
+      }
+    }
+    const up = dirname(dir);
+    if (up === dir) throw new Error("opencode-rag: cannot find the package root (is the package installed intact?)");
+    dir = up;
+  }
+}
+
+/** Folder with tree-sitter.wasm and every grammar; built by esbuild.config.mjs. */
+export function grammarsDir(): string {
+  return join(packageRoot(), "dist", "grammars");
+}
+
+/** Folder with the models that ship in the package. */
+export function modelsDir(): string {
+  return join(packageRoot(), "models");
+}

@@ -1,0 +1,129 @@
+// The domain vocabulary shared by every part of the core. Plug points are interfaces
+// (Chunker, EmbeddingProvider, VectorStore, KeywordIndex) so that hosts and tests can swap
+// implementations without touching the indexer or the retriever.
+
+/** What kind of unit a chunk is. Open-ended: custom chunkers may use their own kinds. */
+export type ChunkKind =
+  | "function"
+  | "method"
+  | "constructor"
+  | "class"
+  | "interface"
+  | "type"
+  | "enum"
+  | "struct"
+  | "trait"
+  | "impl"
+  | "protocol"
+  | "extension"
+  | "module"
+  | "namespace"
+  | "record"
+  | "property"
+  | "variable"
+  | "rule"
+  | "script"
+  | "style"
+  | "key"
+  | "element"
+  | "section"
+  | "heading"
+  | "block"
+  | "preamble"
+  | "paragraph"
+  | "lines"
+  | "image"
+  | "quirk"
+  | (string & {});
+
+/** A contiguous, self-contained span of one file, as produced by a chunker. */
+export interface Chunk {
+  /** Workspace-relative path with forward slashes. */
+  filePath: string;
+  /** 1-based, inclusive. */
+  startLine: number;
+  /** 1-based, inclusive. */
+  endLine: number;
+  language: string;
+  kind: ChunkKind;
+  /** The declared name, e.g. `bar` for a method `bar`; empty when the unit has none. */
+  symbol: string;
+  /** Enclosing context that makes the chunk readable on its own, e.g. `class Foo > method bar(a, b)`. */
+  context: string;
+  /** The exact source text of lines startLine..endLine. */
+  content: string;
+}
+
+/** A chunker turns one file's text into chunks. Built-in and user chunkers implement it. */
+export interface Chunker {
+  readonly language: string;
+  readonly fileExtensions?: readonly string[];
+  chunk(filePath: string, content: string): Promise<Chunk[]>;
+}
+
+/** A chunk as the store keeps it. */
+export interface ChunkRecord extends Chunk {
+  /** Stable id: derived from file path, line range and content hash. */
+  id: string;
+  /** Hash of the embedded text; the embedding cache key together with the model id. */
+  contentHash: string;
+  /** Optional LLM-written description (F14), embedded with the chunk. */
+  description: string;
+}
+
+/** Whether a text is a document being indexed or a query; some models embed them differently. */
+export type EmbedPurpose = "document" | "query";
+
+export interface EmbeddingProvider {
+  /** Provider name as in config: "local", "ollama", "openai". */
+  readonly provider: string;
+  /** Model id as in config. */
+  readonly model: string;
+  /** Vector length; probed on first use for remote providers. */
+  dimension(): Promise<number>;
+  /** Embeds texts in order; vectors are L2-normalised. */
+  embed(texts: string[], purpose: EmbedPurpose): Promise<Float32Array[]>;
+  close?(): Promise<void>;
+}
+
+/** Filters every retrieval path understands. */
+export interface SearchFilter {
+  /** Path prefixes (workspace-relative, forward slashes); a chunk matches if any prefix matches. */
+  pathPrefixes?: string[];
+  /** Language names; a chunk matches if its language is one of them. */
+  languages?: string[];
+  /** Chunk kinds to include; when absent, every kind except `quirk`. */
+  kinds?: string[];
+}
+
+export interface ScoredId {
+  id: string;
+  /** Higher is better; each source documents its own scale. */
+  score: number;
+}
+
+/** Vector storage. LanceDB on disk (Node) and in memory (tests, browser) implement it. */
+export interface VectorStore {
+  /** Number of rows, all kinds. */
+  count(): Promise<number>;
+  add(rows: Array<ChunkRecord & { vector: Float32Array | null }>): Promise<void>;
+  deleteByFilePaths(filePaths: string[]): Promise<void>;
+  deleteByIds(ids: string[]): Promise<void>;
+  /** Nearest neighbours by cosine similarity; score in [0,1]. */
+  searchVector(vector: Float32Array, topK: number, filter?: SearchFilter): Promise<ScoredId[]>;
+  getByIds(ids: string[]): Promise<ChunkRecord[]>;
+  /** Every row's id, file path and content hash, for rebuilding derived indexes. */
+  listAll(): Promise<Array<Pick<ChunkRecord, "id" | "filePath" | "contentHash">>>;
+  /** A point the store can be rolled back to after an interrupted pass. */
+  checkpoint(): Promise<number>;
+  rollbackTo(checkpoint: number): Promise<void>;
+  clear(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A retrieval hit as hosts see it. */
+export interface SearchResult {
+  chunk: ChunkRecord;
+  /** In [0,1], higher is better. */
+  score: number;
+}

@@ -1,0 +1,68 @@
+// Builds every host bundle from one place. Each host is one entry; an entry whose
+// source folder does not exist yet is skipped, so the build never breaks on a missing host.
+import { build } from "esbuild";
+import { existsSync, mkdirSync, copyFileSync, readdirSync, readFileSync, chmodSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = dirname(fileURLToPath(import.meta.url));
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+const dist = join(root, "dist");
+
+// Runtime dependencies are installed beside the bundle (they ship with the package), and the
+// native ones (LanceDB, onnxruntime-node, sharp) cannot be bundled at all.
+const runtimeExternals = [...Object.keys(pkg.dependencies ?? {}), "sharp", "onnxruntime-node", "@lancedb/lancedb"];
+
+const nodeBase = {
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  sourcemap: "linked",
+  logLevel: "warning",
+  external: runtimeExternals,
+  // ESM bundles still meet CommonJS code that calls require(); give it one.
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+};
+
+/** Entries: [source, outfile, extra options]. */
+const nodeEntries = [
+  ["cli/main.ts", "cli.js", { banner: { js: "#!/usr/bin/env node\n" + nodeBase.banner.js } }],
+  ["core/index.ts", "library.js", {}],
+  ["opencode-plugin/index.ts", "plugin.js", {}],
+];
+
+/** Copies grammar .wasm files once into dist/grammars; every bundle loads them from there. */
+function copyGrammars() {
+  const out = join(dist, "grammars");
+  mkdirSync(out, { recursive: true });
+  const sources = [
+    [join(root, "node_modules/web-tree-sitter/tree-sitter.wasm"), "tree-sitter.wasm"],
+  ];
+  const tsw = join(root, "node_modules/tree-sitter-wasms/out");
+  if (existsSync(tsw)) for (const f of readdirSync(tsw)) if (f.endsWith(".wasm")) sources.push([join(tsw, f), f]);
+  const kerebron = join(root, "node_modules/@kerebron/wasm/assets");
+  if (existsSync(kerebron)) {
+    for (const f of readdirSync(kerebron)) {
+      if (/^tree-sitter-(markdown|markdown_inline|xml|yaml)\.wasm$/.test(f)) sources.push([join(kerebron, f), f]);
+    }
+  }
+  for (const [from, name] of sources) if (existsSync(from)) copyFileSync(from, join(out, name));
+}
+
+async function main() {
+  mkdirSync(dist, { recursive: true });
+  copyGrammars();
+  const jobs = [];
+  for (const [src, out, extra] of nodeEntries) {
+    if (!existsSync(join(root, src))) continue;
+    jobs.push(build({ ...nodeBase, ...extra, entryPoints: [join(root, src)], outfile: join(dist, out) }));
+  }
+  await Promise.all(jobs);
+  if (existsSync(join(dist, "cli.js"))) chmodSync(join(dist, "cli.js"), 0o755);
+}
+
+main().catch((err) => {
+  console.error(`build failed: ${err.message}`);
+  process.exit(1);
+});
