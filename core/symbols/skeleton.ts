@@ -1,0 +1,173 @@
+// File skeleton (F18): a nested outline of the declarations in one file, with line ranges and
+// kinds, from its tree-sitter tree. Node types are mapped to kinds across grammars (the type
+// names are distinctive enough that one table serves every language). Portable: no Node.
+import { endLine, namedChildren, startLine, type SyntaxNodeLike } from "./syntax-node.js";
+
+export interface OutlineItem {
+  kind: string;
+  name: string;
+  /** 1-based, inclusive. */
+  startLine: number;
+  endLine: number;
+  children: OutlineItem[];
+}
+
+/** Declaration node types and the kind each one shows as. */
+export const DECLARATION_KINDS: Readonly<Record<string, string>> = {
+  // functions
+  function_declaration: "function",
+  generator_function_declaration: "function",
+  function_definition: "function",
+  function_item: "function",
+  function_signature_item: "function",
+  // methods and constructors
+  method_definition: "method",
+  method_declaration: "method",
+  method_signature: "method",
+  abstract_method_signature: "method",
+  method: "method",
+  singleton_method: "method",
+  constructor_declaration: "constructor",
+  init_declaration: "constructor",
+  // types
+  class_declaration: "class",
+  abstract_class_declaration: "class",
+  class_definition: "class",
+  class_specifier: "class",
+  class: "class",
+  object_declaration: "class",
+  interface_declaration: "interface",
+  type_alias_declaration: "type",
+  type_item: "type",
+  type_spec: "type",
+  enum_declaration: "enum",
+  enum_item: "enum",
+  enum_specifier: "enum",
+  struct_item: "struct",
+  struct_specifier: "struct",
+  struct_declaration: "struct",
+  union_item: "struct",
+  trait_item: "trait",
+  impl_item: "impl",
+  protocol_declaration: "protocol",
+  extension_declaration: "extension",
+  record_declaration: "record",
+  // containers
+  mod_item: "module",
+  module: "module",
+  internal_module: "namespace",
+  namespace_definition: "namespace",
+  namespace_declaration: "namespace",
+  // style sheets
+  rule_set: "rule",
+  media_statement: "rule",
+  keyframes_statement: "rule",
+  // markdown: a section is named by its heading
+  section: "heading",
+};
+
+/** Kinds that, nested in a class-like item, are methods. */
+const CLASS_LIKE = new Set(["class", "interface", "struct", "trait", "impl", "protocol", "extension", "record"]);
+
+/** Node types holding a variable whose value may be a function (const f = () => …). */
+const VARIABLE_DECLARATOR = "variable_declarator";
+const FUNCTION_VALUES = new Set(["arrow_function", "function_expression", "function", "generator_function"]);
+
+const NAME_TYPES = new Set([
+  "identifier",
+  "type_identifier",
+  "property_identifier",
+  "field_identifier",
+  "constant",
+  "simple_identifier",
+  "name",
+  "private_property_identifier",
+  "namespace_identifier",
+]);
+
+function firstLine(text: string): string {
+  const line = text.split("\n", 1)[0].trim();
+  return line.length > 80 ? line.slice(0, 77) + "..." : line;
+}
+
+/** The declared name of a declaration node, by field, declarator chain or first name-like child. */
+export function declarationName(node: SyntaxNodeLike): string {
+  if (node.type === "section") {
+    const heading = namedChildren(node).find((c) => c.type === "atx_heading" || c.type === "setext_heading");
+    return heading ? firstLine(heading.text.replace(/^#+\s*/, "").replace(/\s*#*\s*$/, "")) : "";
+  }
+  if (node.type === "rule_set") {
+    const sel = namedChildren(node).find((c) => c.type === "selectors");
+    return sel ? firstLine(sel.text) : "";
+  }
+  if (node.type === "media_statement" || node.type === "keyframes_statement") {
+    return firstLine(node.text.split("{", 1)[0]);
+  }
+  if (node.type === "type_declaration") {
+    const spec = namedChildren(node).find((c) => c.type === "type_spec");
+    if (spec) return declarationName(spec);
+  }
+  const named = node.childForFieldName("name");
+  if (named) return firstLine(named.text);
+  // C/C++: the name sits inside nested declarators (function_declarator > identifier).
+  let decl = node.childForFieldName("declarator");
+  while (decl) {
+    if (NAME_TYPES.has(decl.type) || decl.type === "qualified_identifier" || decl.type === "destructor_name") return firstLine(decl.text);
+    const inner: SyntaxNodeLike | null = decl.childForFieldName("declarator");
+    if (!inner) break;
+    decl = inner;
+  }
+  const child = namedChildren(node).find((c) => NAME_TYPES.has(c.type));
+  return child ? firstLine(child.text) : "";
+}
+
+function functionValuedDeclarator(node: SyntaxNodeLike): boolean {
+  if (node.type !== VARIABLE_DECLARATOR) return false;
+  const value = node.childForFieldName("value");
+  return !!value && FUNCTION_VALUES.has(value.type);
+}
+
+/** The outline of a parsed file. */
+export function outlineFromTree(root: SyntaxNodeLike): OutlineItem[] {
+  const walk = (node: SyntaxNodeLike, parentKind: string | null): OutlineItem[] => {
+    const items: OutlineItem[] = [];
+    for (const child of namedChildren(node)) {
+      let kind: string | undefined = DECLARATION_KINDS[child.type];
+      // A section without a heading child is not a markdown section (other grammars use "section").
+      if (kind === "heading" && !namedChildren(child).some((c) => c.type === "atx_heading" || c.type === "setext_heading")) kind = undefined;
+      if (kind === undefined && functionValuedDeclarator(child)) kind = "function";
+      // Go groups type specs under type_declaration; Python wraps decorated ones: look through.
+      if (kind === undefined && (child.type === "type_declaration" || child.type === "decorated_definition")) {
+        items.push(...walk(child, parentKind).map((item) => ({ ...item, startLine: Math.min(item.startLine, startLine(child)) })));
+        continue;
+      }
+      if (kind === undefined) {
+        items.push(...walk(child, parentKind));
+        continue;
+      }
+      if (kind === "function" && parentKind !== null && CLASS_LIKE.has(parentKind)) kind = "method";
+      items.push({
+        kind,
+        name: declarationName(child),
+        startLine: startLine(child),
+        endLine: endLine(child),
+        children: walk(child, kind),
+      });
+    }
+    return items;
+  };
+  return walk(root, null);
+}
+
+/** Counts items per kind over the whole (nested) outline. */
+export function countKinds(items: OutlineItem[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  const visit = (list: OutlineItem[]) => {
+    for (const item of list) {
+      counts.set(item.kind, (counts.get(item.kind) ?? 0) + 1);
+      visit(item.children);
+    }
+  };
+  visit(items);
+  return counts;
+}

@@ -1,0 +1,110 @@
+// Find usages (F19): where an identifier occurs in one parsed file — identifier tokens equal to
+// the name, never substrings of longer names, never inside comments or strings unless asked —
+// without the declaration that defines it. Portable: no Node.
+import { DECLARATION_KINDS } from "./skeleton.js";
+import { namedChildren, type SyntaxNodeLike } from "./syntax-node.js";
+
+export interface Occurrence {
+  /** 1-based line. */
+  line: number;
+  /** 0-based column. */
+  column: number;
+  /** "code" for identifier tokens; "comment" or "string" when those were asked for. */
+  where: "code" | "comment" | "string";
+}
+
+export interface FindOccurrencesOptions {
+  /** Also report whole-word matches inside comments and string literals. */
+  includeCommentsAndStrings?: boolean;
+}
+
+/** Leaf node types that are identifiers in the bundled grammars. */
+function isIdentifierType(type: string): boolean {
+  return type.endsWith("identifier") || type === "constant" || type === "name" || type === "word" || type === "shorthand_property_identifier_pattern";
+}
+
+function isCommentType(type: string): boolean {
+  return type.includes("comment");
+}
+
+function isStringType(type: string): boolean {
+  return type === "string" || type.endsWith("string_literal") || type === "template_string" || type === "string_content" || type === "raw_string_literal" || type === "interpreted_string_literal";
+}
+
+const DEFINING_PARENTS = new Set([...Object.keys(DECLARATION_KINDS), "variable_declarator", "type_spec", "function_declarator", "enum_assignment"]);
+
+/** True when `node` is the name a declaration introduces (e.g. `foo` in `function foo()`). */
+export function isDefinitionName(node: SyntaxNodeLike): boolean {
+  let child = node;
+  let parent = node.parent;
+  // C/C++ nest the name in declarators: climb through them to the definition.
+  for (let depth = 0; parent && depth < 4; depth++) {
+    if (!DEFINING_PARENTS.has(parent.type)) return false;
+    const name = parent.childForFieldName("name") ?? parent.childForFieldName("declarator");
+    if (!name || name.startIndex !== child.startIndex || name.type !== child.type) return false;
+    if (parent.type !== "function_declarator") return true;
+    child = parent;
+    parent = parent.parent;
+  }
+  return false;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** A regex matching `name` as a whole word (identifier characters do not continue it). */
+export function wholeWordRegExp(name: string): RegExp {
+  return new RegExp(`(?<![A-Za-z0-9_$])${escapeRegExp(name)}(?![A-Za-z0-9_$])`, "g");
+}
+
+/** Occurrences of `name` in a parsed file, sorted by position, the definition left out. */
+export function findOccurrences(root: SyntaxNodeLike, name: string, options: FindOccurrencesOptions = {}): Occurrence[] {
+  const found: Occurrence[] = [];
+  const word = wholeWordRegExp(name);
+  const stack: SyntaxNodeLike[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const kids = namedChildren(node);
+    const commentOrString = isCommentType(node.type) ? "comment" : isStringType(node.type) ? "string" : null;
+    if (commentOrString) {
+      if (options.includeCommentsAndStrings) {
+        const lines = node.text.split("\n");
+        lines.forEach((text, i) => {
+          for (const m of text.matchAll(word)) {
+            found.push({
+              line: node.startPosition.row + 1 + i,
+              column: (i === 0 ? node.startPosition.column : 0) + (m.index ?? 0),
+              where: commentOrString,
+            });
+          }
+        });
+      }
+      continue;
+    }
+    if (kids.length === 0) {
+      if (node.isNamed && isIdentifierType(node.type) && node.text === name && !isDefinitionName(node)) {
+        found.push({ line: node.startPosition.row + 1, column: node.startPosition.column, where: "code" });
+      }
+      continue;
+    }
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+  }
+  found.sort((a, b) => a.line - b.line || a.column - b.column);
+  return found;
+}
+
+/**
+ * For files without a grammar: whole-word matches per line, skipping lines that only hold a
+ * comment and lines that look like the definition (`function name`, `def name`, `class name`…).
+ */
+export function findOccurrencesInText(content: string, name: string): Occurrence[] {
+  const word = wholeWordRegExp(name);
+  const definition = new RegExp(`\\b(?:function|def|class|fn|func|interface|type|struct|enum|trait|const|let|var)\\s+${escapeRegExp(name)}(?![A-Za-z0-9_$])`);
+  const found: Occurrence[] = [];
+  content.split("\n").forEach((text, i) => {
+    if (/^\s*(?:\/\/|#|--|\*|\/\*)/.test(text) || definition.test(text)) return;
+    for (const m of text.matchAll(word)) found.push({ line: i + 1, column: m.index ?? 0, where: "code" });
+  });
+  return found;
+}

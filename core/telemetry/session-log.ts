@@ -1,0 +1,53 @@
+// Session logs (F26): every OpenCode event of a session, and every retrieval with its metrics,
+// appended as JSON lines to <stateDir>/eval-sessions/<sessionID>.jsonl. The eval command reads
+// them back for token-usage analysis. Node-only (fs): kept apart from the portable modules.
+import { appendFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+
+export const SESSION_LOG_DIR = "eval-sessions";
+
+/** What one retrieval cost and found; logged once per retrieval. */
+export interface RetrievalMetrics {
+  /** Which path retrieved: "search_semantic", "inject-files", "inject-chunks", "read", ... */
+  source: string;
+  query: string;
+  chunkCount: number;
+  /** cl100k tokens of the context handed to the model. */
+  contextTokens: number;
+  topScore: number | null;
+  latencyMs: number;
+}
+
+export type SessionLogEntry =
+  | { type: "event"; time: string; eventType: string; event: unknown }
+  | ({ type: "retrieval"; time: string } & RetrievalMetrics);
+
+/** Session ids become file names: keep them to a safe alphabet. */
+export function sessionLogPath(stateDir: string, sessionID: string): string {
+  const safe = sessionID.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 200) || "unknown";
+  return join(stateDir, SESSION_LOG_DIR, `${safe}.jsonl`);
+}
+
+export class SessionLog {
+  private readonly madeDirs = new Set<string>();
+
+  constructor(private readonly stateDir: string) {}
+
+  private append(sessionID: string, entry: SessionLogEntry): void {
+    const file = sessionLogPath(this.stateDir, sessionID);
+    const dir = join(this.stateDir, SESSION_LOG_DIR);
+    if (!this.madeDirs.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      this.madeDirs.add(dir);
+    }
+    appendFileSync(file, JSON.stringify(entry) + "\n");
+  }
+
+  logEvent(sessionID: string, eventType: string, event: unknown): void {
+    this.append(sessionID, { type: "event", time: new Date().toISOString(), eventType, event });
+  }
+
+  logRetrieval(sessionID: string, metrics: RetrievalMetrics): void {
+    this.append(sessionID, { type: "retrieval", time: new Date().toISOString(), ...metrics });
+  }
+}

@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import { countKinds, outlineFromTree, regexOutline, type OutlineItem } from "../../core/symbols/index.js";
+import { parse } from "./parse.js";
+
+/** "kind name L1-L2" lines, indented by depth, for readable assertions. */
+function render(items: OutlineItem[], depth = 0): string[] {
+  return items.flatMap((i) => [`${"  ".repeat(depth)}${i.kind} ${i.name} ${i.startLine}-${i.endLine}`, ...render(i.children, depth + 1)]);
+}
+
+describe("outlineFromTree", () => {
+  it("nests TypeScript class members and finds functions, arrow functions, interfaces, types and enums", async () => {
+    const src = [
+      "export interface Shape { area(): number }", // 1
+      "export type Id = string;", // 2
+      "enum Color { Red, Green }", // 3
+      "export class Circle implements Shape {", // 4
+      "  constructor(private r: number) {}", // 5
+      "  area(): number {", // 6
+      "    return Math.PI * this.r ** 2;", // 7
+      "  }", // 8
+      "}", // 9
+      "export function makeCircle(r: number) {", // 10
+      "  return new Circle(r);", // 11
+      "}", // 12
+      "export const double = (x: number) => x * 2;", // 13
+      "const limit = 3;", // 14
+    ].join("\n");
+    const outline = render(outlineFromTree(await parse("typescript", src)));
+    expect(outline).toEqual([
+      "interface Shape 1-1",
+      "  method area 1-1",
+      "type Id 2-2",
+      "enum Color 3-3",
+      "class Circle 4-9",
+      "  method constructor 5-5",
+      "  method area 6-8",
+      "function makeCircle 10-12",
+      "function double 13-13",
+    ]);
+  });
+
+  it("marks Python functions inside classes as methods and keeps decorators in the range", async () => {
+    const src = "class Repo:\n    @cached\n    def load(self):\n        pass\n\ndef main():\n    Repo().load()\n";
+    expect(render(outlineFromTree(await parse("python", src)))).toEqual(["class Repo 1-4", "  method load 2-4", "function main 6-7"]);
+  });
+
+  it("reads Go types, methods and functions", async () => {
+    const src = "package p\n\ntype Store struct {\n  n int\n}\n\nfunc (s *Store) Put(k string) {}\n\nfunc New() *Store { return nil }\n";
+    expect(render(outlineFromTree(await parse("go", src)))).toEqual(["type Store 3-5", "method Put 7-7", "function New 9-9"]);
+  });
+
+  it("reads Rust structs, traits, impls and their functions", async () => {
+    const src = "struct Point { x: i32 }\ntrait Area { fn area(&self) -> i32; }\nimpl Area for Point {\n    fn area(&self) -> i32 { self.x }\n}\nfn main() {}\n";
+    expect(render(outlineFromTree(await parse("rust", src)))).toEqual([
+      "struct Point 1-1",
+      "trait Area 2-2",
+      "  method area 2-2",
+      "impl Area 3-5",
+      "  method area 4-4",
+      "function main 6-6",
+    ]);
+  });
+
+  it("names C functions through their declarators", async () => {
+    const src = "struct node { int v; };\nstatic int add(int a, int b) {\n  return a + b;\n}\n";
+    expect(render(outlineFromTree(await parse("c", src)))).toEqual(["struct node 1-1", "function add 2-4"]);
+  });
+
+  it("lists CSS rules and media blocks", async () => {
+    const src = ".btn, .link {\n  color: red;\n}\n@media (max-width: 600px) {\n  .btn { color: blue; }\n}\n";
+    expect(render(outlineFromTree(await parse("css", src)))).toEqual(["rule .btn, .link 1-3", "rule @media (max-width: 600px) 4-6", "  rule .btn 5-5"]);
+  });
+
+  it("nests Markdown headings by section", async () => {
+    const src = "# Guide\n\nintro\n\n## Install\n\nrun it\n\n# FAQ\n\nnone\n";
+    expect(render(outlineFromTree(await parse("markdown", src)))).toEqual(["heading Guide 1-8", "  heading Install 5-8", "heading FAQ 9-11"]);
+  });
+
+  it("counts kinds over nested items", async () => {
+    const items = outlineFromTree(await parse("typescript", "class A { m() {} n() {} }\nfunction f() {}\n"));
+    expect(Object.fromEntries(countKinds(items))).toEqual({ class: 1, method: 2, function: 1 });
+  });
+});
+
+describe("regexOutline", () => {
+  it("finds declaration-looking lines and spans each to the next", () => {
+    const src = "# Notes\ntext\nfunction go() {\n}\nclass Box:\n  pass\n";
+    expect(render(regexOutline(src))).toEqual(["heading Notes 1-2", "function go 3-4", "class Box 5-6"]);
+  });
+
+  it("ignores headings inside fenced code", () => {
+    const src = "# Real\n```sh\n# not a heading\n```\n";
+    expect(render(regexOutline(src))).toEqual(["heading Real 1-4"]);
+  });
+});
