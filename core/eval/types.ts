@@ -1,0 +1,59 @@
+// Vocabulary of retrieval-quality runs: a query with the spans that answer it, what a
+// retriever returned for it, and the scores computed from the two.
+
+/** A place in the code that answers a query. Without lines, the whole file answers it. */
+export interface RelevantSpan {
+  filePath: string;
+  startLine?: number;
+  endLine?: number;
+}
+
+export interface EvalQuery {
+  id: string;
+  query: string;
+  /** e.g. "architecture", "semantic", "symbol", "docstring". */
+  category: string;
+  language: string;
+  /** Which code base the query is about (one query file may cover several). */
+  repo: string;
+  relevant: RelevantSpan[];
+}
+
+/** One returned hit, best first. */
+export interface RetrievedSpan {
+  filePath: string;
+  startLine: number;
+  endLine: number;
+}
+
+export interface QueryScores {
+  /** Chunk level: share of relevant spans found in the top k, keyed by k. */
+  recall: Record<number, number>;
+  /** Chunk level reciprocal rank of the first relevant hit within the top 10 (0 when none). */
+  mrr10: number;
+  /** File level NDCG over the top 10 distinct files. */
+  ndcg10: number;
+}
+
+export interface QueryOutcome {
+  query: EvalQuery;
+  results: RetrievedSpan[];
+  scores: QueryScores;
+  latencyMs: number;
+}
+
+/** Mean scores of a group of queries. */
+export interface ScoreSummary {
+  count: number;
+  recall: Record<number, number>;
+  mrr10: number;
+  ndcg10: number;
+}
+
+export interface EvalSummary {
+  overall: ScoreSummary;
+  byCategory: Record<string, ScoreSummary>;
+  byLanguage: Record<string, ScoreSummary>;
+  byRepo: Record<string, ScoreSummary>;
+  latency: { p50: number; p95: number; mean: number };
+}

@@ -1,0 +1,315 @@
+// Builds a docstring query set from a documented code base: the first sentence of a doc
+// comment becomes the query, the declaration it documents is the answer, and a copy of the
+// tree is written with every selected doc comment replaced by blank lines (so line numbers
+// stay and the answer cannot be found by matching the doc text itself).
+//
+// Deterministic: same tree in, same queries and same stripped copy out.
+//
+// Usage: node test/eval/docstring-queries.mjs REPO OUT_DIR LANGUAGE NAME [--max N]
+//   writes OUT_DIR/corpus/ and OUT_DIR/queries.jsonl
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { extname, join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const EXTENSIONS = {
+  python: [".py"],
+  javascript: [".js", ".mjs", ".cjs"],
+  typescript: [".ts", ".mts"],
+  go: [".go"],
+  rust: [".rs"],
+  ruby: [".rb"],
+};
+
+// Test, example and generated code is not what users ask about, and its comments often
+// copy the documented declaration's; keep queries on library code.
+const SKIP_PATH = /(^|\/)(tests?|spec|examples?|benches|docs?|debian|node_modules|dist|vendor|_cookbook|_tutorial|_derive)(\/|$)|_test\.go$|\.test\.[jt]s$|\.d\.ts$/;
+
+function walk(root, dir = root, out = []) {
+  for (const name of readdirSync(dir).sort()) {
+    const full = join(dir, name);
+    const st = statSync(full);
+    if (st.isDirectory()) walk(root, full, out);
+    else out.push(relative(root, full).split(sep).join("/"));
+  }
+  return out;
+}
+
+/** Doc text → first sentence, stripped of comment markers and markup. */
+export function firstSentence(docLines) {
+  const para = [];
+  for (const raw of docLines) {
+    const line = raw.trim();
+    if (!line) {
+      if (para.length) break;
+      continue;
+    }
+    if (/^[@:]\w+/.test(line) || /^(Args|Arguments|Returns|Parameters|Example|Examples|Raises|Panics|Errors|Safety)\b:?/.test(line)) break;
+    if (/^```/.test(line) || /^#\s/.test(line)) break;
+    para.push(line);
+  }
+  let text = para.join(" ");
+  text = text
+    .replace(/\{@link\s+([^}|\s]+)[^}]*\}/g, "$1")
+    .replace(/\[`?([^\]`]+)`?\]\([^)]*\)/g, "$1")
+    .replace(/\[`([^\]`]+)`\]/g, "$1")
+    .replace(/\[([^\]]+)\]/g, "$1")
+    .replace(/:(?:class|meth|func|attr|py:\w+|data|exc|mod|obj):`~?([^`]+)`/g, "$1")
+    .replace(/`+/g, "")
+    .replace(/\*\*?/g, "")
+    .replace(/<[^>]+>/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+  const m = text.match(/^(.+?[.!?])(\s|$)/);
+  if (m && m[1].split(" ").length >= 4) text = m[1];
+  return text.replace(/[.!?]$/, "").trim();
+}
+
+function queryOk(q) {
+  const words = q.split(/\s+/).filter(Boolean);
+  if (words.length < 4 || words.length > 60) return false;
+  if (/^(todo|fixme|xxx|deprecated|see |copyright|license|internal use|@)/i.test(q)) return false;
+  if (/https?:\/\//.test(q)) return false;
+  const alpha = words.filter((w) => /[a-z]/i.test(w)).length;
+  return alpha / words.length >= 0.6;
+}
+
+function normWords(s) {
+  return s.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+}
+
+function splitIdentifier(name) {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((s) => s.toLowerCase());
+}
+
+function containsSymbolName(query, symbol) {
+  if (!symbol) return false;
+  const q = ` ${normWords(query)} `;
+  if (q.includes(` ${symbol.toLowerCase()} `)) return true;
+  const parts = splitIdentifier(symbol).filter((p) => p.length > 1);
+  return parts.length > 1 && parts.every((p) => q.includes(` ${p} `));
+}
+
+/** Last line (0-based) of a brace-delimited declaration starting at `start`. */
+function braceEnd(lines, start) {
+  let depth = 0;
+  let opened = false;
+  for (let i = start; i < Math.min(lines.length, start + 3000); i++) {
+    // Empty pairs (Go's interface{} / struct{}) never open a body.
+    const line = lines[i].replace(/\{\s*\}/g, "");
+    let quote = null;
+    for (let j = 0; j < line.length; j++) {
+      const c = line[j];
+      if (quote) {
+        if (c === "\\") j++;
+        else if (c === quote) quote = null;
+        continue;
+      }
+      if (c === "/" && line[j + 1] === "/") break;
+      if (c === '"' || c === "`") quote = c;
+      else if (c === "{") {
+        depth++;
+        opened = true;
+      } else if (c === "}") {
+        depth--;
+        if (opened && depth === 0) return i;
+      } else if (c === ";" && !opened && depth === 0) return i;
+    }
+    if (!opened && i > start + 8) return start;
+  }
+  return start;
+}
+
+function indentOf(line) {
+  return line.length - line.trimStart().length;
+}
+
+function indentEnd(lines, start, isEnd) {
+  const ind = indentOf(lines[start]);
+  let last = start;
+  for (let i = start + 1; i < lines.length; i++) {
+    const l = lines[i];
+    if (!l.trim()) continue;
+    if (indentOf(l) <= ind) return isEnd && isEnd(l) && indentOf(l) === ind ? i : last;
+    last = i;
+  }
+  return last;
+}
+
+const DECL = {
+  javascript: /^\s*(export\s+)?(default\s+)?(async\s+)?(function\*?\s+(\w+)|class\s+(\w+)|(?:static\s+)?(?:get\s+|set\s+)?(?:async\s+)?#?(\w+)\s*\([^)]*\)?\s*\{?\s*$|(?:const|let|var)\s+(\w+)\s*=)/,
+  typescript: /^\s*(export\s+)?(default\s+)?(declare\s+)?(abstract\s+)?(async\s+)?(function\*?\s+(\w+)|class\s+(\w+)|interface\s+(\w+)|type\s+(\w+)|enum\s+(\w+)|(?:public\s+|private\s+|protected\s+|static\s+|readonly\s+)*(?:get\s+|set\s+)?(?:async\s+)?(\w+)\s*[(<]|(?:const|let|var)\s+(\w+)\s*[:=])/,
+  go: /^(func\s+(?:\([^)]*\)\s*)?(\w+)|type\s+(\w+))/,
+  rust: /^\s*(pub(\([^)]*\))?\s+)?(const\s+)?(async\s+)?(unsafe\s+)?(fn\s+(\w+)|struct\s+(\w+)|enum\s+(\w+)|trait\s+(\w+)|type\s+(\w+)|macro_rules!\s*(\w+))/,
+  ruby: /^\s*(def\s+(?:self\.)?([\w?!=]+)|class\s+([\w:]+)|module\s+([\w:]+))/,
+};
+
+const KEYWORDS = new Set(["if", "for", "while", "switch", "return", "catch", "function", "new", "super", "constructor"]);
+
+function declSymbol(match) {
+  const names = match.slice(1).filter((g) => g && /^[\w:?!=]+$/.test(g) && !/^(export|default|async|declare|abstract|pub|const|unsafe)$/.test(g.trim()));
+  const name = names.at(-1) ?? "";
+  return name.replace(/^.*::/, "");
+}
+
+/** Candidates {docStart, docEnd, declStart, declEnd, doc[], symbol} (0-based lines). */
+function candidates(lines, language) {
+  const out = [];
+  if (language === "python") {
+    for (let i = 0; i < lines.length; i++) {
+      const m = lines[i].match(/^\s*(?:async\s+)?(def|class)\s+(\w+)/);
+      if (!m) continue;
+      let j = i;
+      while (j < lines.length && !/:\s*(#.*)?$/.test(lines[j])) j++;
+      let k = j + 1;
+      while (k < lines.length && !lines[k].trim()) k++;
+      const open = lines[k]?.trim().match(/^[rRuU]?("""|''')/);
+      if (!open) continue;
+      const q = open[1];
+      const rest = lines[k].trim().slice(open[0].length);
+      let end = k;
+      if (!rest.includes(q)) {
+        end = k + 1;
+        while (end < lines.length && !lines[end].includes(q)) end++;
+        if (end >= lines.length) continue;
+      }
+      const doc = lines.slice(k, end + 1).map((l) => l.replace(/[rRuU]?("""|''')/g, ""));
+      const declEnd = indentEnd(lines, i);
+      if (declEnd <= end) continue; // docstring-only body: nothing left to find
+      let declStart = i;
+      while (declStart > 0 && /^\s*@/.test(lines[declStart - 1])) declStart--;
+      out.push({ docStart: k, docEnd: end, declStart, declEnd, doc, symbol: m[2] });
+    }
+    return out;
+  }
+  const decl = DECL[language];
+  for (let i = 1; i < lines.length; i++) {
+    const m = lines[i].match(decl);
+    if (!m) continue;
+    const symbol = declSymbol(m);
+    if (!symbol || KEYWORDS.has(symbol)) continue;
+    // Walk up over attributes / annotations to the doc block.
+    let j = i - 1;
+    while (j >= 0 && language === "rust" && /^\s*#\[/.test(lines[j])) j--;
+    if (j < 0) continue;
+    let docStart;
+    let docEnd;
+    let doc;
+    if (language === "javascript" || language === "typescript") {
+      if (!/\*\/\s*$/.test(lines[j])) continue;
+      docEnd = j;
+      while (j >= 0 && !/\/\*\*/.test(lines[j])) j--;
+      if (j < 0) continue;
+      docStart = j;
+      doc = lines.slice(docStart, docEnd + 1).map((l) => l.replace(/^\s*\/?\*+\/?/, "").replace(/\*\/\s*$/, ""));
+    } else {
+      const leader = language === "go" ? /^\s*\/\/(?!\/)/ : language === "rust" ? /^\s*\/\/\// : /^\s*#(?!!)/;
+      if (!leader.test(lines[j])) continue;
+      docEnd = j;
+      while (j >= 0 && leader.test(lines[j])) j--;
+      docStart = j + 1;
+      doc = lines.slice(docStart, docEnd + 1).map((l) => l.replace(leader, "").replace(/^\//, ""));
+      if (language === "go" && /^\s*(\+build|go:)/.test(doc[0] ?? "")) continue;
+    }
+    const declEnd =
+      language === "ruby" ? indentEnd(lines, i, (l) => /^\s*end\b/.test(l)) : braceEnd(lines, i);
+    if (declEnd <= i && language !== "go") continue;
+    out.push({ docStart, docEnd, declStart: docEnd + 1, declEnd, doc, symbol });
+  }
+  return out;
+}
+
+/** Small deterministic PRNG (mulberry32) so sampling never depends on the platform. */
+function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function buildDocstringSet({ repo, out, language, repoName, max = 120, seed = 7 }) {
+  const exts = EXTENSIONS[language];
+  if (!exts) throw new Error(`docstring queries: unsupported language ${language}`);
+  const files = walk(repo).filter((f) => exts.includes(extname(f)) && !SKIP_PATH.test(f));
+  const texts = new Map(files.map((f) => [f, readFileSync(join(repo, f), "utf8")]));
+  const perFile = new Map();
+  const seen = new Map();
+  for (const f of files) {
+    const lines = texts.get(f).split("\n");
+    const list = [];
+    for (const c of candidates(lines, language)) {
+      const query = firstSentence(c.doc);
+      if (!queryOk(query)) continue;
+      const key = normWords(query);
+      seen.set(key, (seen.get(key) ?? 0) + 1);
+      list.push({ ...c, query, key });
+    }
+    if (list.length) perFile.set(f, list);
+  }
+  // Round robin over shuffled files so a few heavily documented files do not dominate.
+  const rnd = prng(seed);
+  const order = [...perFile.keys()];
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  const chosen = [];
+  for (let round = 0; chosen.length < max; round++) {
+    let any = false;
+    for (const f of order) {
+      const c = perFile.get(f)[round];
+      if (!c) continue;
+      any = true;
+      if (seen.get(c.key) === 1) chosen.push({ file: f, ...c });
+      if (chosen.length >= max) break;
+    }
+    if (!any) break;
+  }
+  // Blank the selected doc comments in a copy of the tree.
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  cpSync(repo, join(out, "corpus"), { recursive: true });
+  const byFile = new Map();
+  for (const c of chosen) byFile.set(c.file, [...(byFile.get(c.file) ?? []), c]);
+  for (const [f, list] of byFile) {
+    const lines = texts.get(f).split("\n");
+    for (const c of list) for (let i = c.docStart; i <= c.docEnd; i++) lines[i] = "";
+    writeFileSync(join(out, "corpus", f), lines.join("\n"));
+  }
+  // A query whose words still occur verbatim in the stripped corpus gives itself away.
+  const stripped = normWords(files.map((f) => readFileSync(join(out, "corpus", f), "utf8")).join("\n"));
+  const queries = [];
+  for (const c of chosen) {
+    if (stripped.includes(c.key)) continue;
+    queries.push({
+      id: `${repoName}-doc-${String(queries.length + 1).padStart(3, "0")}`,
+      query: c.query,
+      category: "docstring",
+      language,
+      repo: repoName,
+      relevant: [{ filePath: c.file, startLine: c.declStart + 1, endLine: c.declEnd + 1 }],
+      symbol: c.symbol,
+      containsSymbolName: containsSymbolName(c.query, c.symbol),
+    });
+  }
+  writeFileSync(join(out, "queries.jsonl"), queries.map((q) => JSON.stringify(q)).join("\n") + "\n");
+  return queries;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const [repo, out, language, name, flag, max] = process.argv.slice(2);
+  if (!repo || !out || !language || !name) {
+    console.error("usage: docstring-queries.mjs REPO OUT_DIR LANGUAGE NAME [--max N]");
+    process.exit(2);
+  }
+  const qs = buildDocstringSet({ repo, out, language, repoName: name, max: flag === "--max" ? Number(max) : undefined });
+  console.log(`${name}: ${qs.length} docstring queries`);
+}
