@@ -96,6 +96,10 @@ export const DEFAULT_CONFIG = {
     batchSize: 64,
     timeoutMs: 30000,
     maxRetries: 4,
+    /** First retry delay of a remote provider (doubles each retry, with jitter; Retry-After wins). */
+    retryBaseMs: 500,
+    /** Remote providers: ask for vectors of this length (OpenAI text-embedding-3 models); 0 = model default. */
+    dimensions: 0,
     /** Concurrent requests to a remote provider. */
     concurrency: 2,
     /** Threads the local ONNX runtime may use (2-core laptops: both). */
