@@ -95,12 +95,13 @@ function containsSymbolName(query, symbol) {
 }
 
 /** Last line (0-based) of a brace-delimited declaration starting at `start`. */
-function braceEnd(lines, start) {
+export function braceEnd(lines, start) {
   let depth = 0;
   let opened = false;
   for (let i = start; i < Math.min(lines.length, start + 3000); i++) {
     // Empty pairs (Go's interface{} / struct{}) never open a body.
-    const line = lines[i].replace(/\{\s*\}/g, "");
+    // Char literals ('{') would unbalance the count; lifetimes ('a) never match this shape.
+    const line = lines[i].replace(/'(\\.|[^'\\])'/g, "''").replace(/\{\s*\}/g, "");
     let quote = null;
     for (let j = 0; j < line.length; j++) {
       const c = line[j];
@@ -119,7 +120,7 @@ function braceEnd(lines, start) {
         if (opened && depth === 0) return i;
       } else if (c === ";" && !opened && depth === 0) return i;
     }
-    if (!opened && i > start + 8) return start;
+    if (!opened && i > start + 40) return start;
   }
   return start;
 }
@@ -128,10 +129,16 @@ function indentOf(line) {
   return line.length - line.trimStart().length;
 }
 
-function indentEnd(lines, start, isEnd) {
+export function indentEnd(lines, start, isEnd) {
   const ind = indentOf(lines[start]);
   let last = start;
-  for (let i = start + 1; i < lines.length; i++) {
+  // A Python signature may run over several lines, its closing "):" back at the def's indent.
+  let from = start;
+  if (/^\s*(async\s+)?(def|class)\b/.test(lines[start]) && !isEnd) {
+    while (from < lines.length - 1 && !/:\s*(#.*)?$/.test(lines[from])) from++;
+    last = from;
+  }
+  for (let i = from + 1; i < lines.length; i++) {
     const l = lines[i];
     if (!l.trim()) continue;
     if (indentOf(l) <= ind) return isEnd && isEnd(l) && indentOf(l) === ind ? i : last;
