@@ -1,0 +1,568 @@
+// BM25 inverted index over chunks, with field boosts for symbol names and file paths.
+// Portable: no Node built-ins. See README.md in this folder for the design.
+import type { ScoredId, SearchFilter } from "../types.js";
+import { compileFilter } from "../store/filter.js";
+import { ByteReader, ByteWriter } from "./bytes.js";
+import { normaliseTerm, tokenizeCode, tokenizePath } from "./tokenize.js";
+
+/** What the index needs of a chunk: the text to match and the fields filters look at. */
+export interface KeywordDoc {
+  id: string;
+  /** Text to index: the chunk's content (and whatever context the indexer wants matched). */
+  text: string;
+  filePath: string;
+  language: string;
+  kind: string;
+  symbol: string;
+}
+
+/** BM25 saturation and length normalisation: the usual values, which suit code chunks well. */
+const K1 = 1.2;
+const B = 0.75;
+/**
+ * Field weights, folded into term frequency (a light BM25F): a term in the chunk's symbol
+ * name counts as three occurrences, one in its file path as two. A query naming a function
+ * or a file then ranks that chunk above chunks that merely mention it.
+ */
+const SYMBOL_WEIGHT = 3;
+const PATH_WEIGHT = 2;
+/** Term frequencies are stored as 16-bit integers. */
+const MAX_TF = 0xffff;
+/** Maps "share of the query covered" onto [0,1) without ties at the top (see search()). */
+const SCORE_STEEPNESS = 1.2;
+
+const MAGIC = [0x4f, 0x43, 0x52, 0x4b]; // "OCRK"
+const FORMAT_VERSION = 1;
+
+/**
+ * Inverted index in two parts, like a tiny LSM tree:
+ *  - base: immutable compressed-sparse-row arrays (term → doc numbers and term frequencies),
+ *    compact in memory and loaded straight from the serialized form;
+ *  - delta: postings added since the last merge, in small per-term arrays.
+ * Removal marks a doc dead; merge() drops dead docs and folds the delta into a new base.
+ */
+export class KeywordIndex {
+  // Term dictionary.
+  private termIds = new Map<string, number>();
+  private terms: string[] = [];
+  // Base postings (CSR): postings of term t are [baseOffsets[t], baseOffsets[t+1]).
+  private baseTermCount = 0;
+  private baseOffsets: Uint32Array = new Uint32Array(1);
+  private baseDocs: Uint32Array = new Uint32Array(0);
+  private baseTfs: Uint16Array = new Uint16Array(0);
+  // Delta postings: term id → [doc, tf, doc, tf, …].
+  private delta = new Map<number, number[]>();
+  private deltaPostings = 0;
+  // Documents, by internal doc number.
+  private docIds: Array<string | null> = [];
+  private docLens: number[] = [];
+  private docPath: number[] = [];
+  private docLang: number[] = [];
+  private docKind: number[] = [];
+  private idToDoc = new Map<string, number>();
+  private liveDocs = 0;
+  private liveLenSum = 0;
+  // Interned metadata values.
+  private paths = new Interner();
+  private languages = new Interner();
+  private kinds = new Interner();
+  // Per-query scratch, reused so a query costs only the postings it touches.
+  private scratch = new Float64Array(0);
+
+  get size(): number {
+    return this.liveDocs;
+  }
+
+  /** Adds documents; a document whose id is already present replaces the old one. */
+  add(docs: KeywordDoc[]): void {
+    for (const doc of docs) {
+      checkDoc(doc);
+      const existing = this.idToDoc.get(doc.id);
+      if (existing !== undefined) this.kill(existing);
+      const counts = new Map<string, number>();
+      addTokens(counts, tokenizeCode(doc.text), 1);
+      if (doc.symbol) addTokens(counts, tokenizeCode(doc.symbol), SYMBOL_WEIGHT);
+      addTokens(counts, tokenizePath(doc.filePath), PATH_WEIGHT);
+      const docNo = this.docIds.length;
+      let len = 0;
+      for (const [term, tf] of counts) {
+        const clamped = Math.min(tf, MAX_TF);
+        len += clamped;
+        let termId = this.termIds.get(term);
+        if (termId === undefined) {
+          termId = this.terms.length;
+          this.terms.push(term);
+          this.termIds.set(term, termId);
+        }
+        let list = this.delta.get(termId);
+        if (!list) this.delta.set(termId, (list = []));
+        list.push(docNo, clamped);
+      }
+      this.deltaPostings += counts.size;
+      this.docIds.push(doc.id);
+      this.docLens.push(len);
+      this.docPath.push(this.paths.intern(doc.filePath));
+      this.docLang.push(this.languages.intern(doc.language));
+      this.docKind.push(this.kinds.intern(doc.kind));
+      this.idToDoc.set(doc.id, docNo);
+      this.liveDocs++;
+      this.liveLenSum += len;
+    }
+    // Keep the delta small relative to the base so memory stays compact.
+    if (this.deltaPostings > Math.max(200_000, this.baseDocs.length / 2)) this.merge();
+  }
+
+  removeIds(ids: string[]): void {
+    for (const id of ids) {
+      const docNo = this.idToDoc.get(id);
+      if (docNo !== undefined) this.kill(docNo);
+    }
+    const dead = this.docIds.length - this.liveDocs;
+    if (dead > 1000 && dead > this.docIds.length / 4) this.merge();
+  }
+
+  /** Removes every document of these files (the indexer's unit of change). */
+  removeFilePaths(filePaths: string[]): void {
+    const wanted = new Set<number>();
+    for (const p of filePaths) {
+      const n = this.paths.lookup(p);
+      if (n !== undefined) wanted.add(n);
+    }
+    if (wanted.size === 0) return;
+    const ids: string[] = [];
+    for (let d = 0; d < this.docIds.length; d++) {
+      const id = this.docIds[d];
+      if (id !== null && wanted.has(this.docPath[d])) ids.push(id);
+    }
+    this.removeIds(ids);
+  }
+
+  has(id: string): boolean {
+    return this.idToDoc.has(id);
+  }
+
+  /** Every live document id (for checking the index against the store). */
+  ids(): string[] {
+    return [...this.idToDoc.keys()];
+  }
+
+  /**
+   * Best `topK` documents for `query`, best first. Scores are in [0,1): BM25 divided by the
+   * query's weight (the score of a document holding every query term once at average length),
+   * then squashed by 1 − e^(−1.2·r). A document holding the whole query once scores 0.70, half
+   * of the query's (rarity-weighted) terms 0.45, the whole query many times up to ~0.93; the
+   * order is exactly BM25's.
+   */
+  search(query: string, topK: number, filter?: SearchFilter): ScoredId[] {
+    if (topK <= 0 || this.liveDocs === 0) return [];
+    const termIds: number[] = [];
+    const seen = new Set<number>();
+    for (const token of tokenizeCode(query)) {
+      const termId = this.termIds.get(normaliseTerm(token));
+      if (termId !== undefined && !seen.has(termId)) {
+        seen.add(termId);
+        termIds.push(termId);
+      }
+    }
+    if (termIds.length === 0) return [];
+
+    if (this.scratch.length < this.docIds.length) this.scratch = new Float64Array(Math.max(this.docIds.length, this.scratch.length * 2));
+    const scores = this.scratch;
+    const touched: number[] = [];
+    const n = this.liveDocs;
+    const avgLen = this.liveLenSum / n || 1;
+    let queryWeight = 0;
+    for (const termId of termIds) {
+      const df = this.postingCount(termId);
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      queryWeight += idf;
+      const visit = (doc: number, tf: number) => {
+        if (this.docIds[doc] === null) return;
+        const norm = K1 * (1 - B + (B * this.docLens[doc]) / avgLen);
+        const s = (idf * tf * (K1 + 1)) / (tf + norm);
+        if (scores[doc] === 0) touched.push(doc);
+        scores[doc] += s;
+      };
+      if (termId < this.baseTermCount) {
+        const end = this.baseOffsets[termId + 1];
+        for (let i = this.baseOffsets[termId]; i < end; i++) visit(this.baseDocs[i], this.baseTfs[i]);
+      }
+      const list = this.delta.get(termId);
+      if (list) for (let i = 0; i < list.length; i += 2) visit(list[i], list[i + 1]);
+    }
+
+    const accept = compileFilter(filter);
+    const heap = new TopK(topK);
+    for (const doc of touched) {
+      const s = scores[doc];
+      scores[doc] = 0;
+      if (!heap.wouldAccept(s)) continue;
+      if (!accept({ filePath: this.paths.value(this.docPath[doc]), language: this.languages.value(this.docLang[doc]), kind: this.kinds.value(this.docKind[doc]) })) continue;
+      heap.push(doc, s);
+    }
+    const weight = queryWeight > 0 ? queryWeight : 1;
+    return heap.sorted().map(([doc, s]) => ({ id: this.docIds[doc] as string, score: 1 - Math.exp(-SCORE_STEEPNESS * (s / weight)) }));
+  }
+
+  /** Compact binary form; see README.md for the layout. */
+  serialize(): Uint8Array {
+    this.merge();
+    const w = new ByteWriter(1 << 20);
+    for (const b of MAGIC) w.u8(b);
+    w.u8(FORMAT_VERSION);
+    const enc = new TextEncoder();
+    const docCount = this.docIds.length; // all live after merge()
+    w.varint(docCount);
+    const strings = (values: string[]) => {
+      w.varint(values.length);
+      w.block(enc.encode(values.join("\0")));
+    };
+    strings(this.paths.values());
+    strings(this.languages.values());
+    strings(this.kinds.values());
+    strings(this.docIds as string[]);
+    for (let d = 0; d < docCount; d++) {
+      w.varint(this.docLens[d]);
+      w.varint(this.docPath[d]);
+      w.varint(this.docLang[d]);
+      w.varint(this.docKind[d]);
+    }
+    strings(this.terms);
+    w.varint(this.baseDocs.length);
+    for (let t = 0; t < this.baseTermCount; t++) {
+      const start = this.baseOffsets[t];
+      const end = this.baseOffsets[t + 1];
+      w.varint(end - start);
+      let prev = 0;
+      for (let i = start; i < end; i++) {
+        w.varint(this.baseDocs[i] - prev);
+        prev = this.baseDocs[i];
+      }
+      for (let i = start; i < end; i++) w.varint(this.baseTfs[i]);
+    }
+    for (const b of MAGIC) w.u8(b); // trailer: catches truncated files
+    return w.finish();
+  }
+
+  static deserialize(bytes: Uint8Array): KeywordIndex {
+    try {
+      return KeywordIndex.fromParts(readParts(bytes));
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      throw new Error(`keyword index data is corrupt (${why}): delete it and re-index to rebuild`);
+    }
+  }
+
+  /** Folds the delta into the base and drops dead documents (renumbering the live ones). */
+  merge(): void {
+    const dead = this.docIds.length - this.liveDocs;
+    if (this.deltaPostings === 0 && dead === 0) return;
+    // Renumber live docs, keeping their order so posting lists stay sorted.
+    const remap = new Int32Array(this.docIds.length).fill(-1);
+    const docIds: string[] = [];
+    const docLens: number[] = [];
+    const docPath: number[] = [];
+    const docLang: number[] = [];
+    const docKind: number[] = [];
+    for (let d = 0; d < this.docIds.length; d++) {
+      const id = this.docIds[d];
+      if (id === null) continue;
+      remap[d] = docIds.length;
+      docIds.push(id);
+      docLens.push(this.docLens[d]);
+      docPath.push(this.docPath[d]);
+      docLang.push(this.docLang[d]);
+      docKind.push(this.docKind[d]);
+    }
+    // Count surviving postings per term, then fill: two passes, no intermediate arrays.
+    const termCount = this.terms.length;
+    const counts = new Uint32Array(termCount);
+    for (let t = 0; t < termCount; t++) {
+      let c = 0;
+      if (t < this.baseTermCount) {
+        for (let i = this.baseOffsets[t]; i < this.baseOffsets[t + 1]; i++) if (remap[this.baseDocs[i]] >= 0) c++;
+      }
+      const list = this.delta.get(t);
+      if (list) for (let i = 0; i < list.length; i += 2) if (remap[list[i]] >= 0) c++;
+      counts[t] = c;
+    }
+    // Terms left with no postings are dropped from the dictionary.
+    const terms: string[] = [];
+    const termIds = new Map<string, number>();
+    let total = 0;
+    for (let t = 0; t < termCount; t++) {
+      if (counts[t] === 0) continue;
+      termIds.set(this.terms[t], terms.length);
+      terms.push(this.terms[t]);
+      total += counts[t];
+    }
+    const offsets = new Uint32Array(terms.length + 1);
+    const docs = new Uint32Array(total);
+    const tfs = new Uint16Array(total);
+    let pos = 0;
+    let nt = 0;
+    for (let t = 0; t < termCount; t++) {
+      if (counts[t] === 0) continue;
+      offsets[nt] = pos;
+      if (t < this.baseTermCount) {
+        for (let i = this.baseOffsets[t]; i < this.baseOffsets[t + 1]; i++) {
+          const d = remap[this.baseDocs[i]];
+          if (d >= 0) {
+            docs[pos] = d;
+            tfs[pos++] = this.baseTfs[i];
+          }
+        }
+      }
+      const list = this.delta.get(t);
+      if (list) {
+        for (let i = 0; i < list.length; i += 2) {
+          const d = remap[list[i]];
+          if (d >= 0) {
+            docs[pos] = d;
+            tfs[pos++] = list[i + 1];
+          }
+        }
+      }
+      nt++;
+    }
+    offsets[nt] = pos;
+    this.terms = terms;
+    this.termIds = termIds;
+    this.baseTermCount = terms.length;
+    this.baseOffsets = offsets;
+    this.baseDocs = docs;
+    this.baseTfs = tfs;
+    this.delta = new Map();
+    this.deltaPostings = 0;
+    this.docIds = docIds;
+    this.docLens = docLens;
+    this.docPath = docPath;
+    this.docLang = docLang;
+    this.docKind = docKind;
+    this.idToDoc = new Map(docIds.map((id, i) => [id, i]));
+  }
+
+  private postingCount(termId: number): number {
+    let c = termId < this.baseTermCount ? this.baseOffsets[termId + 1] - this.baseOffsets[termId] : 0;
+    const list = this.delta.get(termId);
+    if (list) c += list.length / 2;
+    return c;
+  }
+
+  private kill(docNo: number): void {
+    const id = this.docIds[docNo];
+    if (id === null) return;
+    this.docIds[docNo] = null;
+    this.idToDoc.delete(id);
+    this.liveDocs--;
+    this.liveLenSum -= this.docLens[docNo];
+  }
+
+  /** Installs state read from the binary form (used by deserialize). */
+  private static fromParts(parts: IndexParts): KeywordIndex {
+    const index = new KeywordIndex();
+    index.docIds = parts.docIds;
+    index.docLens = parts.docLens;
+    index.docPath = parts.docPath;
+    index.docLang = parts.docLang;
+    index.docKind = parts.docKind;
+    index.idToDoc = new Map(parts.docIds.map((id, i) => [id, i]));
+    index.liveDocs = parts.docIds.length;
+    index.liveLenSum = parts.docLens.reduce((a, b) => a + b, 0);
+    index.paths = Interner.from(parts.paths);
+    index.languages = Interner.from(parts.languages);
+    index.kinds = Interner.from(parts.kinds);
+    index.terms = parts.terms;
+    index.termIds = new Map(parts.terms.map((t, i) => [t, i]));
+    index.baseTermCount = parts.terms.length;
+    index.baseOffsets = parts.offsets;
+    index.baseDocs = parts.docs;
+    index.baseTfs = parts.tfs;
+    return index;
+  }
+}
+
+interface IndexParts {
+  docIds: string[];
+  docLens: number[];
+  docPath: number[];
+  docLang: number[];
+  docKind: number[];
+  paths: string[];
+  languages: string[];
+  kinds: string[];
+  terms: string[];
+  offsets: Uint32Array;
+  docs: Uint32Array;
+  tfs: Uint16Array;
+}
+
+function readParts(bytes: Uint8Array): IndexParts {
+  const r = new ByteReader(bytes);
+  for (const b of MAGIC) if (r.u8() !== b) throw new Error("not a keyword index file");
+  const version = r.u8();
+  if (version !== FORMAT_VERSION) throw new Error(`format version ${version}, expected ${FORMAT_VERSION}`);
+  const dec = new TextDecoder();
+  const docCount = r.varint();
+  const strings = (): string[] => {
+    const expected = r.varint();
+    const text = dec.decode(r.block());
+    const out = expected === 0 ? [] : text.split("\0");
+    if (out.length !== expected) throw new Error(`expected ${expected} strings, found ${out.length}`);
+    return out;
+  };
+  const paths = strings();
+  const languages = strings();
+  const kinds = strings();
+  const docIds = strings();
+  if (docIds.length !== docCount) throw new Error("document count mismatch");
+  const docLens = new Array<number>(docCount);
+  const docPath = new Array<number>(docCount);
+  const docLang = new Array<number>(docCount);
+  const docKind = new Array<number>(docCount);
+  for (let d = 0; d < docCount; d++) {
+    docLens[d] = r.varint();
+    docPath[d] = checkRef(r.varint(), paths.length);
+    docLang[d] = checkRef(r.varint(), languages.length);
+    docKind[d] = checkRef(r.varint(), kinds.length);
+  }
+  const terms = strings();
+  const termCount = terms.length;
+  const total = r.varint();
+  const offsets = new Uint32Array(termCount + 1);
+  const docs = new Uint32Array(total);
+  const tfs = new Uint16Array(total);
+  let pos = 0;
+  for (let t = 0; t < termCount; t++) {
+    const c = r.varint();
+    if (pos + c > total) throw new Error("posting lists overrun");
+    offsets[t] = pos;
+    r.varints(docs, pos, c, true);
+    r.varints(tfs, pos, c, false);
+    if (c > 0 && docs[pos + c - 1] >= docCount) throw new Error("posting refers to a missing document");
+    pos += c;
+  }
+  offsets[termCount] = pos;
+  if (pos !== total) throw new Error("posting count mismatch");
+  for (const b of MAGIC) if (r.u8() !== b) throw new Error("bad trailer (truncated?)");
+  if (!r.done) throw new Error("trailing bytes");
+  return { docIds, docLens, docPath, docLang, docKind, paths, languages, kinds, terms, offsets, docs, tfs };
+}
+
+function checkRef(value: number, length: number): number {
+  if (value >= length) throw new Error("metadata reference out of range");
+  return value;
+}
+
+function addTokens(counts: Map<string, number>, tokens: string[], weight: number): void {
+  for (const token of tokens) {
+    const term = normaliseTerm(token);
+    counts.set(term, (counts.get(term) ?? 0) + weight);
+  }
+}
+
+function checkDoc(doc: KeywordDoc): void {
+  // NUL separates strings in the binary form; no real path, id or language contains one.
+  for (const key of ["id", "filePath", "language", "kind"] as const) {
+    const v = doc[key];
+    if (typeof v !== "string") throw new Error(`keyword document ${JSON.stringify(doc.id)} has no ${key}`);
+    if (v.includes("\0")) throw new Error(`keyword document ${JSON.stringify(doc.id)}: ${key} contains a NUL character`);
+  }
+  if (doc.id.length === 0) throw new Error("keyword document has an empty id");
+}
+
+/** Small string ↔ number table for repeated metadata values. */
+class Interner {
+  private map = new Map<string, number>();
+  private list: string[] = [];
+
+  static from(values: string[]): Interner {
+    const i = new Interner();
+    i.list = values;
+    i.map = new Map(values.map((v, n) => [v, n]));
+    return i;
+  }
+
+  intern(value: string): number {
+    let n = this.map.get(value);
+    if (n === undefined) {
+      n = this.list.length;
+      this.list.push(value);
+      this.map.set(value, n);
+    }
+    return n;
+  }
+
+  lookup(value: string): number | undefined {
+    return this.map.get(value);
+  }
+
+  value(n: number): string {
+    return this.list[n];
+  }
+
+  values(): string[] {
+    return this.list;
+  }
+}
+
+/** Bounded min-heap keeping the k best (doc, score) pairs; ties broken by lower doc number. */
+class TopK {
+  private docs: number[] = [];
+  private scores: number[] = [];
+
+  constructor(private readonly k: number) {}
+
+  wouldAccept(score: number): boolean {
+    return this.docs.length < this.k || score > this.scores[0];
+  }
+
+  push(doc: number, score: number): void {
+    if (this.docs.length < this.k) {
+      this.docs.push(doc);
+      this.scores.push(score);
+      this.up(this.docs.length - 1);
+    } else if (score > this.scores[0]) {
+      this.docs[0] = doc;
+      this.scores[0] = score;
+      this.down(0);
+    }
+  }
+
+  sorted(): Array<[number, number]> {
+    const out: Array<[number, number]> = this.docs.map((d, i) => [d, this.scores[i]]);
+    return out.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  }
+
+  private less(i: number, j: number): boolean {
+    return this.scores[i] < this.scores[j] || (this.scores[i] === this.scores[j] && this.docs[i] > this.docs[j]);
+  }
+
+  private swap(i: number, j: number): void {
+    [this.docs[i], this.docs[j]] = [this.docs[j], this.docs[i]];
+    [this.scores[i], this.scores[j]] = [this.scores[j], this.scores[i]];
+  }
+
+  private up(i: number): void {
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.less(i, p)) break;
+      this.swap(i, p);
+      i = p;
+    }
+  }
+
+  private down(i: number): void {
+    const n = this.docs.length;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < n && this.less(l, m)) m = l;
+      if (r < n && this.less(r, m)) m = r;
+      if (m === i) break;
+      this.swap(i, m);
+      i = m;
+    }
+  }
+}

@@ -1,0 +1,378 @@
+// The VectorStore contract on LanceDB (Node only: native bindings). The location is a URI handed
+// to LanceDB untouched, so a folder, memory://, s3://, gs://, az:// and db:// all work alike.
+import * as lancedb from "@lancedb/lancedb";
+import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from "apache-arrow";
+import type { ChunkRecord, ScoredId, SearchFilter, VectorStore } from "../types.js";
+import { filterToSql, sqlString } from "./filter.js";
+import { cosineDistanceToScore, validateRowVector } from "./vectors.js";
+
+// LanceDB's Rust core logs warnings to stderr unless told otherwise; hosts own the terminal.
+if (typeof process !== "undefined" && process.env && process.env.LANCEDB_LOG === undefined) {
+  process.env.LANCEDB_LOG = "error";
+}
+
+type Row = ChunkRecord & { vector: Float32Array | null };
+
+/** Columns other than the vector, in table order. */
+const TEXT_COLUMNS = ["id", "content", "filePath", "language", "kind", "symbol", "context", "contentHash", "description"] as const;
+const RECORD_COLUMNS = [...TEXT_COLUMNS, "startLine", "endLine"];
+
+/** Above this many rows an ANN index is built in the background (flat search is fine below). */
+export const DEFAULT_ANN_MIN_ROWS = 20_000;
+/** `id IN (...)` lists are sent in slices of this size to keep the SQL small. */
+const ID_BATCH = 512;
+/** Records seen by the latest vector searches, so the getByIds() that follows costs no scan. */
+const RECORD_CACHE_SIZE = 4096;
+
+export interface LanceStoreOptions {
+  uri: string;
+  tableName: string;
+  /** Vector length; null for a keyword-only store (no vector column). */
+  dimension: number | null;
+  /**
+   * When the table on disk holds vectors of another dimension (a model change): drop and
+   * recreate it (the indexer is about to rebuild) instead of throwing.
+   */
+  recreateOnDimensionChange?: boolean;
+  /** Rows at which the background ANN index is built; Infinity disables it. */
+  annMinRows?: number;
+  /** Passed to LanceDB for object stores (credentials, region, endpoint). */
+  storageOptions?: Record<string, string>;
+}
+
+/** Thrown when a store's vectors do not match the model in use. */
+export class StoreDimensionMismatchError extends Error {
+  constructor(
+    readonly uri: string,
+    readonly storedDimension: number | null,
+    readonly requestedDimension: number | null,
+  ) {
+    super(
+      `vector store ${uri} holds ${describeDim(storedDimension)} but the embedding model gives ${describeDim(requestedDimension)}: ` +
+        "run `opencode-rag index --force` to rebuild it",
+    );
+    this.name = "StoreDimensionMismatchError";
+  }
+}
+
+function describeDim(d: number | null): string {
+  return d === null ? "no vectors (keyword-only)" : `${d}-dimensional vectors`;
+}
+
+export function chunkSchema(dimension: number | null): Schema {
+  const fields: Field[] = [new Field("id", new Utf8(), false), new Field("content", new Utf8(), false)];
+  if (dimension !== null) {
+    // Nullable: a chunk whose embedding failed is still stored (and found by keyword search).
+    fields.push(new Field("vector", new FixedSizeList(dimension, new Field("item", new Float32(), true)), true));
+  }
+  fields.push(
+    new Field("filePath", new Utf8(), false),
+    new Field("startLine", new Int32(), false),
+    new Field("endLine", new Int32(), false),
+    new Field("language", new Utf8(), false),
+    new Field("kind", new Utf8(), false),
+    new Field("symbol", new Utf8(), false),
+    new Field("context", new Utf8(), false),
+    new Field("contentHash", new Utf8(), false),
+    new Field("description", new Utf8(), false),
+  );
+  return new Schema(fields);
+}
+
+/** The vector length of a table's schema, or null when it has no vector column. */
+function schemaDimension(schema: Schema): number | null {
+  const field = schema.fields.find((f) => f.name === "vector");
+  if (!field) return null;
+  const type = field.type as { listSize?: number };
+  return typeof type.listSize === "number" ? type.listSize : null;
+}
+
+export async function openLanceStore(options: LanceStoreOptions): Promise<LanceVectorStore> {
+  const { uri, tableName } = options;
+  if (!uri) throw new Error("vectorStore.path is empty: set it to a folder, memory:// or a LanceDB URI");
+  if (!/^[A-Za-z0-9_.-]+$/.test(tableName)) {
+    throw new Error(`vectorStore.tableName ${JSON.stringify(tableName)} is invalid: use letters, digits, '_', '-' or '.'`);
+  }
+  let db: lancedb.Connection;
+  try {
+    // readConsistencyInterval 0: every read sees writes from other processes (the CLI indexing
+    // while the plugin searches); on local disk that check is one small manifest read.
+    db = await lancedb.connect(uri, { readConsistencyInterval: 0, storageOptions: options.storageOptions });
+  } catch (err) {
+    throw new Error(`cannot open vector store at ${uri}: ${oneLine(err)}`);
+  }
+  let table: lancedb.Table;
+  const names = await db.tableNames();
+  if (names.includes(tableName)) {
+    table = await db.openTable(tableName);
+    const stored = schemaDimension(await table.schema());
+    const wanted = options.dimension;
+    // A keyword-only engine may read a table that has vectors (its model is merely unavailable);
+    // any other difference means the vectors on disk are from another model.
+    if (wanted !== null && stored !== wanted) {
+      if (!options.recreateOnDimensionChange) {
+        table.close();
+        db.close();
+        throw new StoreDimensionMismatchError(uri, stored, wanted);
+      }
+      table.close();
+      await db.dropTable(tableName);
+      table = await db.createEmptyTable(tableName, chunkSchema(wanted));
+    }
+  } else {
+    table = await db.createEmptyTable(tableName, chunkSchema(options.dimension));
+  }
+  const dimension = schemaDimension(await table.schema());
+  const store = new LanceVectorStore(db, table, uri, dimension, options.annMinRows ?? DEFAULT_ANN_MIN_ROWS);
+  await store.init();
+  return store;
+}
+
+export class LanceVectorStore implements VectorStore {
+  private recordCache = new Map<string, ChunkRecord>();
+  private annBuild: Promise<void> | null = null;
+  private hasAnnIndex = false;
+  private closed = false;
+
+  constructor(
+    private readonly db: lancedb.Connection,
+    private readonly table: lancedb.Table,
+    readonly uri: string,
+    /** Vector length of the table on disk; null when it has no vector column. */
+    readonly dimension: number | null,
+    private readonly annMinRows: number,
+  ) {}
+
+  async init(): Promise<void> {
+    const indices = await this.table.listIndices();
+    this.hasAnnIndex = indices.some((i) => i.columns.includes("vector"));
+  }
+
+  async count(): Promise<number> {
+    this.assertOpen();
+    return this.table.countRows();
+  }
+
+  async add(rows: Row[]): Promise<void> {
+    this.assertOpen();
+    if (rows.length === 0) return;
+    for (const row of rows) validateRowVector(row, this.dimension);
+    this.recordCache.clear();
+    const data = rows.map((r) => this.toTableRow(r));
+    await this.table.add(data);
+    this.maybeBuildAnnIndex();
+  }
+
+  async deleteByFilePaths(filePaths: string[]): Promise<void> {
+    this.assertOpen();
+    await this.deleteWhereIn("filePath", filePaths);
+  }
+
+  async deleteByIds(ids: string[]): Promise<void> {
+    this.assertOpen();
+    await this.deleteWhereIn("id", ids);
+  }
+
+  async searchVector(vector: Float32Array, topK: number, filter?: SearchFilter): Promise<ScoredId[]> {
+    this.assertOpen();
+    if (this.dimension === null) {
+      throw new Error(`vector store ${this.uri} is keyword-only (no vector column): vector search is unavailable`);
+    }
+    if (vector.length !== this.dimension) {
+      throw new Error(`query vector has ${vector.length} dimensions but the store holds ${this.dimension}: re-index with the current model`);
+    }
+    if (topK <= 0) return [];
+    let query = this.table
+      .vectorSearch(Array.from(vector))
+      .column("vector")
+      .distanceType("cosine")
+      .where(filterToSql(filter))
+      .select(RECORD_COLUMNS)
+      .limit(topK);
+    // With an HNSW index the graph is walked with a wider beam and re-ranked on exact distances.
+    if (this.hasAnnIndex) query = query.ef(Math.max(64, topK * 4)).refineFactor(2);
+    const rows = (await query.toArray()) as Array<Record<string, unknown>>;
+    const hits: ScoredId[] = [];
+    for (const raw of rows) {
+      const distance = raw._distance as number | null;
+      if (distance === null || distance === undefined || Number.isNaN(distance)) continue; // null vectors
+      const record = toRecord(raw);
+      this.remember(record);
+      hits.push({ id: record.id, score: cosineDistanceToScore(distance) });
+    }
+    return hits;
+  }
+
+  async getByIds(ids: string[]): Promise<ChunkRecord[]> {
+    this.assertOpen();
+    const found = new Map<string, ChunkRecord>();
+    const missing: string[] = [];
+    for (const id of ids) {
+      const cached = this.recordCache.get(id);
+      if (cached) found.set(id, cached);
+      else missing.push(id);
+    }
+    for (let i = 0; i < missing.length; i += ID_BATCH) {
+      const slice = missing.slice(i, i + ID_BATCH);
+      const rows = (await this.table
+        .query()
+        .where(`\`id\` IN (${slice.map(sqlString).join(", ")})`)
+        .select(RECORD_COLUMNS)
+        .toArray()) as Array<Record<string, unknown>>;
+      for (const raw of rows) found.set(raw.id as string, toRecord(raw));
+    }
+    const out: ChunkRecord[] = [];
+    for (const id of ids) {
+      const record = found.get(id);
+      if (record) out.push(record);
+    }
+    return out;
+  }
+
+  async listAll(): Promise<Array<Pick<ChunkRecord, "id" | "filePath" | "contentHash">>> {
+    this.assertOpen();
+    const rows = (await this.table.query().select(["id", "filePath", "contentHash"]).toArray()) as Array<Record<string, unknown>>;
+    return rows.map((r) => ({ id: r.id as string, filePath: r.filePath as string, contentHash: r.contentHash as string }));
+  }
+
+  /** The current table version: every later write can be undone by rollbackTo(). */
+  async checkpoint(): Promise<number> {
+    this.assertOpen();
+    return this.table.version();
+  }
+
+  /** Makes `checkpoint` the latest version again (a new version with its content; history is kept). */
+  async rollbackTo(checkpoint: number): Promise<void> {
+    this.assertOpen();
+    await this.waitForAnnBuild();
+    this.recordCache.clear();
+    if ((await this.table.version()) === checkpoint) return;
+    try {
+      await this.table.checkout(checkpoint);
+      await this.table.restore();
+    } catch (err) {
+      await this.table.checkoutLatest().catch(() => undefined);
+      throw new Error(`cannot roll vector store ${this.uri} back to version ${checkpoint}: ${oneLine(err)}`);
+    }
+    await this.init();
+  }
+
+  /** Deletes every row but keeps the table (and its history, so a rebuild can still be rolled back). */
+  async clear(): Promise<void> {
+    this.assertOpen();
+    await this.waitForAnnBuild();
+    this.recordCache.clear();
+    await this.table.delete("true");
+  }
+
+  /**
+   * Housekeeping for after a committed pass: compacts small fragments left by many
+   * incremental writes, folds new rows into the ANN index, and drops versions older than
+   * `keepVersionsMs` (default one day), which are no longer needed for rollback.
+   */
+  async optimize(keepVersionsMs = 24 * 3600 * 1000): Promise<void> {
+    this.assertOpen();
+    await this.waitForAnnBuild();
+    await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - keepVersionsMs) });
+  }
+
+  /** Resolves once a background ANN build (if any) has finished; build errors are swallowed. */
+  async waitForAnnBuild(): Promise<void> {
+    if (this.annBuild) await this.annBuild;
+  }
+
+  get annIndexReady(): boolean {
+    return this.hasAnnIndex;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    // Let a started ANN build finish: a one-shot CLI run would otherwise never get an index.
+    await this.waitForAnnBuild();
+    this.closed = true;
+    this.recordCache.clear();
+    this.table.close();
+    this.db.close();
+  }
+
+  private maybeBuildAnnIndex(): void {
+    if (this.dimension === null || this.hasAnnIndex || this.annBuild || !Number.isFinite(this.annMinRows)) return;
+    this.annBuild = (async () => {
+      try {
+        if ((await this.table.countRows()) < this.annMinRows) return;
+        // HNSW with scalar quantisation: builds in seconds (IVF_PQ takes far longer on small
+        // machines) and queries read the graph, not every row. Queries keep running meanwhile.
+        await this.table.createIndex("vector", { config: lancedb.Index.hnswSq({ distanceType: "cosine" }) });
+        this.hasAnnIndex = true;
+      } catch {
+        // Flat search stays correct, only slower; the next add() tries again.
+      } finally {
+        this.annBuild = null;
+      }
+    })();
+  }
+
+  private async deleteWhereIn(column: "id" | "filePath", values: string[]): Promise<void> {
+    if (values.length === 0) return;
+    this.recordCache.clear();
+    for (let i = 0; i < values.length; i += ID_BATCH) {
+      const slice = values.slice(i, i + ID_BATCH);
+      await this.table.delete(`\`${column}\` IN (${slice.map(sqlString).join(", ")})`);
+    }
+  }
+
+  private toTableRow(r: Row): Record<string, unknown> {
+    const row: Record<string, unknown> = {
+      id: r.id,
+      content: r.content,
+      filePath: r.filePath,
+      startLine: r.startLine,
+      endLine: r.endLine,
+      language: r.language,
+      kind: r.kind,
+      symbol: r.symbol ?? "",
+      context: r.context ?? "",
+      contentHash: r.contentHash,
+      description: r.description ?? "",
+    };
+    if (this.dimension !== null) row.vector = r.vector ? Array.from(r.vector) : null;
+    return row;
+  }
+
+  private remember(record: ChunkRecord): void {
+    if (this.recordCache.size >= RECORD_CACHE_SIZE) {
+      // Drop the oldest quarter: cheaper than a true LRU and good enough for "search then fetch".
+      let n = RECORD_CACHE_SIZE / 4;
+      for (const key of this.recordCache.keys()) {
+        this.recordCache.delete(key);
+        if (--n <= 0) break;
+      }
+    }
+    this.recordCache.set(record.id, record);
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error(`vector store ${this.uri} is closed`);
+  }
+}
+
+function toRecord(raw: Record<string, unknown>): ChunkRecord {
+  return {
+    id: raw.id as string,
+    content: raw.content as string,
+    filePath: raw.filePath as string,
+    startLine: Number(raw.startLine),
+    endLine: Number(raw.endLine),
+    language: raw.language as string,
+    kind: raw.kind as string,
+    symbol: (raw.symbol as string) ?? "",
+    context: (raw.context as string) ?? "",
+    contentHash: raw.contentHash as string,
+    description: (raw.description as string) ?? "",
+  };
+}
+
+function oneLine(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.split("\n")[0];
+}

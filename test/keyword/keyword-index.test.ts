@@ -1,0 +1,126 @@
+import { describe, expect, test } from "vitest";
+import { KeywordIndex, type KeywordDoc } from "../../core/keyword/index.js";
+
+function doc(id: string, text: string, extra: Partial<KeywordDoc> = {}): KeywordDoc {
+  return { id, text, filePath: `src/${id}.ts`, language: "typescript", kind: "function", symbol: "", ...extra };
+}
+
+const corpus: KeywordDoc[] = [
+  doc("batch", "export function embedInBatches(texts: string[], batchSize: number) { /* splits texts into batches */ }", { symbol: "embedInBatches" }),
+  doc("user", "function getUserById(id: string) { return db.users.find(id); }", { symbol: "getUserById" }),
+  doc("userCache", "const cache = new Map(); // caches the user lookup from getUserById", { symbol: "cache", kind: "variable" }),
+  doc("parse", "def parse_config(path):\n    return json.load(open(path))", { symbol: "parse_config", language: "python", filePath: "tools/parse.py" }),
+  doc("readme", "The configuration file is parsed at startup.", { kind: "paragraph", language: "markdown", filePath: "docs/README.md" }),
+  doc("quirk", "getUserById returns undefined for deleted users", { kind: "quirk", filePath: "src/user.ts" }),
+];
+
+function build(docs = corpus): KeywordIndex {
+  const index = new KeywordIndex();
+  index.add(docs);
+  return index;
+}
+
+describe("KeywordIndex search", () => {
+  test("the chunk defining a named identifier ranks first, then chunks that mention it", () => {
+    const hits = build().search("getUserById", 10);
+    expect(hits.map((h) => h.id)).toEqual(["user", "userCache"]);
+    expect(hits[0].score).toBeGreaterThan(hits[1].score);
+  });
+
+  test("words of an identifier find it in any naming convention", () => {
+    expect(build().search("get user by id", 3)[0].id).toBe("user");
+    expect(build().search("parseConfig", 3)[0].id).toBe("parse");
+    expect(build().search("embed batches", 3)[0].id).toBe("batch");
+  });
+
+  test("rarer terms weigh more than common ones (IDF)", () => {
+    const index = build([doc("a", "alpha common common"), doc("b", "beta common"), doc("c", "common gamma"), doc("d", "common delta")]);
+    expect(index.search("common beta", 4)[0].id).toBe("b");
+  });
+
+  test("repeated terms help but saturate, and shorter chunks win ties of content", () => {
+    const index = build([doc("long", "token " + "filler words here ".repeat(30)), doc("short", "token here"), doc("none", "nothing")]);
+    expect(index.search("token", 3).map((h) => h.id)).toEqual(["short", "long"]);
+  });
+
+  test("scores are in [0,1] and a chunk holding the whole query scores well above a partial match", () => {
+    const hits = build().search("parse config path startup", 10);
+    expect(hits.length).toBeGreaterThan(0);
+    for (const h of hits) expect(h.score).toBeGreaterThan(0), expect(h.score).toBeLessThanOrEqual(1);
+    expect(hits[0]).toMatchObject({ id: "parse" });
+    expect(hits[0].score).toBeGreaterThan(0.5);
+    expect(hits.length).toBeGreaterThan(1);
+    expect(hits.at(-1)!.score).toBeLessThan(hits[0].score);
+  });
+
+  test("quirks are hidden unless asked for; filters narrow by path, language and kind", () => {
+    const index = build();
+    expect(index.search("deleted users", 10).map((h) => h.id)).not.toContain("quirk");
+    expect(index.search("deleted users", 10, { kinds: ["quirk"] }).map((h) => h.id)).toEqual(["quirk"]);
+    expect(index.search("config", 10, { languages: ["python"] }).map((h) => h.id)).toEqual(["parse"]);
+    expect(index.search("configuration", 10, { pathPrefixes: ["./docs/"] }).map((h) => h.id)).toEqual(["readme"]);
+    expect(index.search("getUserById", 10, { kinds: ["variable"] }).map((h) => h.id)).toEqual(["userCache"]);
+  });
+
+  test("topK bounds the result and unknown words match nothing", () => {
+    expect(build().search("user", 1)).toHaveLength(1);
+    expect(build().search("zzzunknown", 10)).toEqual([]);
+    expect(build().search("", 10)).toEqual([]);
+  });
+
+  test("removing and re-adding documents keeps search exact", () => {
+    const index = build();
+    index.removeIds(["user"]);
+    expect(index.size).toBe(corpus.length - 1);
+    expect(index.search("getUserById", 10).map((h) => h.id)).toEqual(["userCache"]);
+    index.add([doc("userCache", "unrelated text now", { filePath: "src/other.ts" })]); // same id: replaces
+    expect(index.size).toBe(corpus.length - 1);
+    expect(index.search("getUserById", 10)).toEqual([]);
+    index.removeFilePaths(["tools/parse.py"]);
+    expect(index.has("parse")).toBe(false);
+  });
+});
+
+describe("KeywordIndex serialization", () => {
+  test("round trip gives identical results, including after removals and merges", () => {
+    const index = build();
+    index.removeIds(["batch"]);
+    index.add([doc("late", "late addition mentions getUserById once")]);
+    const bytes = index.serialize();
+    const copy = KeywordIndex.deserialize(bytes);
+    expect(copy.size).toBe(index.size);
+    for (const q of ["getUserById", "config", "deleted users", "late addition", "embed batches"]) {
+      expect(copy.search(q, 10)).toEqual(index.search(q, 10));
+      expect(copy.search(q, 10, { kinds: ["quirk", "function"] })).toEqual(index.search(q, 10, { kinds: ["quirk", "function"] }));
+    }
+    // The copy stays fully usable.
+    copy.add([doc("more", "getUserById again")]);
+    expect(copy.search("getUserById", 10).map((h) => h.id)).toContain("more");
+  });
+
+  test("an empty index round-trips, and empty metadata values survive", () => {
+    expect(KeywordIndex.deserialize(new KeywordIndex().serialize()).size).toBe(0);
+    const index = build([doc("x", "some words", { language: "", symbol: "" })]);
+    expect(KeywordIndex.deserialize(index.serialize()).search("words", 5, { languages: [""] })).toHaveLength(1);
+  });
+
+  test("a large index merges in the background of add() and matches a fresh build", () => {
+    const docs: KeywordDoc[] = [];
+    for (let i = 0; i < 3000; i++) {
+      docs.push(doc(`d${i}`, `function handler${i % 97}(request${i % 13}) { return respondWith(status${i % 7}, payload${i}) }`));
+    }
+    const incremental = new KeywordIndex();
+    for (let i = 0; i < docs.length; i += 100) incremental.add(docs.slice(i, i + 100));
+    incremental.removeIds(docs.slice(0, 1500).map((d) => d.id)); // forces a compacting merge
+    const fresh = build(docs.slice(1500));
+    for (const q of ["handler5 status3", "payload2999", "request7 respondWith"]) {
+      expect(incremental.search(q, 20)).toEqual(fresh.search(q, 20));
+    }
+  });
+
+  test("corrupt or truncated data fails with a clear error", () => {
+    const bytes = build().serialize();
+    expect(() => KeywordIndex.deserialize(bytes.subarray(0, bytes.length - 10))).toThrow(/keyword index data is corrupt.*re-index/);
+    expect(() => KeywordIndex.deserialize(new TextEncoder().encode("{\"json\": true}"))).toThrow(/corrupt/);
+  });
+});

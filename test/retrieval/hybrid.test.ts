@@ -1,0 +1,134 @@
+import { describe, expect, test } from "vitest";
+import { KeywordIndex } from "../../core/keyword/index.js";
+import { hybridSearch, type HybridInput } from "../../core/retrieval/index.js";
+import { MemoryVectorStore } from "../../core/store/memory.js";
+import type { ChunkRecord } from "../../core/types.js";
+
+const DIM = 4;
+const v = (...xs: number[]) => Float32Array.from(xs);
+
+type Row = ChunkRecord & { vector: Float32Array | null };
+
+function chunk(id: string, filePath: string, lines: [number, number], content: string, vector: Float32Array | null, extra: Partial<ChunkRecord> = {}): Row {
+  return { id, filePath, startLine: lines[0], endLine: lines[1], language: "typescript", kind: "function", symbol: "", context: "", content, contentHash: id, description: "", vector, ...extra };
+}
+
+// Vectors stand for meaning: axis 0 "embedding/batching", axis 1 "HTTP", axis 2 "config", axis 3 "tests".
+const rows: Row[] = [
+  chunk("batcher", "src/embed/batch.ts", [1, 30], "export function splitIntoBatches(items, size) { ... }", v(1, 0, 0, 0), { symbol: "splitIntoBatches" }),
+  chunk("batcherInner", "src/embed/batch.ts", [10, 20], "const slice = items.slice(i, i + size) // one batch", v(0.9, 0, 0.1, 0)),
+  chunk("embedder", "src/embed/provider.ts", [1, 40], "class LocalEmbedder { embed(texts) { return this.pipe(texts) } }", v(0.8, 0.1, 0, 0.2), { symbol: "LocalEmbedder", kind: "class" }),
+  chunk("http", "src/net/http.ts", [1, 25], "export async function postJson(url, body) { return fetch(url, { method: 'POST' }) }", v(0, 1, 0, 0), { symbol: "postJson" }),
+  chunk("config", "src/config/load.ts", [1, 50], "export function loadConfig(path) { return parseConfigFile(path) }", v(0, 0, 1, 0), { symbol: "loadConfig" }),
+  chunk("pyconfig", "tools/config.py", [1, 12], "def load_config(path): return toml.load(path)", v(0, 0, 0.9, 0.1), { symbol: "load_config", language: "python" }),
+  chunk("quirk", "src/embed/batch.ts", [1, 30], "splitIntoBatches drops the last partial batch when size is 0", v(1, 0, 0, 0), { kind: "quirk" }),
+  chunk("novec", "src/misc/readme.ts", [1, 5], "loadConfig is documented here", null),
+];
+
+async function setup() {
+  const store = new MemoryVectorStore(DIM);
+  await store.add(rows);
+  const keyword = new KeywordIndex();
+  keyword.add(rows.map((r) => ({ id: r.id, text: r.content, filePath: r.filePath, language: r.language, kind: r.kind, symbol: r.symbol })));
+  return { store, keyword };
+}
+
+async function run(overrides: Partial<HybridInput> & { query: string }) {
+  const { store, keyword } = await setup();
+  return hybridSearch({ queryVector: null, store, keyword, topK: 10, minScore: 0, mode: "hybrid", rank: true, ...overrides });
+}
+
+const ids = (results: Awaited<ReturnType<typeof run>>) => results.map((r) => r.chunk.id);
+
+describe("hybridSearch", () => {
+  test("keyword-only when there is no query vector: identifier queries still work", async () => {
+    const results = await run({ query: "loadConfig" });
+    expect(ids(results)[0]).toBe("config");
+    expect(ids(results)).toContain("pyconfig"); // load_config: same whole identifier
+    expect(ids(results)).toContain("novec"); // rows without vectors are found by keywords
+  });
+
+  test("vector-only finds meaning without shared words", async () => {
+    const results = await run({ query: "where are texts grouped for the model", queryVector: v(1, 0, 0, 0), mode: "vector" });
+    expect(ids(results)[0]).toBe("batcher");
+    expect(ids(results)).toContain("embedder");
+    expect(ids(results)).not.toContain("novec");
+  });
+
+  test("vector mode without a query vector is an error that says what to do", async () => {
+    await expect(run({ query: "x", mode: "vector" })).rejects.toThrow(/needs an embedding model.*keyword/);
+  });
+
+  test("hybrid: a chunk matching both words and meaning outranks one matching only one", async () => {
+    // Vector points at "config"; words name the Python function.
+    const results = await run({ query: "load_config toml", queryVector: v(0, 0, 1, 0) });
+    expect(ids(results)[0]).toBe("pyconfig");
+    expect(ids(results).indexOf("config")).toBeLessThan(ids(results).indexOf("http") === -1 ? Infinity : ids(results).indexOf("http"));
+    const hybrid = results.find((r) => r.chunk.id === "pyconfig")!.score;
+    const keywordOnly = (await run({ query: "load_config toml", mode: "keyword" })).find((r) => r.chunk.id === "pyconfig")!.score;
+    expect(hybrid).not.toBe(keywordOnly);
+  });
+
+  test("every score is in [0,1], results sorted best first", async () => {
+    for (const mode of ["hybrid", "keyword", "vector"] as const) {
+      const results = await run({ query: "batch embed config", queryVector: v(0.5, 0.2, 0.5, 0.1), mode });
+      expect(results.length).toBeGreaterThan(0);
+      for (const r of results) expect(r.score).toBeGreaterThanOrEqual(0), expect(r.score).toBeLessThanOrEqual(1);
+      for (let i = 1; i < results.length; i++) expect(results[i].score).toBeLessThanOrEqual(results[i - 1].score);
+    }
+  });
+
+  test("overlapping chunks of one file are shown once (the better one)", async () => {
+    // Both chunks match (lines 10-20 lie inside 1-30); the outer one matches better.
+    const results = await run({ query: "splitIntoBatches batch slice", queryVector: v(1, 0, 0, 0) });
+    const batchFile = results.filter((r) => r.chunk.filePath === "src/embed/batch.ts");
+    expect(batchFile.map((r) => r.chunk.id)).toEqual(["batcher"]);
+    // Whatever the query, one file region is one result.
+    await expect(run({ query: "batch slice", queryVector: v(0.9, 0, 0.1, 0), filter: { pathPrefixes: ["src/embed/batch"] } })).resolves.toHaveLength(1);
+  });
+
+  test("filters reach both sources; quirks stay hidden unless asked for", async () => {
+    const py = await run({ query: "config", queryVector: v(0, 0, 1, 0), filter: { languages: ["python"] } });
+    expect(ids(py)).toEqual(["pyconfig"]);
+    const net = await run({ query: "config post", queryVector: v(0, 0, 1, 0), filter: { pathPrefixes: ["src/net"] } });
+    expect(ids(net)).toEqual(["http"]);
+    const all = await run({ query: "splitIntoBatches partial batch", queryVector: v(1, 0, 0, 0) });
+    expect(ids(all)).not.toContain("quirk");
+    const quirks = await run({ query: "splitIntoBatches partial batch", queryVector: v(1, 0, 0, 0), filter: { kinds: ["quirk"] } });
+    expect(ids(quirks)).toEqual(["quirk"]);
+  });
+
+  test("minScore drops weak results and topK caps the count", async () => {
+    const everything = await run({ query: "config batch post", queryVector: v(0.3, 0.3, 0.3, 0.3) });
+    expect(everything.length).toBeGreaterThan(3);
+    const cut = everything[2].score;
+    const strong = await run({ query: "config batch post", queryVector: v(0.3, 0.3, 0.3, 0.3), minScore: cut });
+    expect(strong.every((r) => r.score >= cut)).toBe(true);
+    expect(strong.length).toBeLessThan(everything.length);
+    expect(await run({ query: "config batch post", queryVector: v(0.3, 0.3, 0.3, 0.3), topK: 2 })).toHaveLength(2);
+    expect(await run({ query: "config", topK: 0 })).toEqual([]);
+  });
+
+  test("ranking lifts the chunk whose symbol the query names", async () => {
+    // The vector prefers `config`, the query names `load_config` exactly.
+    const plain = await run({ query: "load_config", queryVector: v(0, 0, 1, 0), rank: false });
+    const ranked = await run({ query: "load_config", queryVector: v(0, 0, 1, 0), rank: true });
+    const score = (rs: typeof plain, id: string) => rs.find((r) => r.chunk.id === id)!.score;
+    expect(score(ranked, "pyconfig")).toBeGreaterThan(score(plain, "pyconfig"));
+    expect(ids(ranked)[0]).toBe("pyconfig");
+  });
+
+  test("keyword hits the store no longer holds are skipped, not returned half-empty", async () => {
+    const { store, keyword } = await setup();
+    await store.deleteByIds(["config"]);
+    const results = await hybridSearch({ query: "loadConfig", queryVector: null, store, keyword, topK: 5, minScore: 0, mode: "keyword", rank: true });
+    expect(ids(results)).not.toContain("config");
+    expect(results.every((r) => r.chunk.content.length > 0)).toBe(true);
+  });
+
+  test("bad arguments fail with a clear message", async () => {
+    await expect(run({ query: "x", topK: -1 })).rejects.toThrow(/topK/);
+    await expect(run({ query: "x", minScore: 2 })).rejects.toThrow(/minScore/);
+    await expect(run({ query: "x", mode: "fuzzy" as never })).rejects.toThrow(/mode/);
+  });
+});

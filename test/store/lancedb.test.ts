@@ -1,0 +1,114 @@
+import { afterAll, describe, expect, test } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { LanceVectorStore, StoreDimensionMismatchError, openLanceStore } from "../../core/store/lancedb.js";
+import { MemoryVectorStore } from "../../core/store/memory.js";
+import { openVectorStore } from "../../core/store/index.js";
+import type { SearchFilter } from "../../core/types.js";
+import { DIM, axis, row, sampleRows } from "./fixtures.js";
+import { storeContract } from "./store-contract.js";
+
+const root = mkdtempSync(join(tmpdir(), "ocr-lance-"));
+let n = 0;
+const freshDir = () => join(root, `db${n++}`);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe("LanceVectorStore", () => {
+  storeContract("lancedb", async () => openVectorStore({ uri: freshDir(), tableName: "chunks", dimension: DIM }));
+
+  test("a folder URI opens LanceDB and the data survives reopening", async () => {
+    const dir = freshDir();
+    const store = await openVectorStore({ uri: dir, tableName: "chunks", dimension: DIM });
+    expect(store).toBeInstanceOf(LanceVectorStore);
+    await store.add(sampleRows());
+    await store.close();
+    const again = await openVectorStore({ uri: dir, tableName: "chunks", dimension: DIM });
+    expect(await again.count()).toBe(8);
+    expect((await again.searchVector(axis(0), 1))[0].id).toBe("a1");
+    await again.close();
+  });
+
+  test("a checkpoint taken before closing can be restored after reopening", async () => {
+    const dir = freshDir();
+    const store = await openLanceStore({ uri: dir, tableName: "chunks", dimension: DIM });
+    await store.add(sampleRows());
+    const committed = await store.checkpoint();
+    await store.add([row("half", "src/half.ts", axis(7))]); // a pass that was then killed
+    await store.close();
+    const again = await openLanceStore({ uri: dir, tableName: "chunks", dimension: DIM });
+    await again.rollbackTo(committed);
+    expect(await again.getByIds(["half"])).toEqual([]);
+    expect(await again.count()).toBe(8);
+    await again.close();
+  });
+
+  test("a model with another dimension is refused with the fix, or the table is recreated on request", async () => {
+    const dir = freshDir();
+    const store = await openLanceStore({ uri: dir, tableName: "chunks", dimension: DIM });
+    await store.add(sampleRows());
+    await store.close();
+    await expect(openLanceStore({ uri: dir, tableName: "chunks", dimension: 4 })).rejects.toThrow(StoreDimensionMismatchError);
+    await expect(openLanceStore({ uri: dir, tableName: "chunks", dimension: 4 })).rejects.toThrow(/8-dimensional.*4-dimensional.*--force/);
+    // Refusing kept the old data intact.
+    const kept = await openLanceStore({ uri: dir, tableName: "chunks", dimension: DIM });
+    expect(await kept.count()).toBe(8);
+    await kept.close();
+    const rebuilt = await openLanceStore({ uri: dir, tableName: "chunks", dimension: 4, recreateOnDimensionChange: true });
+    expect(rebuilt.dimension).toBe(4);
+    expect(await rebuilt.count()).toBe(0);
+    await rebuilt.close();
+  });
+
+  test("keyword-only: a table without a vector column stores chunks; a keyword-only engine can read a table with vectors", async () => {
+    const dir = freshDir();
+    const plain = await openLanceStore({ uri: dir, tableName: "plain", dimension: null });
+    expect(plain.dimension).toBeNull();
+    await plain.add(sampleRows().map((r) => ({ ...r, vector: null })));
+    expect((await plain.getByIds(["m1"]))[0].kind).toBe("section");
+    await expect(plain.searchVector(axis(0), 3)).rejects.toThrow(/keyword-only/);
+    await plain.close();
+    // Vectors arriving later (a model became available) need a rebuild.
+    await expect(openLanceStore({ uri: dir, tableName: "plain", dimension: DIM })).rejects.toThrow(/no vectors/);
+
+    const withVectors = await openLanceStore({ uri: dir, tableName: "vec", dimension: DIM });
+    await withVectors.add(sampleRows());
+    await withVectors.close();
+    const reader = await openLanceStore({ uri: dir, tableName: "vec", dimension: null });
+    expect(reader.dimension).toBe(DIM);
+    expect(await reader.count()).toBe(8);
+    await reader.close();
+  });
+
+  test("same answers as the in-memory store on the same data", async () => {
+    const lance = await openVectorStore({ uri: freshDir(), tableName: "chunks", dimension: DIM });
+    const memory = new MemoryVectorStore(DIM);
+    const rows = [...sampleRows()];
+    // A few hundred rows with pseudo-random vectors so that the orderings are non-trivial.
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+    for (let i = 0; i < 300; i++) {
+      const v = new Float32Array(DIM).map(() => rnd());
+      rows.push(row(`r${i}`, `pkg${i % 5}/f${i % 17}.ts`, v, { language: i % 3 ? "typescript" : "go", kind: i % 11 ? "function" : "quirk" }));
+    }
+    await lance.add(rows);
+    await memory.add(rows);
+    const filters: Array<SearchFilter | undefined> = [undefined, { pathPrefixes: ["pkg1/"] }, { languages: ["go"] }, { kinds: ["quirk"] }];
+    for (let q = 0; q < 5; q++) {
+      const query = new Float32Array(DIM).map(() => rnd());
+      for (const filter of filters) {
+        const a = await lance.searchVector(query, 10, filter);
+        const b = await memory.searchVector(query, 10, filter);
+        expect(a.map((h) => h.id)).toEqual(b.map((h) => h.id));
+        a.forEach((h, i) => expect(h.score).toBeCloseTo(b[i].score, 4));
+      }
+    }
+    expect((await lance.listAll()).map((r) => r.id).sort()).toEqual((await memory.listAll()).map((r) => r.id).sort());
+    await lance.close();
+  });
+
+  test("bad locations and table names fail with one clear line", async () => {
+    await expect(openVectorStore({ uri: freshDir(), tableName: "bad name;", dimension: DIM })).rejects.toThrow(/tableName.*invalid/);
+    await expect(openVectorStore({ uri: "", tableName: "chunks", dimension: DIM })).rejects.toThrow(/vectorStore.path is empty/);
+  });
+});
