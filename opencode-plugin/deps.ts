@@ -1,0 +1,17 @@
+// What the plugin needs from the core, as one seam: index.ts wires the real core, unit tests
+// may hand in an engine of their own.
+import type { Engine, OpenEngineOptions } from "../core/engine-types.js";
+import type { SyntaxNodeLike } from "../core/symbols/index.js";
+
+export interface ParsedSource {
+  language: string;
+  root: SyntaxNodeLike;
+}
+
+export interface CoreDeps {
+  openEngine(options: OpenEngineOptions): Promise<Engine>;
+  /** Parses a file with its tree-sitter grammar; null when no grammar covers it. */
+  parseSource(filePath: string, content: string): Promise<ParsedSource | null>;
+  /** Language name for a path (as the index records it), or null. */
+  languageForPath(filePath: string): string | null;
+}

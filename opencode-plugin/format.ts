@@ -1,0 +1,66 @@
+// Compact markdown for an agent's context: every tool answer and every injection is fitted to
+// a cl100k token budget, whole sections first, so the model never gets half a result when a
+// smaller whole one fits.
+import { countTokens, truncateToTokens } from "../core/telemetry/tokens.js";
+
+/** 1200 -> "1,200": counts read better with separators. */
+export function formatCount(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+/** A fence that the content cannot close early. */
+export function fence(content: string, language = ""): string {
+  let ticks = "```";
+  while (content.includes(ticks)) ticks += "`";
+  return `${ticks}${language}\n${content.replace(/\n+$/, "")}\n${ticks}`;
+}
+
+export interface Fitted {
+  text: string;
+  /** Sections that made it in whole. */
+  included: number;
+  tokens: number;
+}
+
+/**
+ * `header`, then as many whole `sections` as fit in `budget` tokens, then a note naming how many
+ * were left out. When not even the first fits, a truncated first section is used.
+ */
+export function fitSections(
+  header: string,
+  sections: string[],
+  budget: number,
+  options: { separator?: string; omittedNote?: (n: number) => string } = {},
+): Fitted {
+  const separator = options.separator ?? "\n\n";
+  const omittedNote = options.omittedNote ?? ((n: number) => `_${n} more result(s) omitted to stay within the token budget._`);
+  const parts = [header];
+  let used = countTokens(header);
+  let included = 0;
+  for (const section of sections) {
+    const cost = countTokens(section) + countTokens(separator);
+    if (used + cost > budget) break;
+    parts.push(section);
+    used += cost;
+    included++;
+  }
+  if (included === 0 && sections.length > 0) {
+    const room = Math.max(0, budget - used - 30);
+    const cut = truncateToTokens(sections[0], room);
+    if (cut) {
+      parts.push(cut + "\n…(truncated)");
+      included = 1;
+    }
+  }
+  const left = sections.length - included;
+  if (left > 0) parts.push(omittedNote(left));
+  const text = parts.join(separator);
+  return { text, included, tokens: countTokens(text) };
+}
+
+/** The first `maxLines` lines of a chunk, with a note when cut. */
+export function preview(content: string, maxLines: number): string {
+  const lines = content.replace(/\n+$/, "").split("\n");
+  if (lines.length <= maxLines) return lines.join("\n");
+  return `${lines.slice(0, maxLines).join("\n")}\n… (${lines.length - maxLines} more lines)`;
+}

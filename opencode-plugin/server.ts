@@ -1,0 +1,207 @@
+// The server plugin: tools (F17-F20, F25), hooks (F21-F24, F26) and the background indexer
+// (F27) for one workspace. No hook may throw into OpenCode — a throwing hook fails the user's
+// whole prompt — so each one runs inside `guard`, which logs and carries on.
+import type { Hooks, Plugin, PluginInput } from "@opencode-ai/plugin";
+import { tool } from "@opencode-ai/plugin/tool";
+import type { Logger } from "../core/engine-types.js";
+import { countTokens } from "../core/telemetry/tokens.js";
+import { slashCommands } from "./commands.js";
+import { ConversationTracker, eventSessionID } from "./conversation.js";
+import type { CoreDeps } from "./deps.js";
+import { runDocCommand } from "./doc-mode.js";
+import { systemGuidance } from "./guidance.js";
+import { buildInjection, injectionQuery, type InjectionMode } from "./injection.js";
+import { extractMarkers, type FoundMarker } from "./markers.js";
+import { newPartId } from "./part-id.js";
+import { describeImageArgs, runDescribeImage } from "./tools/describe-image.js";
+import { fileSkeletonArgs, runFileSkeleton } from "./tools/file-skeleton.js";
+import { findUsagesArgs, runFindUsages } from "./tools/find-usages.js";
+import { readArgs, runRead } from "./tools/read-override.js";
+import { runSearchSemantic, searchSemanticArgs } from "./tools/search-semantic.js";
+import { runWikiCommand } from "./wiki-mode.js";
+import { RagWorkspace } from "./workspace.js";
+
+export const PLUGIN_ID = "opencode-rag";
+
+/** Runs a hook body; any failure is logged and swallowed so the chat goes on. */
+export function guard<A extends unknown[]>(name: string, logger: () => Logger, fn: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    try {
+      await fn(...args);
+    } catch (err) {
+      try {
+        logger().error(`hook ${name} failed`, { error: err as Error });
+      } catch {
+        // even logging failed: nothing more to do
+      }
+    }
+  };
+}
+
+/** Runs a tool body; an unexpected failure becomes a one-line answer instead of a failed call. */
+async function answer(ws: RagWorkspace, name: string, fn: () => Promise<string>): Promise<string> {
+  try {
+    await ws.refreshConfig();
+    return await fn();
+  } catch (err) {
+    ws.logger.error(`tool ${name} failed`, { error: err as Error });
+    return `${name} failed: ${(err as Error).message || String(err)}. The index may be rebuilding; try again, or use your usual tools.`;
+  }
+}
+
+/** One runtime per workspace root, even if OpenCode initialises the plugin more than once. */
+const workspaces = new Map<string, RagWorkspace>();
+
+export interface ServerOptions {
+  /** Start the background indexer (default: config autoIndex.enabled). */
+  backgroundIndexer?: boolean;
+}
+
+type Part = { id: string; sessionID: string; messageID: string; type: string; text?: string; synthetic?: boolean };
+
+export function createRagHooks(ws: RagWorkspace, tracker = new ConversationTracker()): Hooks {
+  const log = () => ws.logger;
+  /** The guidance a session saw first: byte-identical for its whole life (prefix caches). */
+  const sessionGuidance = new Map<string, string>();
+
+  async function expand(marker: FoundMarker, sessionID: string, prompt: string): Promise<string | null> {
+    if (marker.action === "doc") return runDocCommand(ws, marker.args);
+    if (marker.action === "wiki") return runWikiCommand(ws, marker.args);
+    return inject(marker.action, sessionID, prompt);
+  }
+
+  async function inject(mode: InjectionMode, sessionID: string, prompt: string): Promise<string | null> {
+    const started = Date.now();
+    const query = injectionQuery(tracker.lastAssistantText(sessionID), prompt);
+    const found = await buildInjection(ws, query, mode);
+    ws.sessionLog.logRetrieval(sessionID, {
+      source: `inject-${mode}`,
+      query,
+      chunkCount: found?.chunkCount ?? 0,
+      contextTokens: found?.tokens ?? 0,
+      topScore: found?.topScore ?? null,
+      latencyMs: Date.now() - started,
+    });
+    return found?.text ?? null;
+  }
+
+  const tools: Hooks["tool"] = {
+    search_semantic: tool({
+      description:
+        "Semantic + keyword search over this workspace's index. Finds code, docs and images by meaning; returns path, line range, score, language and a preview per hit. Use narrow, specific queries.",
+      args: searchSemanticArgs,
+      execute: (args, ctx) => answer(ws, "search_semantic", () => runSearchSemantic(ws, args, ctx.sessionID)),
+    }),
+    get_file_skeleton: tool({
+      description: "Outline of one workspace file (classes, functions, methods, types, headings) with line ranges, without its bodies. Any file, indexed or not.",
+      args: fileSkeletonArgs,
+      execute: (args) => answer(ws, "get_file_skeleton", () => runFileSkeleton(ws, args.filePath)),
+    }),
+    find_usages: tool({
+      description: "Every reference to an identifier (not substrings, not comments unless asked), grouped by file with surrounding lines; the definition is left out. Use before changing or renaming a symbol.",
+      args: findUsagesArgs,
+      execute: (args) => answer(ws, "find_usages", () => runFindUsages(ws, args)),
+    }),
+    describe_image: tool({
+      description: "The stored description of an indexed image (written at index time; no model is called).",
+      args: describeImageArgs,
+      execute: (args) => answer(ws, "describe_image", () => runDescribeImage(ws, args.filePath)),
+    }),
+  };
+  if (ws.config.openCode.readOverride) {
+    tools.read = tool({
+      description: "Reads a file from the local filesystem (full text with line numbers), followed by related code from elsewhere in the workspace found by opencode-rag.",
+      args: readArgs,
+      execute: (args) => answer(ws, "read", () => runRead(ws, args)),
+    });
+  }
+
+  return {
+    tool: tools,
+
+    config: guard("config", log, async (cfg) => {
+      const c = cfg as { command?: Record<string, unknown> };
+      c.command = { ...slashCommands(ws.config), ...(c.command ?? {}) };
+    }),
+
+    "experimental.chat.system.transform": guard("system.transform", log, async (input, output) => {
+      const sessionID = (input as { sessionID?: string }).sessionID;
+      let text = sessionID ? sessionGuidance.get(sessionID) : undefined;
+      if (text === undefined) {
+        text = systemGuidance({ wikiMode: ws.config.wikiMode.enabled });
+        if (sessionID) sessionGuidance.set(sessionID, text);
+      }
+      // Append only: editing system[0] would break OpenCode's merge and the cached prefix.
+      if (!output.system.includes(text)) output.system.push(text);
+    }),
+
+    "chat.message": guard("chat.message", log, async (input, output) => {
+      const sessionID = input.sessionID;
+      const message = output.message as { id: string; sessionID: string };
+      tracker.noteUserMessage(message.id);
+      const parts = output.parts as unknown as Part[];
+      const markers: FoundMarker[] = [];
+      let prompt = "";
+      for (const part of parts) {
+        if (part.type !== "text" || typeof part.text !== "string") continue;
+        const found = extractMarkers(part.text);
+        if (found.markers.length > 0) {
+          part.text = found.text;
+          markers.push(...found.markers);
+        }
+        if (!part.synthetic) prompt += (prompt ? "\n" : "") + part.text;
+      }
+      await ws.refreshConfig();
+      if (markers.length === 0 && ws.config.openCode.autoInject && prompt.trim()) markers.push({ action: "files", args: "" });
+      const seen = new Set<string>();
+      for (const marker of markers) {
+        const key = `${marker.action} ${marker.args}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        let text: string | null;
+        try {
+          text = await expand(marker, sessionID, prompt);
+        } catch (err) {
+          ws.logger.error(`marker ${marker.action} failed`, { error: err as Error });
+          text = marker.action === "files" || marker.action === "chunks" ? null : `opencode-rag could not run /${marker.action}: ${(err as Error).message}`;
+        }
+        if (!text) continue;
+        parts.push({ id: newPartId(), sessionID: message.sessionID ?? sessionID, messageID: message.id, type: "text", text, synthetic: true });
+      }
+    }),
+
+    event: guard("event", log, async ({ event }) => {
+      const e = event as { type: string; properties?: Record<string, unknown> };
+      tracker.observe(e);
+      const sessionID = eventSessionID(e);
+      if (sessionID) ws.sessionLog.logEvent(sessionID, e.type, e);
+    }),
+
+    dispose: async () => {
+      try {
+        workspaces.delete(ws.root);
+        await ws.close();
+      } catch {
+        // shutting down anyway
+      }
+    },
+  };
+}
+
+/** Builds the OpenCode `server` function over a given core. */
+export function createServer(deps: CoreDeps, options: ServerOptions = {}): Plugin {
+  return async (input: PluginInput) => {
+    // The folder OpenCode was opened in: where opencode-rag.json and the index live.
+    const root = input.directory || input.worktree;
+    let ws = workspaces.get(root);
+    if (!ws) {
+      ws = new RagWorkspace(root, deps);
+      workspaces.set(root, ws);
+      const start = options.backgroundIndexer ?? true;
+      // Not awaited: the first pass must never delay OpenCode's start.
+      if (start && ws.config.autoIndex.enabled) ws.startIndexer();
+    }
+    ws.logger.info("plugin loaded", { root, guidanceTokens: countTokens(systemGuidance({ wikiMode: ws.config.wikiMode.enabled })) });
+    return createRagHooks(ws);
+  };
+}

@@ -1,0 +1,65 @@
+// search_semantic (F17): conceptual search over the index, answered as compact markdown
+// (path, line range, score, language, symbol, description, preview) within the tool budget.
+import { tool } from "@opencode-ai/plugin/tool";
+import type { SearchResult } from "../../core/types.js";
+import { countTokens } from "../../core/telemetry/tokens.js";
+import { fence, fitSections, preview } from "../format.js";
+import type { RagWorkspace } from "../workspace.js";
+import { engineOrMessage, indexNotice, pathPrefixes, safeStatus } from "./context.js";
+
+const z = tool.schema;
+
+export const searchSemanticArgs = {
+  query: z.string().min(1).max(1000).describe("Narrow, specific description of the code you need, e.g. 'where expired sessions are purged'"),
+  pathHints: z.array(z.string().min(1)).max(10).optional().describe("Up to 10 workspace path prefixes to search in, e.g. ['src/auth/']"),
+  languageHints: z.array(z.string().min(1)).max(10).optional().describe("Up to 10 languages to search in, e.g. ['typescript']"),
+  topK: z.number().int().min(1).max(25).optional().describe("Number of results, 1-25 (default 10)"),
+};
+
+export const SearchSemanticSchema = z.object(searchSemanticArgs);
+export type SearchSemanticInput = ReturnType<(typeof SearchSemanticSchema)["parse"]>;
+
+const PREVIEW_LINES = 24;
+
+export function formatSearchResult(r: SearchResult, rank: number): string {
+  const c = r.chunk;
+  const what = c.symbol ? ` · ${c.kind} \`${c.symbol}\`` : c.kind ? ` · ${c.kind}` : "";
+  const lines = [`### ${rank}. ${c.filePath}:${c.startLine}-${c.endLine} · ${c.language}${what} · score ${r.score.toFixed(2)}`];
+  if (c.context && c.context !== c.symbol) lines.push(`context: ${c.context}`);
+  if (c.description) lines.push(`> ${c.description.replace(/\s+/g, " ").trim()}`);
+  if (c.kind !== "image") lines.push(fence(preview(c.content, PREVIEW_LINES), c.language));
+  return lines.join("\n");
+}
+
+export async function runSearchSemantic(ws: RagWorkspace, input: SearchSemanticInput, sessionID?: string): Promise<string> {
+  const started = Date.now();
+  const engine = await engineOrMessage(ws);
+  if (typeof engine === "string") return engine;
+  const prefixes = pathPrefixes(ws.root, input.pathHints);
+  if (typeof prefixes === "string") return prefixes;
+  const topK = input.topK ?? Math.min(engine.config.retrieval.topK, 25);
+  const filter = {
+    ...(prefixes.length ? { pathPrefixes: prefixes } : {}),
+    ...(input.languageHints?.length ? { languages: input.languageHints.map((l) => l.toLowerCase()) } : {}),
+  };
+  const [results, status] = await Promise.all([engine.search(input.query, { topK, filter }), safeStatus(engine)]);
+  const notice = status ? indexNotice(status) : null;
+  if (results.length === 0) {
+    const scope = prefixes.length || input.languageHints?.length ? " with these path/language hints (try without them)" : "";
+    return [notice, `No results for "${input.query}"${scope}. Try other words: names of functions, types or concepts in this codebase.`].filter(Boolean).join("\n\n");
+  }
+  const notes = [notice, status?.keywordOnlyReason ? `(keyword-only search: ${status.keywordOnlyReason})` : null].filter(Boolean);
+  const header = [`## search_semantic: "${input.query}" — ${results.length} result(s)`, ...notes].join("\n");
+  const fitted = fitSections(header, results.map((r, i) => formatSearchResult(r, i + 1)), engine.config.openCode.toolTokenBudget);
+  if (sessionID) {
+    ws.sessionLog.logRetrieval(sessionID, {
+      source: "search_semantic",
+      query: input.query,
+      chunkCount: fitted.included,
+      contextTokens: countTokens(fitted.text),
+      topScore: results[0]?.score ?? null,
+      latencyMs: Date.now() - started,
+    });
+  }
+  return fitted.text;
+}

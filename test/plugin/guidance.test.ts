@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { countTokens } from "../../core/telemetry/tokens.js";
+import { GUIDANCE_TEXT, WIKI_PROTOCOL, systemGuidance } from "../../opencode-plugin/guidance.js";
+import { createRagHooks } from "../../opencode-plugin/server.js";
+import { configWith, makeWorkspace, tempRoot } from "./helpers.js";
+
+async function transform(hooks: ReturnType<typeof createRagHooks>, sessionID: string | undefined, system: string[]) {
+  const output = { system };
+  await hooks["experimental.chat.system.transform"]!({ sessionID, model: {} } as never, output);
+  return output.system;
+}
+
+describe("system guidance", () => {
+  it("names every tool and the workflow, and stays small", () => {
+    for (const name of ["search_semantic", "get_file_skeleton", "find_usages", "describe_image"]) expect(GUIDANCE_TEXT).toContain(name);
+    expect(GUIDANCE_TEXT).toContain("get_file_skeleton -> find_usages -> search_semantic");
+    expect(countTokens(GUIDANCE_TEXT)).toBeLessThan(700);
+  });
+
+  it("is appended after system[0], byte-identical on every call of a session", async () => {
+    const root = tempRoot();
+    const { ws } = makeWorkspace(root);
+    const hooks = createRagHooks(ws);
+    const first = await transform(hooks, "ses_a", ["You are OpenCode."]);
+    const second = await transform(hooks, "ses_a", ["You are OpenCode."]);
+    expect(first[0]).toBe("You are OpenCode.");
+    expect(first).toHaveLength(2);
+    expect(first[1]).toBe(second[1]);
+    expect(first[1]).toBe(systemGuidance({ wikiMode: true }));
+  });
+
+  it("keeps a session's text even when the wiki setting changes mid-session", async () => {
+    const root = tempRoot();
+    const { ws, state } = makeWorkspace(root);
+    await ws.engine();
+    const hooks = createRagHooks(ws);
+    const before = await transform(hooks, "ses_b", ["base"]);
+    state.config = configWith({ wikiMode: { enabled: false } });
+    const after = await transform(hooks, "ses_b", ["base"]);
+    expect(after[1]).toBe(before[1]);
+    expect(after[1]).toContain(WIKI_PROTOCOL);
+    // A new session sees the new setting.
+    const fresh = await transform(hooks, "ses_c", ["base"]);
+    expect(fresh[1]).toBe(GUIDANCE_TEXT);
+  });
+
+  it("does not add the text twice when it is already present", async () => {
+    const { ws } = makeWorkspace(tempRoot());
+    const hooks = createRagHooks(ws);
+    const once = await transform(hooks, "ses_d", ["base"]);
+    const twice = await transform(hooks, "ses_d", once);
+    expect(twice).toHaveLength(2);
+  });
+});

@@ -1,0 +1,175 @@
+import { rmSync } from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import { countTokens } from "../../core/telemetry/tokens.js";
+import { DescribeImageSchema, runDescribeImage } from "../../opencode-plugin/tools/describe-image.js";
+import { FileSkeletonSchema, runFileSkeleton } from "../../opencode-plugin/tools/file-skeleton.js";
+import { FindUsagesSchema, runFindUsages } from "../../opencode-plugin/tools/find-usages.js";
+import { runSearchSemantic, SearchSemanticSchema } from "../../opencode-plugin/tools/search-semantic.js";
+import { chunk, configWith, makeWorkspace, tempRoot } from "./helpers.js";
+
+const roots: string[] = [];
+afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
+function root(files: Record<string, string> = {}) {
+  const r = tempRoot(files);
+  roots.push(r);
+  return r;
+}
+
+describe("tool schemas", () => {
+  it("enforce the limits of search_semantic", () => {
+    const hints = Array.from({ length: 11 }, (_, i) => `src/${i}/`);
+    expect(SearchSemanticSchema.safeParse({ query: "auth" }).success).toBe(true);
+    expect(SearchSemanticSchema.safeParse({ query: "auth", topK: 25, pathHints: hints.slice(0, 10) }).success).toBe(true);
+    expect(SearchSemanticSchema.safeParse({ query: "auth", topK: 26 }).success).toBe(false);
+    expect(SearchSemanticSchema.safeParse({ query: "auth", topK: 0 }).success).toBe(false);
+    expect(SearchSemanticSchema.safeParse({ query: "auth", topK: 2.5 }).success).toBe(false);
+    expect(SearchSemanticSchema.safeParse({ query: "auth", pathHints: hints }).success).toBe(false);
+    expect(SearchSemanticSchema.safeParse({ query: "auth", languageHints: hints }).success).toBe(false);
+    expect(SearchSemanticSchema.safeParse({ query: "" }).success).toBe(false);
+  });
+
+  it("require one identifier for find_usages and a path for the file tools", () => {
+    expect(FindUsagesSchema.safeParse({ symbolName: "parseConfig" }).success).toBe(true);
+    const bad = FindUsagesSchema.safeParse({ symbolName: "obj.method()" });
+    expect(bad.success).toBe(false);
+    expect(JSON.stringify(bad.error?.issues)).toContain("one identifier");
+    expect(FindUsagesSchema.safeParse({ symbolName: "x", topK: 101 }).success).toBe(false);
+    expect(FileSkeletonSchema.safeParse({}).success).toBe(false);
+    expect(DescribeImageSchema.safeParse({ filePath: "a.png" }).success).toBe(true);
+  });
+});
+
+describe("search_semantic", () => {
+  const results = [
+    { chunk: chunk("src/auth/session.ts", 10, 14, "export function expireSessions(now: number) {\n  return purge(now);\n}", { symbol: "expireSessions", description: "Purges expired sessions." }), score: 0.91 },
+    { chunk: chunk("src/db/pool.ts", 3, 5, "export class Pool {}", { kind: "class", symbol: "Pool" }), score: 0.42 },
+  ];
+
+  it("answers with path, lines, language, kind, score, description and a preview", async () => {
+    const { ws } = makeWorkspace(root(), { results });
+    const out = await runSearchSemantic(ws, { query: "expire sessions" }, "ses_1");
+    expect(out).toContain("### 1. src/auth/session.ts:10-14 · typescript · function `expireSessions` · score 0.91");
+    expect(out).toContain("> Purges expired sessions.");
+    expect(out).toContain("```typescript\nexport function expireSessions");
+    expect(out.indexOf("session.ts")).toBeLessThan(out.indexOf("pool.ts"));
+  });
+
+  it("passes hints as filters and rejects hints outside the workspace", async () => {
+    const r = root();
+    const { ws, state } = makeWorkspace(r, { results });
+    await runSearchSemantic(ws, { query: "pool", pathHints: ["src/db/"], languageHints: ["TypeScript"], topK: 3 });
+    expect(state.searches[0].options).toMatchObject({ topK: 3, filter: { pathPrefixes: ["src/db/"], languages: ["typescript"] } });
+    const out = await runSearchSemantic(ws, { query: "x", pathHints: ["../elsewhere"] });
+    expect(out).toMatch(/outside the workspace/);
+  });
+
+  it("stays within openCode.toolTokenBudget and says what it left out", async () => {
+    const big = Array.from({ length: 20 }, (_, i) =>
+      ({ chunk: chunk(`src/f${i}.ts`, 1, 30, Array.from({ length: 30 }, (_, j) => `const value${j} = compute${j}(input${j});`).join("\n")), score: 0.9 - i * 0.01 }),
+    );
+    const { ws } = makeWorkspace(root(), { results: big, config: configWith({ openCode: { toolTokenBudget: 600 } }) });
+    const out = await runSearchSemantic(ws, { query: "compute", topK: 20 });
+    expect(countTokens(out)).toBeLessThanOrEqual(600);
+    expect(out).toMatch(/\d+ more result\(s\) omitted/);
+  });
+
+  it("explains an index that is still building or empty instead of answering nothing", async () => {
+    const building = makeWorkspace(root(), { status: { indexing: { filesDone: 340, filesTotal: 1200, startedAt: "" }, chunks: 10 } });
+    expect(await runSearchSemantic(building.ws, { query: "auth" })).toContain("indexing 340/1,200 files…");
+    const empty = makeWorkspace(root(), { status: { chunks: 0 } });
+    expect(await runSearchSemantic(empty.ws, { query: "auth" })).toContain("The index is empty");
+  });
+
+  it("turns a config error into a one-line tool answer", async () => {
+    const { ws } = makeWorkspace(root(), {}, new Error("opencode-rag.json:3: invalid JSON (InvalidSymbol); fix the syntax and retry"));
+    const out = await runSearchSemantic(ws, { query: "auth" });
+    expect(out).toBe("opencode-rag is not available in this workspace: opencode-rag.json:3: invalid JSON (InvalidSymbol); fix the syntax and retry");
+  });
+});
+
+describe("get_file_skeleton", () => {
+  const files = {
+    "src/shapes.ts": "export class Circle {\n  area() { return 1; }\n}\nexport function make() { return new Circle(); }\n",
+    "notes/todo.txt": "function looksLikeCode() {\n}\nplain text\n",
+    "data/blob.txt": "just\nsome\nlines\n",
+  };
+
+  it("outlines an unindexed TypeScript file with nesting and line ranges", async () => {
+    const { ws } = makeWorkspace(root(files));
+    const out = await runFileSkeleton(ws, "src/shapes.ts");
+    expect(out).toContain("## Skeleton — src/shapes.ts (typescript, 4 lines)");
+    expect(out).toContain("3 structural element(s)");
+    expect(out).toContain("□ class Circle  L1-L3\n  ƒ method area  L2");
+    expect(out).toContain("ƒ function make  L4");
+  });
+
+  it("falls back to patterns, then to the line count", async () => {
+    const { ws } = makeWorkspace(root(files));
+    expect(await runFileSkeleton(ws, "notes/todo.txt")).toContain("function looksLikeCode  L1-L3");
+    expect(await runFileSkeleton(ws, "data/blob.txt")).toContain("No declarations found; the file has 3 lines");
+  });
+
+  it("refuses paths outside the workspace and explains missing files", async () => {
+    const r = root(files);
+    const { ws } = makeWorkspace(r);
+    expect(await runFileSkeleton(ws, "/etc/passwd")).toMatch(/outside the workspace/);
+    expect(await runFileSkeleton(ws, "src/missing.ts")).toMatch(/does not exist/);
+  });
+});
+
+describe("find_usages", () => {
+  const files = {
+    "src/config.ts": "export function loadConfig(p: string) {\n  return p;\n}\n// loadConfig reads the file\nexport const loadConfigSync = 1;\n",
+    "src/main.ts": "import { loadConfig } from './config';\n\nconst c = loadConfig('x');\nconsole.log(c);\n",
+    "lib/other.ts": "const s = 'loadConfig';\n",
+  };
+
+  it("lists identifier references grouped by file with context, without the definition (index candidates)", async () => {
+    const r = root(files);
+    const { ws, state } = makeWorkspace(r, {
+      results: [
+        { chunk: chunk("src/config.ts", 1, 5, files["src/config.ts"]), score: 1 },
+        { chunk: chunk("src/main.ts", 1, 4, files["src/main.ts"]), score: 1 },
+        { chunk: chunk("lib/other.ts", 1, 1, files["lib/other.ts"]), score: 1 },
+      ],
+    });
+    const out = await runFindUsages(ws, { symbolName: "loadConfig" });
+    expect(state.searches[0].options).toMatchObject({ mode: "keyword" });
+    expect(out).toContain("## Usages of `loadConfig` — 2 reference(s) in 1 file(s)");
+    expect(out).toContain("### src/main.ts (typescript) — 2 reference(s)");
+    expect(out).toContain(">    1 | import { loadConfig } from './config';");
+    expect(out).toContain(">    3 | const c = loadConfig('x');");
+    expect(out).toContain("     4 | console.log(c);");
+    expect(out).not.toContain("src/config.ts");
+    expect(out).not.toContain("lib/other.ts");
+  });
+
+  it("counts comments and strings only when asked", async () => {
+    const { ws } = makeWorkspace(root(files), { status: { chunks: 0 } });
+    const out = await runFindUsages(ws, { symbolName: "loadConfig", includeComments: true });
+    expect(out).toContain("### src/config.ts (typescript) — 1 reference(s)");
+    expect(out).toContain("### lib/other.ts (typescript) — 1 reference(s)");
+  });
+
+  it("scans the workspace when there is no index, and honours pathHint", async () => {
+    const { ws } = makeWorkspace(root(files), { status: { chunks: 0 } });
+    const out = await runFindUsages(ws, { symbolName: "loadConfig" });
+    expect(out).toContain("(no usable index: scanned the workspace directly)");
+    expect(out).toContain("2 reference(s) in 1 file(s)");
+    const hinted = await runFindUsages(ws, { symbolName: "loadConfig", pathHint: "lib/" });
+    expect(hinted).toContain("No references found under lib/");
+  });
+});
+
+describe("describe_image", () => {
+  it("returns the stored description of an image row and never another row", async () => {
+    const { ws } = makeWorkspace(root(), {
+      results: [
+        { chunk: chunk("docs/arch.png", 1, 1, "", { kind: "image", language: "image", description: "Diagram: CLI and plugin share one core." }), score: 1 },
+        { chunk: chunk("docs/arch.png.md", 1, 3, "text"), score: 1 },
+      ],
+    });
+    expect(await runDescribeImage(ws, "docs/arch.png")).toBe("## Image — docs/arch.png\nDiagram: CLI and plugin share one core.");
+    expect(await runDescribeImage(ws, "docs/other.png")).toContain("No stored description for `docs/other.png`");
+  });
+});
