@@ -32,6 +32,26 @@ const nodeEntries = [
   ["opencode-plugin/index.ts", "plugin.js", {}],
 ];
 
+// The TUI plugin runs inside OpenCode's process: Solid JSX is compiled for OpenTUI's universal
+// renderer, and the host's own solid-js / OpenTUI / plugin instances must be used (one reactive
+// runtime, one renderer), so those stay external; everything else is bundled in.
+const tuiEntry = ["tui/index.tsx", "tui.js"];
+const tuiHostModules = ["solid-js", "solid-js/*", "@opentui/*", "@opencode-ai/plugin", "@opencode-ai/plugin/*"];
+
+async function buildTui() {
+  if (!existsSync(join(root, tuiEntry[0]))) return;
+  const { solidPlugin } = await import("esbuild-plugin-solid");
+  await build({
+    ...nodeBase,
+    external: tuiHostModules,
+    // Prefer ESM builds: some dependencies' "main" is a UMD file with runtime require() calls.
+    mainFields: ["module", "main"],
+    entryPoints: [join(root, tuiEntry[0])],
+    outfile: join(dist, tuiEntry[1]),
+    plugins: [solidPlugin({ solid: { generate: "universal", moduleName: "@opentui/solid" } })],
+  });
+}
+
 /** Copies grammar .wasm files once into dist/grammars; every bundle loads them from there. */
 function copyGrammars() {
   const out = join(dist, "grammars");
@@ -58,6 +78,7 @@ async function main() {
     if (!existsSync(join(root, src))) continue;
     jobs.push(build({ ...nodeBase, ...extra, entryPoints: [join(root, src)], outfile: join(dist, out) }));
   }
+  jobs.push(buildTui());
   await Promise.all(jobs);
   if (existsSync(join(dist, "cli.js"))) chmodSync(join(dist, "cli.js"), 0o755);
 }

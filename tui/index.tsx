@@ -1,0 +1,132 @@
+/** @jsxImportSource @opentui/solid */
+// The OpenCode TUI plugin: settings dialog (F30), keybindings (F31), model picker (F32) and the
+// status sidebar (F33). It runs on OpenCode's main thread; retrieval stays in the server plugin
+// (another thread): the inject keys only append a marker that its chat.message hook expands.
+// Registered through .opencode/tui.json (written by `opencode-rag init`).
+import type { TuiPlugin, TuiPluginApi, TuiPluginModule } from "@opencode-ai/plugin/tui";
+import { createSignal } from "solid-js";
+import { INJECT_CHUNKS_MARKER, INJECT_FILES_MARKER } from "../opencode-plugin/markers.js";
+import type { RagConfig } from "../core/config/defaults.js";
+import { SettingsDialog } from "./components/SettingsDialog.js";
+import { StatusSidebar } from "./components/StatusSidebar.js";
+import { watchSidebarStatus, type SidebarStatus } from "./index-status.js";
+import { loadWorkspaceConfig } from "./workspace.js";
+import { startReindex } from "./reindex.js";
+import type { ProviderLike } from "./model-options.js";
+
+export const TUI_PLUGIN_ID = "opencode-rag:tui";
+
+/** Palette / keymap command names. */
+export const COMMANDS = {
+  settings: "opencode-rag.settings",
+  injectFiles: "opencode-rag.inject-files",
+  injectChunks: "opencode-rag.inject-chunks",
+} as const;
+
+type InjectKind = "injectFiles" | "injectChunks";
+
+const tui: TuiPlugin = async (api: TuiPluginApi) => {
+  const root = api.state.path.directory || process.cwd();
+  let workspace = loadWorkspaceConfig(root);
+  const currentConfig = (): RagConfig => workspace.config;
+  const reload = () => {
+    workspace = loadWorkspaceConfig(root);
+    return workspace.config;
+  };
+
+  const toastError = (message: string) => api.ui.toast({ variant: "error", title: "opencode-rag", message });
+
+  function openSettings() {
+    reload();
+    api.ui.dialog.replace(() => (
+      <SettingsDialog
+        stateDir={workspace.stateDir}
+        readConfig={reload}
+        providers={api.state.provider as readonly ProviderLike[]}
+        problem={workspace.problem}
+        onClose={() => api.ui.dialog.clear()}
+        onReindex={() => startReindex(root, toastError)}
+        onSaved={(keys) => {
+          if (keys.some((k) => k.startsWith("keybindings."))) registerKeys();
+        }}
+      />
+    ));
+    api.ui.dialog.setSize("large");
+  }
+
+  function inject(kind: InjectKind) {
+    const prompt = api.renderer.currentFocusedEditor?.plainText ?? "";
+    if (!prompt.trim()) {
+      const what = kind === "injectFiles" ? "a list of related files" : "related code";
+      api.ui.toast({ variant: "warning", title: "opencode-rag", message: `Type a prompt first: the key adds ${what} to it.` });
+      return;
+    }
+    const marker = kind === "injectFiles" ? INJECT_FILES_MARKER : INJECT_CHUNKS_MARKER;
+    void (async () => {
+      try {
+        await api.client.tui.appendPrompt({ text: ` ${marker}` });
+        await api.client.tui.submitPrompt();
+      } catch (err) {
+        toastError(`could not send the prompt: ${(err as Error).message}`);
+      }
+    })();
+  }
+
+  let unregisterKeys: (() => void) | null = null;
+  function registerKeys() {
+    unregisterKeys?.();
+    const keys = currentConfig().keybindings;
+    unregisterKeys = api.keymap.registerLayer({
+      commands: [
+        {
+          name: COMMANDS.settings,
+          title: "RAG settings",
+          desc: "Retrieval, indexing, chunking, models and keys of opencode-rag",
+          category: "opencode-rag",
+          namespace: "palette",
+          slashName: "rag-settings",
+          run: () => openSettings(),
+        },
+        {
+          name: COMMANDS.injectFiles,
+          title: "RAG: send prompt with related files",
+          category: "opencode-rag",
+          namespace: "palette",
+          run: () => inject("injectFiles"),
+        },
+        {
+          name: COMMANDS.injectChunks,
+          title: "RAG: send prompt with related code",
+          category: "opencode-rag",
+          namespace: "palette",
+          run: () => inject("injectChunks"),
+        },
+      ],
+      bindings: [
+        { key: keys.settings, cmd: COMMANDS.settings },
+        { key: keys.injectFiles, cmd: COMMANDS.injectFiles },
+        { key: keys.injectChunks, cmd: COMMANDS.injectChunks },
+      ],
+    });
+  }
+  registerKeys();
+
+  const [status, setStatus] = createSignal<SidebarStatus | null>(null);
+  const stopStatus = watchSidebarStatus(workspace.stateDir, currentConfig, setStatus);
+  api.slots.register({
+    order: 50,
+    slots: {
+      sidebar_content() {
+        return <StatusSidebar status={status} />;
+      },
+    },
+  });
+
+  api.lifecycle.onDispose(() => {
+    stopStatus();
+    unregisterKeys?.();
+  });
+};
+
+const plugin: TuiPluginModule & { id: string } = { id: TUI_PLUGIN_ID, tui };
+export default plugin;

@@ -1,0 +1,65 @@
+// Reads and writes <stateDir>/runtime-overrides.json, the file the settings dialog saves to.
+// The server plugin watches it and reloads its config, so no restart is needed.
+// Invariants: a write is validated by the core's validator first and never leaves a half-written
+// file (temp file + rename in the same folder); existing overrides are merged, not replaced;
+// an unreadable file is reported, never silently overwritten.
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { readJsonFile, RUNTIME_OVERRIDES_FILE } from "../core/config/load.js";
+import { validateConfig } from "../core/config/validate.js";
+
+export type Overrides = Record<string, unknown>;
+
+export type SaveOutcome = { ok: true; file: string; overrides: Overrides } | { ok: false; problems: string[] };
+
+export function overridesFile(stateDir: string): string {
+  return join(stateDir, RUNTIME_OVERRIDES_FILE);
+}
+
+/** The current overrides ({} when none). Throws the core's ConfigError when the file is not JSON. */
+export function readOverrides(stateDir: string): Overrides {
+  const file = overridesFile(stateDir);
+  if (!existsSync(file)) return {};
+  const value = readJsonFile(file);
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return {};
+  return value as Overrides;
+}
+
+/** Sets a dotted key in a nested object, creating sections on the way. */
+export function setPath(target: Overrides, key: string, value: unknown): void {
+  const parts = key.split(".");
+  let cur = target;
+  for (const part of parts.slice(0, -1)) {
+    const next = cur[part];
+    if (next === null || typeof next !== "object" || Array.isArray(next)) cur[part] = {};
+    cur = cur[part] as Overrides;
+  }
+  cur[parts[parts.length - 1]] = value;
+}
+
+/**
+ * Merges `changes` (dotted keys → values) into the overrides file after validating the result.
+ * On any problem nothing is written and the problems are returned, one line each.
+ */
+export function saveOverrides(stateDir: string, changes: Record<string, unknown>): SaveOutcome {
+  const file = overridesFile(stateDir);
+  let current: Overrides;
+  try {
+    current = readOverrides(stateDir);
+  } catch (err) {
+    return { ok: false, problems: [`${(err as Error).message} (or delete ${file} to start over)`] };
+  }
+  const next = structuredClone(current);
+  for (const [key, value] of Object.entries(changes)) setPath(next, key, value);
+  const problems = validateConfig(next, file);
+  if (problems.length > 0) return { ok: false, problems };
+  try {
+    mkdirSync(stateDir, { recursive: true });
+    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    writeFileSync(tmp, JSON.stringify(next, null, 2) + "\n");
+    renameSync(tmp, file);
+  } catch (err) {
+    return { ok: false, problems: [`cannot write ${file}: ${(err as Error).message}; check the folder's permissions`] };
+  }
+  return { ok: true, file, overrides: next };
+}
