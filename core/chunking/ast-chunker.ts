@@ -1,0 +1,318 @@
+// Syntax-aware chunking for every tree-sitter language (F1).
+//
+// 1. Parse, then run the language's unit query: each capture is a unit (class, function…).
+// 2. Widen each unit over its wrappers (`export`, decorators, templates) and the comments or
+//    attributes directly above it, then nest units by line containment.
+// 3. Emit: a unit that fits the limits is one chunk; a unit too big is emitted as its
+//    header/tail plus its child units (a class becomes its methods, the class kept as context);
+//    a unit too big without child units is cut at the boundaries of its syntax children.
+//    Lines between units (imports, top-level statements) become chunks of their own.
+// 4. Merge adjacent tiny pieces that share a parent.
+// Invariant: pieces never overlap and together cover every non-blank line of the file.
+import { Query, type Language, type Node, type Tree } from "web-tree-sitter";
+import type { Chunk } from "../types.js";
+import type { AstLanguage } from "./languages.js";
+import { fits, LineIndex, splitByLines, type Limits } from "./line-index.js";
+import { loadLanguage, parseWith } from "./parser.js";
+import { nameOf, paramsOf, rowsOf } from "./syntax.js";
+
+interface Unit {
+  node: Node;
+  kind: string;
+  symbol: string;
+  label: string;
+  start: number;
+  end: number;
+  children: Unit[];
+  detached: boolean;
+  /** The unit or one of its descendants is detached. */
+  holdsDetached: boolean;
+}
+
+interface Piece {
+  start: number;
+  end: number;
+  kind: string;
+  symbol: string;
+  context: string;
+  /** Pieces merge only within the same group (same enclosing unit). */
+  group: string;
+  unit: boolean;
+  detached: boolean;
+}
+
+const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "impl", "record", "enum", "protocol", "extension", "object"]);
+const CONSTRUCTOR_NAMES = new Set(["constructor", "__init__", "initialize", "init"]);
+const CALLABLE_KINDS = new Set(["function", "method", "constructor"]);
+
+const queries = new Map<string, Query>();
+
+/** The unit query for a language plus any configured extra node types; compiled once. */
+async function unitQuery(spec: AstLanguage, extraTypes: readonly string[]): Promise<Query> {
+  const key = `${spec.grammar}\u0000${extraTypes.join(",")}`;
+  const cached = queries.get(key);
+  if (cached) return cached;
+  const language = await loadLanguage(spec.grammar);
+  const patterns: string[] = [];
+  for (const [kind, entries] of Object.entries(spec.units)) {
+    for (const entry of entries) patterns.push(entry.includes("@") ? entry : `(${entry}) @${kind}`);
+  }
+  for (const type of extraTypes) {
+    checkExtraType(language, spec, type);
+    patterns.push(`(${type}) @${type}`);
+  }
+  const query = new Query(language, patterns.join("\n"));
+  queries.set(key, query);
+  return query;
+}
+
+function checkExtraType(language: Language, spec: AstLanguage, type: string): void {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(type) || language.idForNodeType(type, true) == null) {
+    throw new Error(
+      `chunking.nodeTypes.${spec.language}: "${type}" is not a node type of the ${spec.language} grammar; remove it or use a type the grammar defines`,
+    );
+  }
+}
+
+export async function chunkWithSyntax(
+  spec: AstLanguage,
+  filePath: string,
+  content: string,
+  limits: Limits,
+  extraTypes: readonly string[] = [],
+): Promise<Chunk[]> {
+  const lines = new LineIndex(content);
+  if (lines.lineCount === 0) return [];
+  const query = await unitQuery(spec, extraTypes);
+  const tree = await parseWith(spec.grammar, content);
+  try {
+    const units = collectUnits(spec, tree, query, lines);
+    const pieces = emitRegion(tree.rootNode, 0, lines.lineCount - 1, units, null, "", lines, limits);
+    return mergeTiny(pieces, lines, limits).map((p) => ({
+      filePath,
+      startLine: p.start + 1,
+      endLine: p.end + 1,
+      language: spec.language,
+      kind: p.kind,
+      symbol: p.symbol,
+      context: p.context,
+      content: lines.slice(p.start, p.end),
+    }));
+  } finally {
+    tree.delete();
+  }
+}
+
+function collectUnits(spec: AstLanguage, tree: Tree, query: Query, lines: LineIndex): Unit[] {
+  const seen = new Set<number>();
+  const flat: Unit[] = [];
+  for (const capture of query.captures(tree.rootNode)) {
+    const node = capture.node;
+    if (seen.has(node.id)) continue;
+    seen.add(node.id);
+    let outer = node;
+    while (outer.parent && spec.wrappers?.includes(outer.parent.type)) outer = outer.parent;
+    let [start, end] = rowsOf(outer);
+    start = widenOverLeading(spec, outer, start, lines);
+    const refined = spec.refine?.(node, capture.name) ?? null;
+    const kind = refined?.kind ?? capture.name;
+    flat.push({
+      node: outer,
+      kind,
+      symbol: refined?.symbol ?? nameOf(node),
+      label: "",
+      start,
+      end,
+      children: [],
+      detached: spec.detached?.includes(kind) ?? false,
+      holdsDetached: false,
+    });
+    // Keep the inner node for names/params: the label is computed from it below.
+    flat[flat.length - 1].label = paramsOf(node);
+  }
+  flat.sort((x, y) => x.start - y.start || y.end - x.end);
+  const roots: Unit[] = [];
+  const stack: Unit[] = [];
+  for (const unit of flat) {
+    while (stack.length) {
+      const top = stack[stack.length - 1];
+      if (top.end < unit.start) {
+        stack.pop();
+      } else if (unit.end > top.end) {
+        // Shares a line with the end of `top` (`} function b() {`) without being inside it:
+        // it starts after `top`, so the two never overlap.
+        unit.start = top.end + 1;
+        stack.pop();
+      } else {
+        break;
+      }
+    }
+    if (unit.start > unit.end) continue;
+    const parent = stack[stack.length - 1];
+    // An anonymous unit starting where its parent starts (the struct inside a typedef) adds nothing.
+    if (parent && !unit.symbol && unit.start === parent.start) continue;
+    (parent ? parent.children : roots).push(unit);
+    stack.push(unit);
+  }
+  finishUnits(roots, null);
+  return roots;
+}
+
+/** Comments, decorators and attributes directly above a unit (no blank line between) belong to it. */
+function widenOverLeading(spec: AstLanguage, node: Node, start: number, lines: LineIndex): number {
+  if (!spec.leading) return start;
+  for (let prev = node.previousNamedSibling; prev && spec.leading.includes(prev.type); prev = prev.previousNamedSibling) {
+    const [s, e] = rowsOf(prev);
+    if (e < start - 1) break;
+    // A trailing comment on a code line belongs to that code, not to the next unit.
+    if (prev.startPosition.column !== lines.line(s).search(/\S/)) break;
+    start = s;
+  }
+  return start;
+}
+
+function finishUnits(units: Unit[], parent: Unit | null): void {
+  for (const unit of units) {
+    if (unit.kind === "function" && parent && TYPE_KINDS.has(parent.kind)) unit.kind = "method";
+    if ((unit.kind === "method" || unit.kind === "function") && parent && CONSTRUCTOR_NAMES.has(unit.symbol)) unit.kind = "constructor";
+    const params = CALLABLE_KINDS.has(unit.kind) ? unit.label : "";
+    unit.label = [unit.kind, unit.symbol].filter(Boolean).join(" ") + params;
+    finishUnits(unit.children, unit);
+    unit.holdsDetached = unit.detached || unit.children.some((c) => c.holdsDetached);
+  }
+}
+
+/**
+ * Pieces covering rows a..b of `owner` (null = the file), which holds `units` in order.
+ * `context` is the owner's context chain.
+ */
+function emitRegion(
+  node: Node,
+  a: number,
+  b: number,
+  units: Unit[],
+  owner: Unit | null,
+  context: string,
+  lines: LineIndex,
+  limits: Limits,
+): Piece[] {
+  const out: Piece[] = [];
+  let cursor = a;
+  let seenUnit = false;
+  const gap = (from: number, to: number) => {
+    const trimmed = lines.trim(from, to);
+    if (!trimmed) return;
+    const kind = owner ? owner.kind : seenUnit ? "block" : "preamble";
+    const base = { kind, symbol: owner?.symbol ?? "", context, group: context, unit: false, detached: false };
+    for (const [s, e] of cutToFit(node, trimmed[0], trimmed[1], lines, limits)) out.push({ ...base, start: s, end: e });
+  };
+  for (const unit of units) {
+    if (cursor < unit.start) gap(cursor, unit.start - 1);
+    out.push(...emitUnit(unit, context, lines, limits));
+    seenUnit = true;
+    cursor = unit.end + 1;
+  }
+  if (cursor <= b) gap(cursor, b);
+  return out;
+}
+
+function emitUnit(unit: Unit, parentContext: string, lines: LineIndex, limits: Limits): Piece[] {
+  const context = parentContext ? `${parentContext} > ${unit.label}` : unit.label;
+  const whole = fits(lines, unit.start, unit.end, limits);
+  const needsSplit = !whole || unit.children.some((c) => c.holdsDetached);
+  if (!needsSplit) {
+    return [{ start: unit.start, end: unit.end, kind: unit.kind, symbol: unit.symbol, context, group: parentContext, unit: true, detached: unit.detached }];
+  }
+  if (unit.children.length) {
+    return emitRegion(unit.node, unit.start, unit.end, unit.children, unit, context, lines, limits);
+  }
+  return cutToFit(unit.node, unit.start, unit.end, lines, limits).map(([s, e]) => ({
+    start: s,
+    end: e,
+    kind: unit.kind,
+    symbol: unit.symbol,
+    context,
+    group: `${context}\u0000parts`,
+    unit: true,
+    detached: unit.detached,
+  }));
+}
+
+/** Rows a..b as one piece when it fits, else cut at syntax boundaries inside `node`. */
+function cutToFit(node: Node, a: number, b: number, lines: LineIndex, limits: Limits): Array<[number, number]> {
+  if (fits(lines, a, b, limits)) return [[a, b]];
+  const atoms = syntaxAtoms(node, a, b, lines, limits);
+  const out: Array<[number, number]> = [];
+  let start = a;
+  for (const [s, e] of atoms) {
+    if (e < start || fits(lines, start, e, limits)) continue;
+    if (s > start) {
+      out.push([start, s - 1]);
+      start = s;
+    }
+    if (fits(lines, start, e, limits)) continue;
+    out.push(...splitByLines(lines, start, e, limits));
+    start = e + 1;
+  }
+  if (start <= b) out.push(...(fits(lines, start, b, limits) ? [[start, b] as [number, number]] : splitByLines(lines, start, b, limits)));
+  const trimmed: Array<[number, number]> = [];
+  for (const [s, e] of out) {
+    const t = lines.trim(s, e);
+    if (t) trimmed.push(t);
+  }
+  return trimmed;
+}
+
+/** Disjoint row ranges of the syntax nodes inside a..b, descending into nodes too big to keep. */
+function syntaxAtoms(node: Node, a: number, b: number, lines: LineIndex, limits: Limits): Array<[number, number]> {
+  const atoms: Array<[number, number]> = [];
+  const visit = (n: Node, depth: number) => {
+    for (const child of n.namedChildren) {
+      if (!child) continue;
+      const [s0, e0] = rowsOf(child);
+      if (e0 < a || s0 > b) continue;
+      const s = Math.max(s0, a);
+      const e = Math.min(e0, b);
+      if (!fits(lines, s, e, limits) && child.namedChildCount > 0 && depth < 12) visit(child, depth + 1);
+      else atoms.push([s, e]);
+    }
+  };
+  visit(node, 0);
+  atoms.sort((x, y) => x[0] - y[0]);
+  const disjoint: Array<[number, number]> = [];
+  for (const [s, e] of atoms) {
+    const last = disjoint[disjoint.length - 1];
+    if (last && s <= last[1]) last[1] = Math.max(last[1], e);
+    else disjoint.push([s, e]);
+  }
+  return disjoint;
+}
+
+/**
+ * Tiny pieces join their neighbours within the same parent: a piece under minChars absorbs
+ * the next one (so imports or a one-line type lean on the declaration after them), and a tiny
+ * last piece of its group (a closing brace) joins the one before it.
+ */
+function mergeTiny(pieces: Piece[], lines: LineIndex, limits: Limits): Piece[] {
+  const out: Piece[] = [];
+  const canJoin = (a: Piece, b: Piece) =>
+    a.group === b.group && !a.detached && !b.detached && fits(lines, a.start, b.end, limits);
+  pieces.forEach((piece, i) => {
+    const prev = out[out.length - 1];
+    const next = pieces[i + 1];
+    const prevTiny = prev && lines.chars(prev.start, prev.end) < limits.minChars;
+    const lastTiny = lines.chars(piece.start, piece.end) < limits.minChars && (!next || next.group !== piece.group);
+    if (prev && (prevTiny || lastTiny) && canJoin(prev, piece)) {
+      const main =
+        prev.unit !== piece.unit
+          ? prev.unit ? prev : piece
+          : lines.chars(prev.start, prev.end) >= lines.chars(piece.start, piece.end) ? prev : piece;
+      out[out.length - 1] = { ...main, start: prev.start, end: piece.end, unit: prev.unit || piece.unit };
+    } else {
+      out.push(piece);
+    }
+  });
+  return out;
+}
+
+export type { Tree };

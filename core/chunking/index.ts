@@ -1,0 +1,100 @@
+// Public surface of chunking: file in, chunks out. Everything here is free of Node built-ins
+// (grammar files are read through the pluggable grammar source), so it also builds for browsers.
+import type { Tree } from "web-tree-sitter";
+import type { RagConfig } from "../config/defaults.js";
+import type { Chunk } from "../types.js";
+import { chunkWithSyntax } from "./ast-chunker.js";
+import { normaliseChunks } from "./custom-chunkers.js";
+import { chunkByLines } from "./fallback.js";
+import { chunkLatex } from "./latex.js";
+import { chunkMarkdown } from "./markdown.js";
+import { parseWith } from "./parser.js";
+import { chunkPdf } from "./pdf.js";
+import { chunkRazor } from "./razor.js";
+import { handlerFor } from "./registry.js";
+import { chunkSolution } from "./sln.js";
+
+export type ChunkingOptions = RagConfig["chunking"];
+
+export { registerChunker, clearCustomChunkers } from "./registry.js";
+export { loadCustomChunkers, type CustomChunkerEntry } from "./custom-chunkers.js";
+export { embeddingText } from "./embedding-text.js";
+export { setGrammarSource, type GrammarSource } from "./grammar-source.js";
+
+/** Language of a path as chunks report it ("typescript", "markdown"…); null = line fallback. */
+export function languageForPath(filePath: string): string | null {
+  const handler = handlerFor(filePath);
+  if (!handler) return null;
+  if (handler.type === "syntax") return handler.spec.language;
+  if (handler.type === "text") return handler.format;
+  return handler.chunker.language;
+}
+
+/**
+ * Chunks one file. `filePath` is workspace-relative with forward slashes; `data` is its text
+ * or raw bytes. Binary content that no chunker understands yields [].
+ */
+export async function chunkFile(filePath: string, data: string | Uint8Array, options: ChunkingOptions): Promise<Chunk[]> {
+  const handler = handlerFor(filePath);
+  const limits = { maxLines: options.maxLines, maxChars: options.maxChars, minChars: options.minChars };
+  if (handler?.type === "text" && handler.format === "pdf") {
+    return chunkPdf(filePath, typeof data === "string" ? latin1Bytes(data) : data, limits);
+  }
+  if (filePath.toLowerCase().endsWith(".svg") && byteLength(data) > options.maxSvgSizeBytes) return [];
+  const content = decodeText(data);
+  if (content === null) return [];
+  if (!handler) return chunkByLines(filePath, "text", content, options);
+  switch (handler.type) {
+    case "custom": {
+      let raw: unknown;
+      try {
+        raw = await handler.chunker.chunk(filePath, content);
+      } catch (err) {
+        throw new Error(`chunker "${handler.chunker.language}" failed on ${filePath}: ${(err as Error)?.message ?? err}`);
+      }
+      return normaliseChunks(raw, handler.chunker, filePath);
+    }
+    case "syntax":
+      return chunkWithSyntax(handler.spec, filePath, content, limits, options.nodeTypes?.[handler.spec.language] ?? []);
+    case "text":
+      if (handler.format === "markdown") return chunkMarkdown(filePath, content, limits);
+      if (handler.format === "latex") return chunkLatex(filePath, content, limits);
+      if (handler.format === "razor") return chunkRazor(filePath, content, limits);
+      return chunkSolution(filePath, content, limits);
+  }
+}
+
+/**
+ * The syntax tree of a source file, for features that reuse the chunker's grammars (file
+ * skeletons, find-usages). null when the path has no tree-sitter grammar. The caller owns the
+ * tree: call `tree.delete()` when done.
+ */
+export async function parseSource(filePath: string, content: string): Promise<{ language: string; tree: Tree } | null> {
+  const handler = handlerFor(filePath);
+  if (handler?.type !== "syntax") return null;
+  return { language: handler.spec.language, tree: await parseWith(handler.spec.grammar, content) };
+}
+
+const decoder = new TextDecoder("utf-8");
+
+/** Text of a file, or null when it looks binary (a NUL byte in its first 8 KiB). */
+function decodeText(data: string | Uint8Array): string | null {
+  if (typeof data === "string") {
+    if (data.slice(0, 8192).includes("\u0000")) return null;
+    return data.charCodeAt(0) === 0xfeff ? data.slice(1) : data;
+  }
+  const head = data.subarray(0, 8192);
+  if (head.includes(0)) return null;
+  const text = decoder.decode(data);
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+function byteLength(data: string | Uint8Array): number {
+  return typeof data === "string" ? data.length : data.byteLength;
+}
+
+function latin1Bytes(text: string): Uint8Array {
+  const out = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i) & 0xff;
+  return out;
+}

@@ -1,0 +1,314 @@
+// One small table per tree-sitter language: which syntax nodes are chunk units and what kind
+// each is. The tables become tree-sitter queries (ast-chunker.ts); everything else (nesting,
+// context, splitting, merging) is shared. To add a language, add a table here.
+import type { Node } from "web-tree-sitter";
+import { headerHasWord, keywordOf, nameOf, singleLine } from "./syntax.js";
+
+export interface AstLanguage {
+  /** Language name reported on chunks (tsx reports "typescript", jsx "javascript"). */
+  language: string;
+  /** Grammar file stem: `<grammar>.wasm`. */
+  grammar: string;
+  extensions: string[];
+  /**
+   * Chunk kind -> node types (shorthand for `(type) @kind`) or full query patterns that
+   * capture `@kind` themselves.
+   */
+  units: Record<string, string[]>;
+  /** Parent node types that belong to the unit they wrap (`export`, decorators, templates). */
+  wrappers?: string[];
+  /** Node types that, directly before a unit, belong to it (doc comments, attributes). */
+  leading?: string[];
+  /** Kinds that always become their own chunk, even inside a unit that fits (HTML script/style). */
+  detached?: string[];
+  /** Language-specific kind or name, when the node type alone does not say. */
+  refine?: (node: Node, kind: string) => { kind?: string; symbol?: string } | null;
+}
+
+const COMMENTS = ["comment", "line_comment", "block_comment"];
+
+// One pattern per value type: a field followed by an alternation (`value: [(a) (b)]`) also
+// matched non-function values under web-tree-sitter 0.25.
+const jsFunctionValues = ["arrow_function", "function_expression", "generator_function"];
+const jsBoundFunctions = ["lexical_declaration", "variable_declaration"].flatMap((decl) =>
+  jsFunctionValues.map((value) => `(${decl} (variable_declarator value: (${value}))) @function`),
+);
+
+const javascriptUnits: Record<string, string[]> = {
+  function: [
+    "function_declaration",
+    "generator_function_declaration",
+    ...jsBoundFunctions,
+  ],
+  method: ["method_definition"],
+  class: ["class_declaration"],
+};
+
+const typescriptUnits: Record<string, string[]> = {
+  ...javascriptUnits,
+  function: [...javascriptUnits.function, "function_signature"],
+  method: ["method_definition", "abstract_method_signature"],
+  class: ["class_declaration", "abstract_class_declaration"],
+  interface: ["interface_declaration"],
+  type: ["type_alias_declaration"],
+  enum: ["enum_declaration"],
+  namespace: ["internal_module", "module"],
+};
+
+const jsWrappers = ["export_statement", "ambient_declaration"];
+const jsLeading = [...COMMENTS, "decorator"];
+
+const swiftTypeKeywords = ["class", "struct", "enum", "extension", "actor"] as const;
+
+export const AST_LANGUAGES: AstLanguage[] = [
+  {
+    language: "typescript",
+    grammar: "tree-sitter-typescript",
+    extensions: [".ts", ".mts", ".cts"],
+    units: typescriptUnits,
+    wrappers: jsWrappers,
+    leading: jsLeading,
+  },
+  {
+    language: "typescript",
+    grammar: "tree-sitter-tsx",
+    extensions: [".tsx"],
+    units: typescriptUnits,
+    wrappers: jsWrappers,
+    leading: jsLeading,
+  },
+  {
+    language: "javascript",
+    grammar: "tree-sitter-javascript",
+    extensions: [".js", ".mjs", ".cjs", ".jsx"],
+    units: javascriptUnits,
+    wrappers: ["export_statement"],
+    leading: jsLeading,
+  },
+  {
+    language: "python",
+    grammar: "tree-sitter-python",
+    extensions: [".py", ".pyi", ".pyw"],
+    units: { function: ["function_definition"], class: ["class_definition"] },
+    wrappers: ["decorated_definition"],
+    leading: COMMENTS,
+  },
+  {
+    language: "java",
+    grammar: "tree-sitter-java",
+    extensions: [".java"],
+    units: {
+      class: ["class_declaration"],
+      interface: ["interface_declaration", "annotation_type_declaration"],
+      enum: ["enum_declaration"],
+      record: ["record_declaration"],
+      method: ["method_declaration"],
+      constructor: ["constructor_declaration"],
+    },
+    leading: COMMENTS,
+  },
+  {
+    language: "go",
+    grammar: "tree-sitter-go",
+    extensions: [".go"],
+    units: { function: ["function_declaration"], method: ["method_declaration"], type: ["type_declaration"] },
+    leading: COMMENTS,
+    refine(node, kind) {
+      if (node.type === "method_declaration") {
+        // Go methods read as `(*Store).Get`: the receiver type is part of the name.
+        const receiver = node.childForFieldName("receiver")?.namedChildren[0]?.childForFieldName("type")?.text;
+        const name = node.childForFieldName("name")?.text ?? "";
+        return { symbol: receiver ? `${receiver.replace(/^\*/, "")}.${name}` : name };
+      }
+      if (node.type !== "type_declaration") return null;
+      const spec = node.namedChildren.find((c) => c?.type === "type_spec" || c?.type === "type_alias");
+      const type = spec?.childForFieldName("type")?.type;
+      return {
+        kind: type === "struct_type" ? "struct" : type === "interface_type" ? "interface" : kind,
+        symbol: spec ? nameOf(spec) : "",
+      };
+    },
+  },
+  {
+    language: "rust",
+    grammar: "tree-sitter-rust",
+    extensions: [".rs"],
+    units: {
+      function: ["function_item", "function_signature_item"],
+      struct: ["struct_item", "union_item"],
+      enum: ["enum_item"],
+      trait: ["trait_item"],
+      impl: ["impl_item"],
+      module: ["(mod_item body: (_)) @module"],
+      type: ["type_item"],
+      macro: ["macro_definition"],
+    },
+    leading: [...COMMENTS, "attribute_item"],
+    refine(node) {
+      if (node.type !== "impl_item") return null;
+      const type = node.childForFieldName("type")?.text ?? "";
+      const trait = node.childForFieldName("trait")?.text;
+      return { symbol: trait ? `${trait} for ${type}` : type };
+    },
+  },
+  {
+    language: "c",
+    grammar: "tree-sitter-c",
+    extensions: [".c", ".h"],
+    units: {
+      function: ["function_definition"],
+      struct: ["(struct_specifier body: (_)) @struct", "(union_specifier body: (_)) @struct"],
+      enum: ["(enum_specifier body: (_)) @enum"],
+      type: ["type_definition"],
+    },
+    leading: COMMENTS,
+    refine: refineTypedef,
+  },
+  {
+    language: "cpp",
+    grammar: "tree-sitter-cpp",
+    extensions: [".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".inl"],
+    units: {
+      function: ["function_definition"],
+      class: ["(class_specifier body: (_)) @class"],
+      struct: ["(struct_specifier body: (_)) @struct", "(union_specifier body: (_)) @struct"],
+      enum: ["(enum_specifier body: (_)) @enum"],
+      namespace: ["namespace_definition"],
+      type: ["type_definition", "alias_declaration"],
+    },
+    wrappers: ["template_declaration"],
+    leading: COMMENTS,
+    refine: refineTypedef,
+  },
+  {
+    language: "csharp",
+    grammar: "tree-sitter-c_sharp",
+    extensions: [".cs", ".csx"],
+    units: {
+      class: ["class_declaration"],
+      interface: ["interface_declaration"],
+      struct: ["struct_declaration"],
+      enum: ["enum_declaration"],
+      record: ["record_declaration"],
+      namespace: ["namespace_declaration", "file_scoped_namespace_declaration"],
+      method: ["method_declaration", "operator_declaration"],
+      constructor: ["constructor_declaration"],
+      property: ["property_declaration"],
+      type: ["delegate_declaration"],
+    },
+    leading: COMMENTS,
+  },
+  {
+    language: "ruby",
+    grammar: "tree-sitter-ruby",
+    extensions: [".rb", ".rake", ".gemspec", ".ru"],
+    units: {
+      function: ["method"],
+      method: ["singleton_method"],
+      class: ["class", "singleton_class"],
+      module: ["module"],
+    },
+    leading: COMMENTS,
+  },
+  {
+    language: "kotlin",
+    grammar: "tree-sitter-kotlin",
+    extensions: [".kt", ".kts"],
+    units: {
+      class: ["class_declaration", "object_declaration", "companion_object"],
+      function: ["function_declaration"],
+      constructor: ["secondary_constructor"],
+      property: ["property_declaration"],
+      type: ["type_alias"],
+    },
+    leading: COMMENTS,
+    refine(node, kind) {
+      if (node.type !== "class_declaration") return null;
+      if (node.namedChildren.some((c) => c?.type === "enum_class_body")) return { kind: "enum" };
+      if (headerHasWord(node, "interface")) return { kind: "interface" };
+      return { kind };
+    },
+  },
+  {
+    language: "swift",
+    grammar: "tree-sitter-swift",
+    extensions: [".swift"],
+    units: {
+      class: ["class_declaration"],
+      protocol: ["protocol_declaration"],
+      function: ["function_declaration", "protocol_function_declaration"],
+      constructor: ["init_declaration"],
+      property: ["property_declaration"],
+      type: ["typealias_declaration"],
+    },
+    leading: COMMENTS,
+    refine(node, kind) {
+      if (node.type !== "class_declaration") return null;
+      const keyword = keywordOf(node, swiftTypeKeywords);
+      return { kind: keyword === "actor" ? "class" : keyword ?? kind };
+    },
+  },
+  {
+    language: "json",
+    grammar: "tree-sitter-json",
+    extensions: [".json", ".jsonc", ".json5", ".webmanifest"],
+    units: { key: ["(document (object (pair) @key))"] },
+    refine(node) {
+      const key = node.childForFieldName("key");
+      return { symbol: key ? singleLine(key.text.replace(/^"|"$/g, "")) : "" };
+    },
+  },
+  {
+    language: "xml",
+    grammar: "tree-sitter-xml",
+    extensions: [".xml", ".xsd", ".xsl", ".xslt", ".csproj", ".vbproj", ".fsproj", ".props", ".targets", ".xaml", ".resx", ".plist", ".svg", ".nuspec", ".wsdl"],
+    units: {
+      element: ["(document (element) @element)", "(document (element (content (element) @element)))"],
+    },
+    refine(node) {
+      const tag = node.namedChildren.find((c) => c?.type === "STag" || c?.type === "EmptyElemTag");
+      const name = tag?.namedChildren.find((c) => c?.type === "Name");
+      return { symbol: name?.text ?? "" };
+    },
+  },
+  {
+    language: "html",
+    grammar: "tree-sitter-html",
+    extensions: [".html", ".htm", ".xhtml"],
+    units: { script: ["script_element"], style: ["style_element"], element: ["element"] },
+    detached: ["script", "style"],
+    refine(node, kind) {
+      if (kind !== "element") return { symbol: "" };
+      const tag = node.namedChildren.find((c) => c?.type === "start_tag");
+      const tagName = tag?.namedChildren.find((c) => c?.type === "tag_name")?.text ?? "";
+      const idAttr = tag?.namedChildren.find((c) => c?.type === "attribute" && /^id\s*=/.test(c.text));
+      const id = idAttr?.text.match(/=\s*["']?([^"'\s>]+)/)?.[1];
+      return { symbol: id ? `${tagName}#${id}` : tagName };
+    },
+  },
+  {
+    language: "css",
+    grammar: "tree-sitter-css",
+    extensions: [".css"],
+    units: { rule: ["rule_set", "media_statement", "keyframes_statement", "supports_statement", "at_rule"] },
+    leading: COMMENTS,
+    refine(node) {
+      if (node.type === "rule_set") {
+        const selectors = node.namedChildren.find((c) => c?.type === "selectors");
+        return { symbol: singleLine(selectors?.text ?? "") };
+      }
+      // At-rules: their prelude, e.g. `@media (max-width: 600px)`.
+      return { symbol: singleLine(node.text.split("{")[0]) };
+    },
+  },
+];
+
+/** `typedef struct {…} Buffer;` is a struct named Buffer, not an anonymous struct. */
+function refineTypedef(node: Node, kind: string): { kind?: string; symbol?: string } | null {
+  if (node.type !== "type_definition") return null;
+  const type = node.childForFieldName("type")?.type;
+  const symbol = nameOf(node);
+  if (type === "struct_specifier" || type === "union_specifier") return { kind: "struct", symbol };
+  if (type === "enum_specifier") return { kind: "enum", symbol };
+  return { kind, symbol };
+}

@@ -1,0 +1,64 @@
+// Loads the tree-sitter runtime and grammars lazily, once each, and parses source text.
+import { Language, Parser, type Tree } from "web-tree-sitter";
+import { grammarSource, onGrammarSourceChange } from "./grammar-source.js";
+
+let runtime: Promise<void> | null = null;
+const languages = new Map<string, Promise<Language>>();
+const parsers = new Map<string, Promise<Parser>>();
+
+onGrammarSourceChange(() => {
+  languages.clear();
+  parsers.clear();
+});
+
+function initRuntime(): Promise<void> {
+  runtime ??= (async () => {
+    const source = await grammarSource();
+    const wasm = await source("tree-sitter.wasm");
+    // Handing the runtime its own bytes means it never has to guess where it was installed.
+    if (typeof wasm === "string") await Parser.init({ locateFile: () => wasm });
+    else await Parser.init({ wasmBinary: wasm });
+  })().catch((err) => {
+    runtime = null;
+    throw err;
+  });
+  return runtime;
+}
+
+/** The tree-sitter Language for a grammar file stem such as `tree-sitter-typescript`. */
+export function loadLanguage(grammar: string): Promise<Language> {
+  let lang = languages.get(grammar);
+  if (!lang) {
+    lang = (async () => {
+      await initRuntime();
+      const source = await grammarSource();
+      return Language.load(await source(`${grammar}.wasm`));
+    })();
+    lang.catch(() => languages.delete(grammar));
+    languages.set(grammar, lang);
+  }
+  return lang;
+}
+
+/** One parser per grammar: parsing is synchronous, so a parser is never shared mid-parse. */
+export function parserFor(grammar: string): Promise<Parser> {
+  let parser = parsers.get(grammar);
+  if (!parser) {
+    parser = loadLanguage(grammar).then((lang) => {
+      const p = new Parser();
+      p.setLanguage(lang);
+      return p;
+    });
+    parser.catch(() => parsers.delete(grammar));
+    parsers.set(grammar, parser);
+  }
+  return parser;
+}
+
+/** Parses text; the caller owns the tree and should call tree.delete() when done. */
+export async function parseWith(grammar: string, content: string): Promise<Tree> {
+  const parser = await parserFor(grammar);
+  const tree = parser.parse(content);
+  if (!tree) throw new Error(`tree-sitter: parsing failed with grammar ${grammar}`);
+  return tree;
+}

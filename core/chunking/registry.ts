@@ -1,0 +1,94 @@
+// Which chunker handles which file (F4). Built-in extensions are fixed; user chunkers may add
+// new extensions but never take over a built-in one (that would silently change how existing
+// code is indexed), so such a clash is reported and skipped.
+import type { Chunker } from "../types.js";
+import { AST_LANGUAGES, type AstLanguage } from "./languages.js";
+
+export type TextFormat = "markdown" | "latex" | "razor" | "sln" | "pdf";
+
+export type Handler =
+  | { type: "syntax"; spec: AstLanguage }
+  | { type: "text"; format: TextFormat }
+  | { type: "custom"; chunker: Chunker };
+
+const TEXT_EXTENSIONS: Record<TextFormat, string[]> = {
+  markdown: [".md", ".markdown", ".mdx", ".mdown", ".mkd"],
+  latex: [".tex", ".ltx", ".latex"],
+  razor: [".cshtml", ".razor"],
+  sln: [".sln"],
+  pdf: [".pdf"],
+};
+
+/** Files known by name rather than extension. */
+const FILE_NAMES: Record<string, string> = {
+  rakefile: ".rb",
+  gemfile: ".rb",
+  podfile: ".rb",
+  vagrantfile: ".rb",
+  "package.swift": ".swift",
+};
+
+const builtIn = new Map<string, Handler>();
+for (const spec of AST_LANGUAGES) for (const ext of spec.extensions) builtIn.set(ext, { type: "syntax", spec });
+for (const [format, exts] of Object.entries(TEXT_EXTENSIONS) as Array<[TextFormat, string[]]>) {
+  for (const ext of exts) builtIn.set(ext, { type: "text", format });
+}
+
+const custom = new Map<string, Handler>();
+
+function normaliseExtension(ext: string): string {
+  const e = ext.trim().toLowerCase();
+  return e.startsWith(".") ? e : `.${e}`;
+}
+
+/** Extensions a path could match, longest first: `a.test.ts` -> `.test.ts`, `.ts`. */
+function candidateExtensions(filePath: string): string[] {
+  const base = filePath.slice(filePath.lastIndexOf("/") + 1).toLowerCase();
+  const named = FILE_NAMES[base];
+  const out: string[] = [];
+  for (let i = base.indexOf("."); i !== -1; i = base.indexOf(".", i + 1)) if (i > 0 || base.indexOf(".", 1) === -1) out.push(base.slice(i));
+  if (named) out.push(named);
+  return out;
+}
+
+/** The chunker for a path: a user chunker for its extension, else a built-in one, else null (line fallback). */
+export function handlerFor(filePath: string): Handler | null {
+  for (const ext of candidateExtensions(filePath)) {
+    const handler = custom.get(ext) ?? builtIn.get(ext);
+    if (handler) return handler;
+  }
+  return null;
+}
+
+export function isBuiltInExtension(ext: string): boolean {
+  return builtIn.has(normaliseExtension(ext));
+}
+
+/**
+ * Registers a chunker for extensions (default: its own `fileExtensions`). An extension that a
+ * built-in chunker handles is skipped with a warning; a later registration for the same new
+ * extension replaces the earlier one.
+ */
+export function registerChunker(chunker: Chunker, extensions?: string[], warn: (message: string) => void = console.warn): void {
+  if (!chunker || typeof chunker.chunk !== "function") {
+    throw new Error("registerChunker: expected an object with a chunk(filePath, content) method");
+  }
+  const exts = extensions ?? [...(chunker.fileExtensions ?? [])];
+  if (exts.length === 0) {
+    warn(`chunker "${chunker.language}" was registered without extensions; pass them as registerChunker(chunker, [".ext"])`);
+    return;
+  }
+  for (const raw of exts) {
+    const ext = normaliseExtension(raw);
+    if (builtIn.has(ext)) {
+      warn(`chunker "${chunker.language}" skipped for ${ext}: a built-in chunker handles ${ext}; register it for another extension`);
+      continue;
+    }
+    custom.set(ext, { type: "custom", chunker });
+  }
+}
+
+/** Forgets every user chunker (tests, and a config reload that changed `chunkers`). */
+export function clearCustomChunkers(): void {
+  custom.clear();
+}

@@ -1,0 +1,129 @@
+// Small readers over tree-sitter nodes shared by every language table: row ranges, names,
+// parameter lists and keyword-based kinds. Grammars disagree on field names, so each reader
+// tries the common spellings in order.
+import type { Node } from "web-tree-sitter";
+
+/** 0-based first and last row a node occupies (a node ending at column 0 ends on the row before). */
+export function rowsOf(node: Node): [number, number] {
+  const start = node.startPosition.row;
+  let end = node.endPosition.row;
+  if (end > start && node.endPosition.column === 0) end--;
+  return [start, end];
+}
+
+const NAME_TYPES = new Set([
+  "identifier",
+  "type_identifier",
+  "simple_identifier",
+  "constant",
+  "name",
+  "Name",
+  "property_identifier",
+  "field_identifier",
+  "namespace_identifier",
+  "tag_name",
+  "scope_resolution",
+  "qualified_identifier",
+  "scoped_identifier",
+  "scoped_type_identifier",
+]);
+
+const PARAM_TYPES = new Set([
+  "formal_parameters",
+  "parameters",
+  "parameter_list",
+  "function_value_parameters",
+  "method_parameters",
+  "lambda_parameters",
+]);
+
+function oneLine(text: string, max: number): string {
+  const s = text.replace(/\s+/g, " ").trim();
+  return s.length > max ? s.slice(0, max - 1) + "…" : s;
+}
+
+/** Follows `declarator` fields down to the declared name (C, C++, and JS variable declarators). */
+function declaredName(node: Node): Node | null {
+  let cur: Node | null = node;
+  for (let depth = 0; cur && depth < 8; depth++) {
+    if (NAME_TYPES.has(cur.type) || cur.type === "destructor_name" || cur.type === "operator_name") return cur;
+    const next: Node | null = cur.childForFieldName("declarator") ?? cur.childForFieldName("name");
+    if (!next || next.id === cur.id) break;
+    cur = next;
+  }
+  return null;
+}
+
+/** The declared name of a unit: `name` field, declarator chain, then the first name-like child. */
+export function nameOf(node: Node): string {
+  const named = node.childForFieldName("name");
+  if (named) return oneLine(named.text, 120);
+  const declarator = node.childForFieldName("declarator");
+  if (declarator) {
+    const found = declaredName(declarator);
+    if (found) return oneLine(found.text, 120);
+  }
+  for (const child of node.namedChildren) {
+    if (!child) continue;
+    if (NAME_TYPES.has(child.type)) return oneLine(child.text, 120);
+    // `const f = () => …`, `var x = …`: the name sits on the first declarator.
+    if (child.type === "variable_declarator" || child.type === "type_spec" || child.type === "user_type") {
+      return nameOf(child) || oneLine(child.text, 120);
+    }
+  }
+  return "";
+}
+
+/** The parameter list of a function-like unit, as written, on one line; "" when there is none. */
+export function paramsOf(node: Node): string {
+  const direct = node.childForFieldName("parameters");
+  if (direct) return oneLine(direct.text, 100);
+  let cur: Node | null = node.childForFieldName("declarator");
+  for (let depth = 0; cur && depth < 6; depth++) {
+    const params = cur.childForFieldName("parameters");
+    if (params) return oneLine(params.text, 100);
+    cur = cur.childForFieldName("declarator");
+  }
+  const loose: string[] = [];
+  for (const child of node.namedChildren) {
+    if (!child) continue;
+    if (PARAM_TYPES.has(child.type)) return oneLine(child.text, 100);
+    if (child.type === "parameter") loose.push(child.text);
+    // Arrow functions and function expressions bound to a name: look at the value.
+    if (child.type === "variable_declarator") {
+      const value = child.childForFieldName("value");
+      if (value) {
+        const p = value.childForFieldName("parameters") ?? value.childForFieldName("parameter");
+        if (p) return oneLine(p.type.includes("parameters") ? p.text : `(${p.text})`, 100);
+      }
+    }
+  }
+  return loose.length ? oneLine(`(${loose.join(", ")})`, 100) : "";
+}
+
+/** The first anonymous keyword child among `keywords`, e.g. `struct` in Swift's class_declaration. */
+export function keywordOf(node: Node, keywords: readonly string[]): string | null {
+  for (let i = 0; i < node.childCount; i++) {
+    const child = node.child(i);
+    if (!child) continue;
+    if (!child.isNamed && keywords.includes(child.type)) return child.type;
+    if (child.type === "modifiers") {
+      for (const m of child.namedChildren) if (m && keywords.includes(m.text)) return m.text;
+    }
+    if (child.isNamed && child.type !== "modifiers" && child.type !== "attribute" && child.type !== "comment") {
+      // Keywords come before the name; stop once the name or body starts.
+      if (NAME_TYPES.has(child.type)) return null;
+    }
+  }
+  return null;
+}
+
+/** Does the node's text before its body contain one of the words? (grammars without keyword tokens) */
+export function headerHasWord(node: Node, word: string): boolean {
+  const header = node.text.slice(0, 200).split("{")[0];
+  return new RegExp(`\\b${word}\\b`).test(header);
+}
+
+export function singleLine(text: string, max = 120): string {
+  return oneLine(text, max);
+}

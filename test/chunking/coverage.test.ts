@@ -1,0 +1,42 @@
+// The invariant the indexer relies on: whatever the limits, every non-blank line of a file
+// is inside some chunk, chunks are whole lines in order, and their content is exactly the
+// file's text for their line range.
+import { describe, expect, it } from "vitest";
+import { chunkFile } from "../../core/chunking/index.js";
+import { fixtureNames, options, readFixture } from "./helpers.js";
+
+const LIMITS = [
+  {},
+  { minChars: 0 },
+  { maxLines: 6, maxChars: 400, minChars: 0 },
+  { maxLines: 3, maxChars: 120, minChars: 60 },
+];
+
+const textFixtures = fixtureNames().filter((name) => !name.endsWith(".pdf"));
+
+describe("no line is lost", () => {
+  for (const name of textFixtures) {
+    it(`covers every non-blank line of ${name}`, async () => {
+      const bytes = readFixture(name);
+      const fileLines = new TextDecoder().decode(bytes).replace(/\n$/, "").split("\n");
+      for (const limits of LIMITS) {
+        const chunks = await chunkFile(`x/${name}`, bytes, options(limits));
+        expect(chunks.length).toBeGreaterThan(0);
+        const covered = new Set<number>();
+        let lastEnd = 0;
+        for (const chunk of chunks) {
+          expect(chunk.startLine).toBeGreaterThanOrEqual(1);
+          expect(chunk.endLine).toBeGreaterThanOrEqual(chunk.startLine);
+          expect(chunk.endLine).toBeLessThanOrEqual(fileLines.length);
+          expect(chunk.content).toBe(fileLines.slice(chunk.startLine - 1, chunk.endLine).join("\n"));
+          // Only the line fallback overlaps its windows; every other chunker cuts disjoint ranges.
+          if (chunk.kind !== "lines") expect(chunk.startLine).toBeGreaterThan(lastEnd);
+          lastEnd = chunk.endLine;
+          for (let l = chunk.startLine; l <= chunk.endLine; l++) covered.add(l);
+        }
+        const lost = fileLines.map((text, i) => (text.trim() && !covered.has(i + 1) ? i + 1 : 0)).filter(Boolean);
+        expect(lost, `${name} with ${JSON.stringify(limits)}`).toEqual([]);
+      }
+    });
+  }
+});

@@ -1,0 +1,40 @@
+import { readFileSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chunkFile, type ChunkingOptions } from "../../core/chunking/index.js";
+import { DEFAULT_CONFIG } from "../../core/config/defaults.js";
+import type { Chunk } from "../../core/types.js";
+
+export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "../fixtures/chunking");
+
+export function fixtureNames(): string[] {
+  return readdirSync(FIXTURES).sort();
+}
+
+export function readFixture(name: string): Uint8Array {
+  return new Uint8Array(readFileSync(join(FIXTURES, name)));
+}
+
+export function options(overrides: Partial<ChunkingOptions> = {}): ChunkingOptions {
+  return { ...DEFAULT_CONFIG.chunking, ...overrides };
+}
+
+/** Chunks a fixture as the indexer would: workspace-relative path, raw bytes. */
+export function chunkFixture(name: string, overrides: Partial<ChunkingOptions> = {}): Promise<Chunk[]> {
+  return chunkFile(`src/${name}`, readFixture(name), options(overrides));
+}
+
+/** The chunk whose symbol is `symbol` (and kind, if given); fails loudly when absent. */
+export function find(chunks: Chunk[], symbol: string, kind?: string): Chunk {
+  const hit = chunks.find((c) => c.symbol === symbol && (!kind || c.kind === kind));
+  if (!hit) {
+    const seen = chunks.map((c) => `${c.kind}:${c.symbol}@${c.startLine}-${c.endLine}`).join(", ");
+    throw new Error(`no chunk ${kind ?? "*"}:${symbol}; got ${seen}`);
+  }
+  return hit;
+}
+
+/** Summary rows `kind symbol start-end` for compact assertions. */
+export function outline(chunks: Chunk[]): string[] {
+  return chunks.map((c) => `${c.kind} ${c.symbol} ${c.startLine}-${c.endLine}`);
+}
