@@ -7,3 +7,5 @@ export { runQueries } from "./run.js";
 export type { SearchForEval, RunQueriesOptions } from "./run.js";
 export { formatSummary, formatComparison, compareSummaries } from "./report.js";
 export type { ComparisonRow } from "./report.js";
+export { builtInPreset, presetFromJson, BUILT_IN_PRESETS } from "./presets.js";
+export type { EvalPreset } from "./presets.js";

@@ -18,8 +18,10 @@ function table(header: string[], rows: string[][]): string {
 
 /** Groups in display order: overall, then each category, language and repo. */
 function groups(s: EvalSummary): Array<[string, ScoreSummary]> {
+  const sets = Object.keys(s.bySet);
   return [
     ["overall", s.overall],
+    ...(sets.length > 1 ? Object.entries(s.bySet).map(([k, v]) => [`set:${k}`, v] as [string, ScoreSummary]) : []),
     ...Object.entries(s.byCategory).map(([k, v]) => [`category:${k}`, v] as [string, ScoreSummary]),
     ...Object.entries(s.byLanguage).map(([k, v]) => [`language:${k}`, v] as [string, ScoreSummary]),
     ...Object.entries(s.byRepo).map(([k, v]) => [`repo:${k}`, v] as [string, ScoreSummary]),

@@ -41,6 +41,7 @@ export function summarise(outcomes: QueryOutcome[]): EvalSummary {
     byCategory: groupBy(outcomes, (o) => o.query.category),
     byLanguage: groupBy(outcomes, (o) => o.query.language),
     byRepo: groupBy(outcomes, (o) => o.query.repo),
+    bySet: groupBy(outcomes, (o) => o.query.set ?? "default"),
     latency: {
       p50: percentile(latencies, 50),
       p95: percentile(latencies, 95),

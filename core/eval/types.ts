@@ -17,6 +17,8 @@ export interface EvalQuery {
   /** Which code base the query is about (one query file may cover several). */
   repo: string;
   relevant: RelevantSpan[];
+  /** Which query set it came from (e.g. "natural", "docstring"); set by the runner. */
+  set?: string;
 }
 
 /** One returned hit, best first. */
@@ -55,5 +57,6 @@ export interface EvalSummary {
   byCategory: Record<string, ScoreSummary>;
   byLanguage: Record<string, ScoreSummary>;
   byRepo: Record<string, ScoreSummary>;
+  bySet: Record<string, ScoreSummary>;
   latency: { p50: number; p95: number; mean: number };
 }
