@@ -1,0 +1,105 @@
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { AGENTS_END, runInit, withAgentsSection, withTuiEntry } from "../../cli/commands/init.js";
+import { GUIDANCE_TEXT } from "../../opencode-plugin/guidance.js";
+import { tempRoot } from "./helpers.js";
+
+const repo = resolve(".");
+const roots: string[] = [];
+afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
+
+/** A project with an opencode-rag package (plugin and TUI builds) installed in node_modules. */
+function project(files: Record<string, string> = {}) {
+  const root = tempRoot({
+    "package.json": '{"name":"sample","private":true}\n',
+    "node_modules/opencode-rag/package.json": '{"name":"opencode-rag"}\n',
+    "node_modules/opencode-rag/dist/plugin.js": "export default {};\n",
+    "node_modules/opencode-rag/dist/tui.js": "export default {};\n",
+    ...files,
+  });
+  roots.push(root);
+  return root;
+}
+
+const read = (root: string, rel: string) => readFileSync(join(root, rel), "utf8");
+
+describe("opencode-rag init", () => {
+  it("creates the plugin re-export, skill and AGENTS.md section, then changes nothing on a second run", () => {
+    const root = project();
+    const first = runInit({ root });
+    expect(first.pluginLink).toBe("project");
+    const actions = Object.fromEntries(first.files.map((f) => [f.path, f.action]));
+    expect(actions).toMatchObject({
+      ".opencode/plugins/rag-plugin.js": "created",
+      ".opencode/tui.json": "created",
+      ".opencode/skills/opencode-rag/SKILL.md": "created",
+      "AGENTS.md": "created",
+    });
+    expect(JSON.parse(read(root, ".opencode/tui.json"))).toEqual({ plugin: ["../node_modules/opencode-rag/dist/tui.js"] });
+    expect(read(root, ".opencode/plugins/rag-plugin.js")).toContain('import plugin from "opencode-rag/server";\n\nexport default plugin;');
+    const skill = read(root, ".opencode/skills/opencode-rag/SKILL.md");
+    expect(skill).toMatch(/^---\nname: opencode-rag\ndescription: .+\n---\n/);
+    expect(skill).toContain("get_file_skeleton -> find_usages -> search_semantic -> read the exact lines -> edit");
+    expect(read(root, "AGENTS.md")).toContain(GUIDANCE_TEXT);
+
+    const snapshot = first.files.map((f) => read(root, f.path));
+    const second = runInit({ root });
+    expect(second.files.every((f) => f.action === "unchanged" || f.action === "kept")).toBe(true);
+    expect(second.files.map((f) => read(root, f.path))).toEqual(snapshot);
+  });
+
+  it("keeps the user's AGENTS.md text and replaces only its own section", () => {
+    const root = project({ "AGENTS.md": "# Team rules\n\nUse tabs.\n" });
+    runInit({ root });
+    const once = read(root, "AGENTS.md");
+    expect(once.startsWith("# Team rules\n\nUse tabs.\n\n<!-- opencode-rag:begin")).toBe(true);
+    // The user edits inside and outside the section; re-running restores only the section.
+    writeFileSync(join(root, "AGENTS.md"), once.replace("Use tabs.", "Use spaces.").replace("Anti-patterns:", "Anti-patterns (edited):") + "\n## Later notes\n");
+    runInit({ root });
+    const twice = read(root, "AGENTS.md");
+    expect(twice).toContain("Use spaces.");
+    expect(twice).toContain("## Later notes");
+    expect(twice).toContain("Anti-patterns:");
+    expect(twice.split(AGENTS_END)).toHaveLength(2);
+  });
+
+  it("never overwrites a plugin file or skill the user wrote", () => {
+    const root = project({ ".opencode/plugins/rag-plugin.js": "export default { id: 'mine', server: async () => ({}) };\n" });
+    const result = runInit({ root });
+    expect(result.files.find((f) => f.path === ".opencode/plugins/rag-plugin.js")?.action).toBe("kept");
+    expect(read(root, ".opencode/plugins/rag-plugin.js")).toContain("id: 'mine'");
+  });
+
+  it("links the package by absolute URL when the project does not have it installed", () => {
+    const root = tempRoot();
+    roots.push(root);
+    const result = runInit({ root, packageDir: repo });
+    expect(result.pluginLink).toBe("absolute");
+    expect(read(root, ".opencode/plugins/rag-plugin.js")).toContain(`import plugin from ${JSON.stringify(pathToFileURL(join(repo, "dist", "plugin.js")).href)};`);
+  });
+});
+
+describe("tui.json registration", () => {
+  it("adds the entry once and keeps comments and other plugins", () => {
+    const before = '{\n  // my plugins\n  "plugin": ["./tui/mine.tsx"]\n}\n';
+    const after = withTuiEntry(before, "../node_modules/opencode-rag/dist/tui.js", "tui.json");
+    expect(after).toContain("// my plugins");
+    expect(after).toContain('"./tui/mine.tsx"');
+    expect(after).toContain('"../node_modules/opencode-rag/dist/tui.js"');
+    expect(withTuiEntry(after, "../node_modules/opencode-rag/dist/tui.js", "tui.json")).toBe(after);
+    // A stale entry of ours (an old path) is replaced, not duplicated.
+    const moved = withTuiEntry(after, "/opt/opencode-rag/dist/tui.js", "tui.json");
+    expect(moved).not.toContain("../node_modules/opencode-rag/dist/tui.js");
+    expect(moved.match(/opencode-rag/g)).toHaveLength(1);
+  });
+
+  it("refuses to rewrite a tui.json that is not JSON, naming the file", () => {
+    expect(() => withTuiEntry("{ plugin: [", "x", "/p/.opencode/tui.json")).toThrow("/p/.opencode/tui.json: not valid JSON");
+  });
+
+  it("starts AGENTS.md from scratch when there is none", () => {
+    expect(withAgentsSection(null)).toMatch(/^<!-- opencode-rag:begin[\s\S]*<!-- opencode-rag:end -->\n$/);
+  });
+});
