@@ -30,6 +30,8 @@ const nodeEntries = [
   ["cli/main.ts", "cli.js", { banner: { js: "#!/usr/bin/env node\n" + nodeBase.banner.js } }],
   ["core/index.ts", "library.js", {}],
   ["opencode-plugin/index.ts", "plugin.js", {}],
+  // Chunking worker threads of big index passes; every bundle finds it beside itself in dist/.
+  ["core/indexing/chunk-worker.ts", "chunk-worker.js", {}],
 ];
 
 // The TUI plugin runs inside OpenCode's process: Solid JSX is compiled for OpenTUI's universal

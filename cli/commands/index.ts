@@ -1,0 +1,79 @@
+// `opencode-rag index [--force] [--watch]`: one incremental pass (progress bar on a TTY, one
+// summary line otherwise); with --watch, keeps the index current until interrupted.
+import type { Command, CommandContext } from "../command.js";
+import type { IndexProgress } from "../../core/engine-types.js";
+import { progressLine, summaryLine } from "../format.js";
+
+/** The CLI's debounce (F7): short, a person is waiting at a terminal. */
+const WATCH_DEBOUNCE_MS = 300;
+
+function progressPrinter(ctx: CommandContext): { onProgress?: (p: IndexProgress) => void; done(): void } {
+  if (!ctx.interactive) return { done() {} };
+  let last = 0;
+  let shown = false;
+  return {
+    onProgress(p) {
+      const now = Date.now();
+      if (now - last < 100 && p.phase !== "done") return;
+      last = now;
+      shown = true;
+      process.stderr.write(`\r\x1b[2K${progressLine(p)}`);
+    },
+    done() {
+      if (shown) process.stderr.write("\r\x1b[2K");
+    },
+  };
+}
+
+export const indexCommand: Command = {
+  name: "index",
+  summary: "index the workspace (incremental; --force rebuilds, --watch keeps it current)",
+  help: `Usage: opencode-rag index [--force] [--watch]
+
+Indexes the current directory. Unchanged files are skipped without being read.
+
+  --force         drop the index and rebuild it from scratch
+  --watch         after the pass, re-index changed files until Ctrl-C`,
+  options: {
+    force: { type: "boolean" },
+    watch: { type: "boolean" },
+  },
+  async run(ctx) {
+    const engine = await ctx.engine();
+    const status = await engine.status();
+    if (status.keywordOnlyReason) ctx.err(`note: search will be keyword-only: ${status.keywordOnlyReason}`);
+    const printer = progressPrinter(ctx);
+    let summary;
+    try {
+      summary = await engine.index({ force: ctx.values.force === true, onProgress: printer.onProgress });
+    } finally {
+      printer.done();
+    }
+    if (summary.rebuildReason) ctx.err(`rebuilt the index: ${summary.rebuildReason}`);
+    for (const e of summary.errors.slice(0, 20)) ctx.err(`warning: ${e.filePath}: ${e.error}`);
+    if (summary.errors.length > 20) ctx.err(`warning: ${summary.errors.length - 20} more files could not be indexed (see the log)`);
+    ctx.out(summaryLine(summary));
+    if (ctx.values.watch !== true) return 0;
+
+    const watcher = await engine.watch({
+      debounceMs: WATCH_DEBOUNCE_MS,
+      onPass: (s) => {
+        if (s.filesIndexed || s.filesDeleted || s.rebuildReason) ctx.out(summaryLine(s));
+      },
+      onError: (e) => ctx.err(`error: ${e.message}`),
+    });
+    ctx.err(`watching ${engine.root} for changes (Ctrl-C to stop)`);
+    await new Promise<void>((resolve) => {
+      // A pending promise does not keep Node alive; this timer does until a signal arrives.
+      const keepAlive = setInterval(() => undefined, 1 << 30);
+      const stop = () => {
+        clearInterval(keepAlive);
+        resolve();
+      };
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+    });
+    await watcher.close();
+    return 0;
+  },
+};

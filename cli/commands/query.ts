@@ -1,0 +1,124 @@
+// `opencode-rag query "<text>"`: search the index. Human output is compact (path:lines, score,
+// symbol, a few lines); --json prints the result array; --batch FILE --json answers one query
+// per input line with one JSON array per output line, in one process.
+import { readFileSync } from "node:fs";
+import { UsageError, type Command, type CommandContext } from "../command.js";
+import type { SearchOptions } from "../../core/engine-types.js";
+import type { SearchResult } from "../../core/types.js";
+
+const PREVIEW_LINES = 3;
+const JSON_PREVIEW_CHARS = 300;
+
+export interface JsonResult {
+  filePath: string;
+  startLine: number;
+  endLine: number;
+  score: number;
+  language: string;
+  kind: string;
+  symbol: string;
+  preview: string;
+}
+
+export function toJsonResult(r: SearchResult): JsonResult {
+  const c = r.chunk;
+  const preview = c.content.length > JSON_PREVIEW_CHARS ? c.content.slice(0, JSON_PREVIEW_CHARS) + "…" : c.content;
+  return {
+    filePath: c.filePath,
+    startLine: c.startLine,
+    endLine: c.endLine,
+    score: Math.round(r.score * 10000) / 10000,
+    language: c.language,
+    kind: c.kind,
+    symbol: c.symbol,
+    preview,
+  };
+}
+
+function humanResult(r: SearchResult): string {
+  const c = r.chunk;
+  const what = [c.kind, c.symbol].filter(Boolean).join(" ");
+  const head = `${c.filePath}:${c.startLine}-${c.endLine}  ${r.score.toFixed(2)}${what ? `  ${what}` : ""}`;
+  const lines = c.content.split("\n").filter((l) => l.trim()).slice(0, PREVIEW_LINES);
+  const body = lines.map((l) => `    ${l.length > 120 ? l.slice(0, 117) + "…" : l}`).join("\n");
+  return body ? `${head}\n${body}` : head;
+}
+
+function parseTopK(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--top-k must be a whole number of at least 1, got "${value}"`);
+  return n;
+}
+
+function searchOptions(ctx: CommandContext): SearchOptions {
+  const asList = (v: unknown): string[] | undefined => (v === undefined ? undefined : (Array.isArray(v) ? v : [v]).map(String));
+  const pathPrefixes = asList(ctx.values.path)?.map((p) => p.replace(/\\/g, "/").replace(/^\.\//, ""));
+  const languages = asList(ctx.values.language);
+  return {
+    topK: parseTopK(ctx.values["top-k"]),
+    filter: pathPrefixes || languages ? { pathPrefixes, languages } : undefined,
+  };
+}
+
+export const queryCommand: Command = {
+  name: "query",
+  summary: "search the index",
+  help: `Usage: opencode-rag query "<text>" [--top-k N] [--path PREFIX] [--language L] [--json]
+       opencode-rag query --batch FILE --json
+
+  --top-k N        number of results (default: retrieval.topK)
+  --path PREFIX    only files under this workspace-relative prefix (repeatable)
+  --language L     only chunks of this language, e.g. typescript (repeatable)
+  --json           print [{filePath, startLine, endLine, score, language, kind, symbol, preview}]
+  --batch FILE     one query per line (FILE "-" reads stdin); prints one JSON array per line`,
+  options: {
+    "top-k": { type: "string", short: "k" },
+    path: { type: "string", multiple: true },
+    language: { type: "string", multiple: true },
+    json: { type: "boolean" },
+    batch: { type: "string" },
+  },
+  allowPositionals: true,
+  async run(ctx) {
+    const json = ctx.values.json === true;
+    const batch = ctx.values.batch as string | undefined;
+    const opts = searchOptions(ctx);
+    if (batch !== undefined) {
+      if (!json) throw new UsageError("--batch prints JSON lines: add --json");
+      if (ctx.positionals.length > 0) throw new UsageError("give either a query or --batch FILE, not both");
+    } else if (ctx.positionals.length === 0) {
+      throw new UsageError('missing the query text: opencode-rag query "where are embeddings batched"');
+    }
+    const engine = await ctx.engine();
+    const status = await engine.status();
+    if (status.manifestStatus === "missing") {
+      throw new Error(`there is no index yet at ${status.stateDir}: run \`opencode-rag index\` first`);
+    }
+    if (status.keywordOnlyReason && !json) ctx.err(`note: keyword-only search: ${status.keywordOnlyReason}`);
+
+    if (batch !== undefined) {
+      let text: string;
+      try {
+        text = readFileSync(batch === "-" ? 0 : batch, "utf8");
+      } catch (err) {
+        throw new Error(`cannot read the batch file ${batch} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); check the path`);
+      }
+      for (const line of text.split(/\r?\n/)) {
+        if (!line.trim()) continue;
+        const results = await engine.search(line.trim(), opts);
+        ctx.out(JSON.stringify(results.map(toJsonResult)));
+      }
+      return 0;
+    }
+    const results = await engine.search(ctx.positionals.join(" "), opts);
+    if (json) {
+      ctx.out(JSON.stringify(results.map(toJsonResult), null, 2));
+    } else if (results.length === 0) {
+      ctx.out("no results");
+    } else {
+      ctx.out(results.map(humanResult).join("\n\n"));
+    }
+    return 0;
+  },
+};

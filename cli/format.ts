@@ -1,0 +1,48 @@
+// Small text helpers for terminal output: numbers, sizes, durations, a progress bar.
+import type { IndexProgress, IndexSummary } from "../core/engine-types.js";
+
+export function formatCount(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  if (n < 1024 * 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return `${(n / 1024 / 1024 / 1024).toFixed(2)} GB`;
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${(ms / 1000).toFixed(1)} s`;
+  const m = Math.floor(s / 60);
+  return `${m}:${String(s % 60).padStart(2, "0")} min`;
+}
+
+/** One progress line: bar, files, chunks, throughput, ETA. */
+export function progressLine(p: IndexProgress, width = 24): string {
+  const frac = p.filesTotal > 0 ? Math.min(1, p.filesDone / p.filesTotal) : 0;
+  const filled = Math.round(frac * width);
+  const bar = "#".repeat(filled) + "-".repeat(width - filled);
+  const secs = p.elapsedMs / 1000;
+  const mbps = secs > 0 ? p.bytesDone / 1024 / 1024 / secs : 0;
+  const eta = frac > 0.02 && frac < 1 ? formatDuration((p.elapsedMs / frac) * (1 - frac)) : "--";
+  if (p.phase === "scanning") return `scanning files…`;
+  return `[${bar}] ${formatCount(p.filesDone)}/${formatCount(p.filesTotal)} files · ${formatCount(p.chunksDone)} chunks · ${mbps.toFixed(1)} MB/s · ETA ${eta} · ${p.phase}`;
+}
+
+export function summaryLine(s: IndexSummary): string {
+  const parts = [
+    `indexed ${formatCount(s.filesIndexed)} files`,
+    `${formatCount(s.filesUnchanged)} unchanged`,
+    `${formatCount(s.filesDeleted)} deleted`,
+  ];
+  if (s.filesSkipped) parts.push(`${formatCount(s.filesSkipped)} skipped`);
+  parts.push(`+${formatCount(s.chunksAdded)}/-${formatCount(s.chunksRemoved)} chunks`);
+  if (s.chunksEmbedded || s.chunksFromCache) parts.push(`${formatCount(s.chunksEmbedded)} embedded, ${formatCount(s.chunksFromCache)} from cache`);
+  const secs = s.durationMs / 1000;
+  if (s.bytesRead > 0 && secs > 0) parts.push(`${formatBytes(s.bytesRead)} read (${(s.bytesRead / 1024 / 1024 / secs).toFixed(1)} MB/s)`);
+  parts.push(`in ${formatDuration(s.durationMs)}`);
+  return parts.join(", ");
+}

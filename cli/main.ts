@@ -1,0 +1,126 @@
+// The `opencode-rag` command line: a thin host over the core's Engine. Parses the command and
+// its options, runs it, and turns every failure into one line with the fix and an exit code.
+import { parseArgs } from "node:util";
+import { openEngine } from "../core/engine.js";
+import { ConfigError } from "../core/config/validate.js";
+import type { Engine, Logger } from "../core/engine-types.js";
+import { IndexBusyError } from "../core/indexing/lock.js";
+import { COMMANDS } from "./command-table.js";
+import { GLOBAL_HELP, GLOBAL_OPTIONS, UsageError, type Command } from "./command.js";
+
+/** Exit codes: 0 ok, 1 failure, 2 usage or configuration error, 3 another index pass is running. */
+export const EXIT = { ok: 0, failure: 1, usage: 2, busy: 3 } as const;
+
+function mainHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return `opencode-rag: local semantic code search
+
+Usage: opencode-rag <command> [options]
+
+Commands:
+${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join("\n")}
+
+Options for every command:
+${GLOBAL_HELP}
+
+Run \`opencode-rag <command> --help\` for a command's options.`;
+}
+
+const stderrLogger: Logger = {
+  debug: (m, d) => process.stderr.write(`[debug] ${m}${d ? " " + JSON.stringify(d) : ""}\n`),
+  info: (m, d) => process.stderr.write(`[info] ${m}${d ? " " + JSON.stringify(d) : ""}\n`),
+  error: (m, d) => process.stderr.write(`[error] ${m}${d ? " " + JSON.stringify(d) : ""}\n`),
+};
+
+function firstLine(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  return msg.trim() || (err instanceof Error ? err.name : "unknown error");
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const out = (t: string) => void process.stdout.write(t + "\n");
+  const err = (t: string) => void process.stderr.write(t + "\n");
+  const name = argv[0];
+  if (!name || name === "--help" || name === "-h" || name === "help") {
+    out(mainHelp());
+    return name ? EXIT.ok : EXIT.usage;
+  }
+  if (name === "--version" || name === "-v") {
+    out(process.env.npm_package_version ?? "opencode-rag");
+    return EXIT.ok;
+  }
+  const command: Command | undefined = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    err(`opencode-rag: unknown command "${name}"; commands: ${COMMANDS.map((c) => c.name).join(", ")} (see opencode-rag --help)`);
+    return EXIT.usage;
+  }
+
+  const debugAsked = argv.includes("--debug");
+  let engine: Engine | null = null;
+  try {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: argv.slice(1),
+        options: { ...GLOBAL_OPTIONS, ...command.options },
+        allowPositionals: command.allowPositionals ?? false,
+        strict: true,
+      });
+    } catch (e) {
+      throw new UsageError(firstLine(e).replace(/\. To specify a positional.*$/, ""));
+    }
+    const values = parsed.values as Record<string, string | boolean | string[] | boolean[] | undefined>;
+    if (values.help) {
+      out(`${command.help}\n\nOptions for every command:\n${GLOBAL_HELP}`);
+      return EXIT.ok;
+    }
+    const debug = values.debug === true;
+    const configPath = values.config as string | undefined;
+    const code = await command.run({
+      values,
+      positionals: parsed.positionals,
+      configPath,
+      debug,
+      out,
+      err,
+      interactive: Boolean(process.stderr.isTTY) && !debug,
+      engine: async () => {
+        engine ??= await openEngine({
+          configPath,
+          overrides: debug ? { logging: { level: "debug" } } : undefined,
+          logger: debug ? stderrLogger : undefined,
+        });
+        return engine;
+      },
+    });
+    return code;
+  } catch (e) {
+    if (debugAsked && e instanceof Error && e.stack) err(e.stack);
+    if (e instanceof UsageError) {
+      err(`opencode-rag ${command.name}: ${e.message} (see opencode-rag ${command.name} --help)`);
+      return EXIT.usage;
+    }
+    if (e instanceof ConfigError) {
+      for (const line of e.message.split("\n")) err(`opencode-rag: config error: ${line}`);
+      return EXIT.usage;
+    }
+    if (e instanceof IndexBusyError) {
+      err(`opencode-rag: ${e.message}`);
+      return EXIT.busy;
+    }
+    err(`opencode-rag: ${firstLine(e).split("\n")[0]}${debugAsked ? "" : " (run with --debug for details)"}`);
+    return EXIT.failure;
+  } finally {
+    if (engine) await (engine as Engine).close().catch(() => undefined);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e) => {
+    process.stderr.write(`opencode-rag: ${firstLine(e)}\n`);
+    process.exitCode = EXIT.failure;
+  },
+);

@@ -1,0 +1,456 @@
+// The Engine: one workspace's index behind the contract in engine-types.ts. Hosts (CLI,
+// OpenCode plugin, TUI, eval) hold one and never reach into the store or the indexer.
+// Resources open lazily and are reused: the store, the embedding provider, the keyword index.
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { RagConfig } from "./config/defaults.js";
+import { loadConfig, isRemoteOrMemoryUri, resolveStore, type LoadedConfig } from "./config/load.js";
+import { ConfigError, deepMerge, validateConfig } from "./config/validate.js";
+import type {
+  Engine,
+  IndexOptions,
+  IndexStatus,
+  IndexSummary,
+  Logger,
+  LogLevel,
+  OpenEngineOptions,
+  SearchOptions,
+  Watcher,
+  WatchOptions,
+} from "./engine-types.js";
+import type { EmbeddingProvider, SearchResult, VectorStore } from "./types.js";
+import { createEmbeddingProvider } from "./embedding/index.js";
+import { loadCustomChunkers } from "./chunking/index.js";
+import { openVectorStore, StoreDimensionMismatchError } from "./store/index.js";
+import { hybridSearch } from "./retrieval/index.js";
+import { KeywordIndex } from "./keyword/keyword-index.js";
+import { walkWorkspace } from "./files/walk.js";
+import { createFileLogger, isLogLevel, teeLogger } from "./logging/index.js";
+import { removeQuietly } from "./indexing/atomic-file.js";
+import { EMBEDDING_CACHE_DIR } from "./indexing/embedding-cache.js";
+import {
+  ignoreRulesFor,
+  KEYWORD_FILE_PREFIX,
+  loadKeywordSnapshot,
+  recoverInterruptedPass,
+  runIndexPass,
+  type PassEnv,
+} from "./indexing/indexer.js";
+import { acquireIndexLock } from "./indexing/lock.js";
+import { manifestPath, readManifest, MANIFEST_FILE } from "./indexing/manifest.js";
+import { oneLine } from "./indexing/prepare-file.js";
+import { clearProgress, readProgress, readWatcherStatus } from "./indexing/state-files.js";
+import { startWatcher } from "./indexing/watch.js";
+
+interface EmbeddingState {
+  provider: EmbeddingProvider | null;
+  reason: string | null;
+}
+
+/** Opens the engine for a workspace. Throws ConfigError (one line per problem) on bad config. */
+export async function openEngine(options: OpenEngineOptions = {}): Promise<Engine> {
+  const loaded = loadEngineConfig(options);
+  return new WorkspaceEngine(loaded, options);
+}
+
+function loadEngineConfig(options: OpenEngineOptions): LoadedConfig {
+  const loaded = loadConfig({ root: options.root, configPath: options.configPath });
+  if (options.overrides !== undefined && options.overrides !== null) {
+    const problems = validateConfig(options.overrides, "overrides");
+    if (problems.length > 0) throw new ConfigError(problems.join("\n"));
+    loaded.config = deepMerge(loaded.config, options.overrides);
+    // The store location may come from the overrides (tests, eval).
+    Object.assign(loaded, resolveStore(loaded.config, loaded.root));
+  }
+  return loaded;
+}
+
+/** Flattens a config into dotted leaf keys, for reporting what a reload changed. */
+function flatten(obj: unknown, prefix = "", out: Record<string, string> = {}): Record<string, string> {
+  if (obj !== null && typeof obj === "object" && !Array.isArray(obj)) {
+    for (const [k, v] of Object.entries(obj)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+  } else {
+    out[prefix] = JSON.stringify(obj);
+  }
+  return out;
+}
+
+class WorkspaceEngine implements Engine {
+  readonly root: string;
+  private loaded: LoadedConfig;
+  private logger: Logger;
+  private embeddingPromise: Promise<EmbeddingState> | null = null;
+  private storePromise: Promise<VectorStore> | null = null;
+  private storeDimension: number | null | undefined = undefined;
+  private passEnv: PassEnv;
+  /** Passes in this process run one after another (watch + manual index). */
+  private passChain: Promise<unknown> = Promise.resolve();
+  private watchers = new Set<Watcher>();
+  /** The manifest file as last seen by search, to notice passes by other processes. */
+  private seenManifest: { mtimeMs: number; size: number } | null = null;
+  private recovered = false;
+  private closed = false;
+  private keywordOnlyAnnounced = false;
+  private chunkersLoaded: Promise<void> | null = null;
+
+  constructor(
+    loaded: LoadedConfig,
+    private readonly options: OpenEngineOptions,
+  ) {
+    this.loaded = loaded;
+    this.root = loaded.root;
+    this.logger = this.makeLogger();
+    const self = this;
+    this.passEnv = {
+      root: loaded.root,
+      get config() {
+        return self.loaded.config;
+      },
+      get stateDir() {
+        return self.loaded.stateDir;
+      },
+      get storeUri() {
+        return self.loaded.storeUri;
+      },
+      get logger() {
+        return self.logger;
+      },
+      embedding: () => this.embedding(),
+      store: (dimension) => this.storeForIndexing(dimension),
+      keyword: null,
+      keywordGeneration: -1,
+    };
+  }
+
+  get config(): RagConfig {
+    return this.loaded.config;
+  }
+  get stateDir(): string {
+    return this.loaded.stateDir;
+  }
+  get storeUri(): string {
+    return this.loaded.storeUri;
+  }
+
+  private makeLogger(): Logger {
+    const level: LogLevel = isLogLevel(this.config.logging.level) ? this.config.logging.level : "info";
+    const file = createFileLogger({ level, filePath: this.config.logging.logFilePath, root: this.root });
+    return this.options.logger ? teeLogger(file, this.options.logger) : file;
+  }
+
+  // ---- resources -------------------------------------------------------------------------
+
+  private embedding(): Promise<EmbeddingState> {
+    this.embeddingPromise ??= createEmbeddingProvider(this.config, { root: this.root, logger: this.logger }).then((state) => {
+      if (!state.provider && !this.keywordOnlyAnnounced) {
+        this.keywordOnlyAnnounced = true;
+        this.logger.info("search is keyword-only", { reason: state.reason });
+      }
+      return state;
+    });
+    // A failed start (bad URL, missing key) must be retried on the next call, not cached.
+    this.embeddingPromise.catch(() => (this.embeddingPromise = null));
+    return this.embeddingPromise;
+  }
+
+  private async openStore(dimension: number | null, recreate: boolean): Promise<VectorStore> {
+    return openVectorStore({
+      uri: this.storeUri,
+      tableName: this.config.vectorStore.tableName,
+      dimension,
+      recreateOnDimensionChange: recreate,
+    });
+  }
+
+  /** The store for an index pass: re-created for a new dimension, moved aside when unreadable. */
+  private async storeForIndexing(dimension: number | null): Promise<VectorStore> {
+    if (this.storePromise && this.storeDimension === dimension) {
+      try {
+        return await this.storePromise;
+      } catch {
+        this.storePromise = null;
+      }
+    }
+    await this.closeStore();
+    this.storeDimension = dimension;
+    this.storePromise = (async () => {
+      try {
+        return await this.openStore(dimension, true);
+      } catch (err) {
+        const table = this.localTableDir();
+        if (!table || !existsSync(table)) throw err;
+        // A corrupted table: keep it for inspection, start a fresh one (the pass rebuilds).
+        const aside = `${table}.corrupt-${Date.now()}`;
+        this.logger.error("the vector store cannot be opened; moving it aside and rebuilding", { error: oneLine(err), movedTo: aside });
+        renameSync(table, aside);
+        return await this.openStore(dimension, true);
+      }
+    })();
+    this.storePromise.catch(() => (this.storePromise = null));
+    return this.storePromise;
+  }
+
+  /** The store for searching: never re-created; a dimension mismatch tells the user to re-index. */
+  private async storeForSearch(dimension: number | null): Promise<VectorStore> {
+    if (this.storePromise) {
+      try {
+        return await this.storePromise;
+      } catch {
+        this.storePromise = null;
+      }
+    }
+    this.storeDimension = dimension;
+    this.storePromise = this.openStore(dimension, false).catch(async (err) => {
+      if (err instanceof StoreDimensionMismatchError) {
+        // Vectors from another model: answer from keywords until the index is rebuilt.
+        this.logger.error("stored vectors do not match the embedding model; searching keywords only until re-indexed");
+        this.storeDimension = null;
+        return this.openStore(null, false);
+      }
+      throw err;
+    });
+    this.storePromise.catch(() => (this.storePromise = null));
+    const store = await this.storePromise;
+    if (!this.recovered) {
+      this.recovered = true;
+      await recoverInterruptedPass(this.stateDir, store, this.logger);
+    }
+    return store;
+  }
+
+  private localTableDir(): string | null {
+    if (isRemoteOrMemoryUri(this.storeUri)) return null;
+    return join(this.storeUri, `${this.config.vectorStore.tableName}.lance`);
+  }
+
+  private async closeStore(): Promise<void> {
+    const p = this.storePromise;
+    this.storePromise = null;
+    this.storeDimension = undefined;
+    if (p) await p.then((s) => s.close()).catch(() => undefined);
+  }
+
+  // ---- Engine ----------------------------------------------------------------------------
+
+  /** Custom chunkers named in the config, registered once per engine (F4). */
+  private loadChunkers(): Promise<void> {
+    this.chunkersLoaded ??= loadCustomChunkers(this.config.chunkers, (m) => this.logger.error(m));
+    this.chunkersLoaded.catch(() => (this.chunkersLoaded = null));
+    return this.chunkersLoaded;
+  }
+
+  index(options: IndexOptions = {}): Promise<IndexSummary> {
+    this.assertOpen();
+    const run = this.passChain.then(async () => {
+      await this.loadChunkers();
+      return runIndexPass(this.passEnv, options);
+    });
+    this.passChain = run.catch(() => undefined);
+    return run.then((summary) => {
+      this.seenManifest = this.manifestStamp();
+      return summary;
+    });
+  }
+
+  private manifestStamp(): { mtimeMs: number; size: number } | null {
+    try {
+      const st = statSync(manifestPath(this.stateDir));
+      return { mtimeMs: st.mtimeMs, size: st.size };
+    } catch {
+      return null;
+    }
+  }
+
+  /** The keyword index of the latest committed pass, reloaded when another process commits one. */
+  private currentKeyword(): KeywordIndex {
+    const stamp = this.manifestStamp();
+    const changed = !stamp || !this.seenManifest || stamp.mtimeMs !== this.seenManifest.mtimeMs || stamp.size !== this.seenManifest.size;
+    if (this.passEnv.keyword && !changed) return this.passEnv.keyword;
+    this.seenManifest = stamp;
+    const read = readManifest(this.stateDir);
+    if (read.status !== "ok") return this.passEnv.keyword ?? new KeywordIndex();
+    if (this.passEnv.keyword && this.passEnv.keywordGeneration === read.manifest.generation) return this.passEnv.keyword;
+    const loaded = loadKeywordSnapshot(this.stateDir, read.manifest);
+    if (loaded) {
+      this.passEnv.keyword = loaded;
+      this.passEnv.keywordGeneration = read.manifest.generation;
+      return loaded;
+    }
+    return this.passEnv.keyword ?? new KeywordIndex();
+  }
+
+  async search(query: string, options: SearchOptions = {}): Promise<SearchResult[]> {
+    this.assertOpen();
+    const { provider } = await this.embedding();
+    const dimension = provider ? await provider.dimension() : null;
+    const store = this.storePromise && this.storeDimension !== undefined ? await this.storePromise : await this.storeForSearch(dimension);
+    const keyword = this.currentKeyword();
+    const r = this.config.retrieval;
+    const topK = Math.min(options.topK ?? r.topK, r.maxChunks);
+    const vectorsUsable = provider !== null && this.storeDimension === dimension && dimension !== null;
+    let mode = options.mode ?? (r.hybrid ? "hybrid" : "vector");
+    if (!vectorsUsable && mode === "vector") mode = "keyword";
+    const queryVector = vectorsUsable && mode !== "keyword" && query.trim() ? (await provider!.embed([query], "query"))[0] : null;
+    return hybridSearch({
+      query,
+      queryVector,
+      store,
+      keyword,
+      topK,
+      minScore: options.minScore ?? r.minScore,
+      filter: options.filter,
+      mode,
+      rank: options.rank ?? r.rank,
+    });
+  }
+
+  async status(): Promise<IndexStatus> {
+    this.assertOpen();
+    const read = readManifest(this.stateDir);
+    const manifest = read.status === "ok" ? read.manifest : null;
+    let keywordOnlyReason: string | null = null;
+    try {
+      keywordOnlyReason = (await this.embedding()).reason;
+    } catch (err) {
+      keywordOnlyReason = oneLine(err);
+    }
+    let upToDate = 0;
+    let pending = 0;
+    let files = 0;
+    if (manifest) {
+      for (const e of Object.values(manifest.files)) if (e.chunkIds.length > 0) files++;
+      // Stat only: which files a pass would have to look at.
+      const { files: present } = await walkWorkspace(this.root, {
+        rules: ignoreRulesFor(this.passEnv),
+        maxFileSizeBytes: this.config.indexing.maxFileSizeBytes,
+      });
+      const seen = new Set<string>();
+      for (const f of present) {
+        seen.add(f.path);
+        const e = manifest.files[f.path];
+        if (e && e.size === f.size && e.mtimeMs === f.mtimeMs) upToDate++;
+        else pending++;
+      }
+      for (const p of Object.keys(manifest.files)) if (!seen.has(p)) pending++;
+    }
+    const watcher = readWatcherStatus(this.stateDir);
+    const progress = readProgress(this.stateDir);
+    return {
+      root: this.root,
+      storeUri: this.storeUri,
+      stateDir: this.stateDir,
+      chunks: manifest?.chunkCount ?? 0,
+      files,
+      provider: this.config.embedding.provider,
+      model: this.config.embedding.model,
+      dimension: manifest?.dimension ?? null,
+      keywordOnlyReason,
+      manifestStatus: read.status,
+      lastIndexedAt: manifest?.lastIndexedAt || null,
+      upToDateFiles: upToDate,
+      pendingFiles: pending,
+      watch: watcher
+        ? { state: watcher.state, backend: watcher.backend, updatedAt: watcher.updatedAt, message: watcher.message }
+        : { state: "off" },
+      indexing: progress ? { filesDone: progress.filesDone, filesTotal: progress.filesTotal, startedAt: progress.startedAt } : null,
+    };
+  }
+
+  async clear(): Promise<void> {
+    this.assertOpen();
+    await this.passChain;
+    const lock = acquireIndexLock(this.stateDir);
+    try {
+      const table = this.localTableDir();
+      if (table) {
+        await this.closeStore();
+        rmSync(table, { recursive: true, force: true });
+      } else {
+        const store = await this.storeForIndexing(this.storeDimension ?? null);
+        await store.clear();
+      }
+      removeQuietly(join(this.stateDir, MANIFEST_FILE));
+      rmSync(join(this.stateDir, EMBEDDING_CACHE_DIR), { recursive: true, force: true });
+      if (existsSync(this.stateDir)) {
+        for (const n of readdirSync(this.stateDir)) {
+          if (n.startsWith(KEYWORD_FILE_PREFIX) && n.endsWith(".bin")) removeQuietly(join(this.stateDir, n));
+        }
+      }
+      clearProgress(this.stateDir);
+      this.passEnv.keyword = null;
+      this.passEnv.keywordGeneration = -1;
+      this.seenManifest = null;
+      this.logger.info("index cleared", { store: this.storeUri });
+    } finally {
+      lock.release();
+    }
+  }
+
+  async watch(options: WatchOptions = {}): Promise<Watcher> {
+    this.assertOpen();
+    const watcher = await startWatcher(
+      {
+        root: this.root,
+        stateDir: this.stateDir,
+        config: this.config,
+        logger: this.logger,
+        index: (o) => this.index(o),
+        rules: () => ignoreRulesFor(this.passEnv),
+      },
+      options,
+    );
+    const tracked: Watcher = {
+      close: async () => {
+        this.watchers.delete(tracked);
+        await watcher.close();
+      },
+    };
+    this.watchers.add(tracked);
+    return tracked;
+  }
+
+  async reloadConfig(): Promise<string[]> {
+    this.assertOpen();
+    const next = loadEngineConfig({ ...this.options, root: this.root });
+    const before = flatten(this.config);
+    const after = flatten(next.config);
+    const changed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => before[k] !== after[k]).sort();
+    if (changed.length === 0 && next.storeUri === this.storeUri) return [];
+    const storeMoved = next.storeUri !== this.storeUri || changed.some((k) => k.startsWith("vectorStore."));
+    const embeddingChanged = changed.some((k) => k.startsWith("embedding."));
+    await this.passChain;
+    this.loaded = next;
+    if (changed.some((k) => k.startsWith("logging."))) this.logger = this.makeLogger();
+    if (embeddingChanged) {
+      const old = this.embeddingPromise;
+      this.embeddingPromise = null;
+      this.keywordOnlyAnnounced = false;
+      if (old) await old.then((s) => s.provider?.close?.()).catch(() => undefined);
+      await this.closeStore(); // the dimension may differ
+    }
+    if (storeMoved) {
+      await this.closeStore();
+      this.passEnv.keyword = null;
+      this.passEnv.keywordGeneration = -1;
+      this.seenManifest = null;
+      this.recovered = false;
+    }
+    this.logger.info("configuration reloaded", { changed });
+    return changed;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    for (const w of [...this.watchers]) await w.close().catch(() => undefined);
+    await this.passChain;
+    this.closed = true;
+    await this.closeStore();
+    const e = this.embeddingPromise;
+    this.embeddingPromise = null;
+    if (e) await e.then((s) => s.provider?.close?.()).catch(() => undefined);
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error("this engine is closed; open a new one with openEngine()");
+  }
+}

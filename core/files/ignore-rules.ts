@@ -1,0 +1,116 @@
+// Decides whether a workspace path is excluded, with git's semantics for .gitignore files at
+// any depth, plus .opencode-ragignore files, `indexing.exclude` patterns, and the default
+// excluded directory names and extensions. Shared by the walker and the watcher, so both
+// agree on what the index covers.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import ignore, { type Ignore } from "ignore";
+import type { RagConfig } from "../config/defaults.js";
+
+export const RAGIGNORE_FILE = ".opencode-ragignore";
+export const GITIGNORE_FILE = ".gitignore";
+
+/** Files whose change alters what is excluded: a watcher must re-scan everything when one changes. */
+export function isIgnoreFile(relPath: string): boolean {
+  const name = relPath.slice(relPath.lastIndexOf("/") + 1);
+  return name === GITIGNORE_FILE || name === RAGIGNORE_FILE;
+}
+
+export type IndexingRules = Pick<
+  RagConfig["indexing"],
+  "exclude" | "excludeDirs" | "excludeExtensions" | "respectGitignore"
+>;
+
+function readPatterns(file: string): string | null {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+export class IgnoreRules {
+  private readonly excludeDirs: Set<string>;
+  private readonly excludeExtensions: string[];
+  /** Patterns that apply from the workspace root: indexing.exclude and .git/info/exclude. */
+  private readonly rootRules: Ignore;
+  /** Per directory (workspace-relative, "" for the root): its own ignore files, or null. */
+  private readonly dirRules = new Map<string, Ignore | null>();
+  /** Workspace-relative folders that are always excluded (the store, the state folder). */
+  private readonly extraExcludedPrefixes: string[];
+
+  constructor(
+    private readonly root: string,
+    private readonly rules: IndexingRules,
+    extraExcludedPaths: string[] = [],
+  ) {
+    this.excludeDirs = new Set(rules.excludeDirs);
+    this.excludeExtensions = rules.excludeExtensions.map((e) => e.toLowerCase());
+    this.rootRules = ignore().add(rules.exclude);
+    if (rules.respectGitignore) {
+      const infoExclude = readPatterns(join(root, ".git", "info", "exclude"));
+      if (infoExclude) this.rootRules.add(infoExclude);
+    }
+    this.extraExcludedPrefixes = extraExcludedPaths.filter((p) => p && p !== "." && !p.startsWith("..")).map((p) => p.replace(/\/+$/, ""));
+  }
+
+  /** The ignore files of one directory, read once and cached. */
+  private rulesFor(dir: string): Ignore | null {
+    const cached = this.dirRules.get(dir);
+    if (cached !== undefined) return cached;
+    const abs = dir ? join(this.root, dir) : this.root;
+    let ig: Ignore | null = null;
+    const names = this.rules.respectGitignore ? [GITIGNORE_FILE, RAGIGNORE_FILE] : [RAGIGNORE_FILE];
+    for (const name of names) {
+      const text = readPatterns(join(abs, name));
+      if (text !== null) (ig ??= ignore()).add(text);
+    }
+    this.dirRules.set(dir, ig);
+    return ig;
+  }
+
+  /** Forgets cached ignore files (after a .gitignore changed). */
+  reset(): void {
+    this.dirRules.clear();
+  }
+
+  private excludedByName(relPath: string, isDir: boolean): boolean {
+    const name = relPath.slice(relPath.lastIndexOf("/") + 1);
+    if (isDir) return this.excludeDirs.has(name);
+    const lower = name.toLowerCase();
+    return this.excludeExtensions.some((ext) => lower.endsWith(ext));
+  }
+
+  private excludedByPrefix(relPath: string): boolean {
+    return this.extraExcludedPrefixes.some((p) => relPath === p || relPath.startsWith(p + "/"));
+  }
+
+  /**
+   * Whether one entry is excluded, assuming its parent folders are not (the walker checks
+   * each level on the way down). `relPath` is workspace-relative with forward slashes.
+   */
+  isEntryExcluded(relPath: string, isDir: boolean): boolean {
+    if (this.excludedByName(relPath, isDir) || this.excludedByPrefix(relPath)) return true;
+    const test = isDir ? relPath + "/" : relPath;
+    if (this.rootRules.ignores(test)) return true;
+    // Every ancestor folder's ignore files apply, each relative to its own folder.
+    let slash = -1;
+    for (;;) {
+      const dir = slash < 0 ? "" : relPath.slice(0, slash);
+      const ig = this.rulesFor(dir);
+      if (ig && ig.ignores(slash < 0 ? test : test.slice(slash + 1))) return true;
+      slash = relPath.indexOf("/", slash + 1);
+      if (slash < 0) break;
+    }
+    return false;
+  }
+
+  /** Whether a path is excluded, checking every ancestor folder too (watch events, onlyPaths). */
+  isExcluded(relPath: string, isDir = false): boolean {
+    const parts = relPath.split("/");
+    for (let i = 1; i < parts.length; i++) {
+      if (this.isEntryExcluded(parts.slice(0, i).join("/"), true)) return true;
+    }
+    return this.isEntryExcluded(relPath, isDir);
+  }
+}

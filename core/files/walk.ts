@@ -1,0 +1,182 @@
+// Lists the files the index covers, with size and mtime from stat: no file content is read
+// here, so an unchanged workspace costs one readdir per folder and one stat per file.
+import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
+import { isAbsolute, join, relative, sep } from "node:path";
+import { IgnoreRules } from "./ignore-rules.js";
+
+export interface WalkedFile {
+  /** Workspace-relative, forward slashes. */
+  path: string;
+  absPath: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface SkippedFile {
+  path: string;
+  reason: string;
+}
+
+export interface WalkResult {
+  files: WalkedFile[];
+  /** Files seen but left out for a reason a user may want to know (too large, unreadable). */
+  skipped: SkippedFile[];
+}
+
+export interface WalkOptions {
+  rules: IgnoreRules;
+  maxFileSizeBytes: number;
+  signal?: AbortSignal;
+}
+
+/** Forward slashes whatever the platform, so paths in the index are the same everywhere. */
+export function toPosix(p: string): string {
+  return sep === "/" ? p : p.split(sep).join("/");
+}
+
+/** A workspace-relative posix path for an absolute one, or null when it is outside the root. */
+export function relativeToRoot(root: string, abs: string): string | null {
+  const rel = relative(root, abs);
+  if (rel === "..") return null;
+  if (rel.startsWith(".." + sep) || isAbsolute(rel)) return null;
+  return toPosix(rel);
+}
+
+function isInside(rootReal: string, real: string): boolean {
+  return real === rootReal || real.startsWith(rootReal.endsWith(sep) ? rootReal : rootReal + sep);
+}
+
+/** Yield to the event loop now and then so a host stays responsive during a big walk. */
+const YIELD_EVERY = 2000;
+
+export async function walkWorkspace(root: string, options: WalkOptions): Promise<WalkResult> {
+  const files: WalkedFile[] = [];
+  const skipped: SkippedFile[] = [];
+  const rootReal = realpathSync(root);
+  // Real paths of folders already walked: a symlink back up the tree is not followed twice.
+  const visited = new Set<string>([rootReal]);
+  let sinceYield = 0;
+
+  const stack: Array<{ abs: string; rel: string }> = [{ abs: root, rel: "" }];
+  while (stack.length > 0) {
+    if (options.signal?.aborted) throw new Error("indexing cancelled");
+    const { abs, rel } = stack.pop()!;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(abs, { withFileTypes: true });
+    } catch (err) {
+      if (rel) skipped.push({ path: rel, reason: `cannot list folder: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` });
+      continue;
+    }
+    // Sorted so passes and progress are reproducible.
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const subdirs: Array<{ abs: string; rel: string }> = [];
+    for (const entry of entries) {
+      const childRel = rel ? `${rel}/${entry.name}` : entry.name;
+      const childAbs = join(abs, entry.name);
+      let isDir = entry.isDirectory();
+      let isFile = entry.isFile();
+      let st: Stats | null = null;
+      if (entry.isSymbolicLink()) {
+        // Follow only links that stay inside the workspace; never a folder twice (loops).
+        let real: string;
+        try {
+          real = realpathSync(childAbs);
+          st = statSync(real);
+        } catch {
+          continue; // dangling link
+        }
+        if (!isInside(rootReal, real)) continue;
+        isDir = st.isDirectory();
+        isFile = st.isFile();
+        if (isDir) {
+          if (visited.has(real)) continue;
+          visited.add(real);
+        }
+      } else if (isDir) {
+        try {
+          const real = realpathSync(childAbs);
+          if (visited.has(real)) continue;
+          visited.add(real);
+        } catch {
+          continue;
+        }
+      }
+      if (!isDir && !isFile) continue; // sockets, fifos, devices
+      if (options.rules.isEntryExcluded(childRel, isDir)) continue;
+      if (isDir) {
+        subdirs.push({ abs: childAbs, rel: childRel });
+        continue;
+      }
+      try {
+        st ??= statSync(childAbs);
+      } catch (err) {
+        skipped.push({ path: childRel, reason: `cannot stat: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` });
+        continue;
+      }
+      if (st.size > options.maxFileSizeBytes) {
+        skipped.push({ path: childRel, reason: `larger than indexing.maxFileSizeBytes (${st.size} > ${options.maxFileSizeBytes} bytes)` });
+        continue;
+      }
+      files.push({ path: childRel, absPath: childAbs, size: st.size, mtimeMs: st.mtimeMs });
+      if (++sinceYield >= YIELD_EVERY) {
+        sinceYield = 0;
+        await new Promise((r) => setImmediate(r));
+      }
+    }
+    // Reverse so the stack pops folders in name order.
+    for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
+  }
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { files, skipped };
+}
+
+/**
+ * Stats a given set of workspace-relative paths (watch mode, onlyPaths) with the same rules
+ * as the walker. Paths that no longer exist or are excluded come back in `gone`.
+ */
+export function statPaths(
+  root: string,
+  paths: string[],
+  options: WalkOptions,
+): { files: WalkedFile[]; skipped: SkippedFile[]; gone: string[] } {
+  const files: WalkedFile[] = [];
+  const skipped: SkippedFile[] = [];
+  const gone: string[] = [];
+  let rootReal: string;
+  try {
+    rootReal = realpathSync(root);
+  } catch {
+    return { files, skipped, gone: [...paths] };
+  }
+  for (const path of paths) {
+    const abs = join(root, path);
+    if (options.rules.isExcluded(path)) {
+      gone.push(path);
+      continue;
+    }
+    let st: Stats;
+    try {
+      const real = realpathSync(abs);
+      if (!isInside(rootReal, real)) {
+        gone.push(path);
+        continue;
+      }
+      st = statSync(real);
+    } catch {
+      gone.push(path);
+      continue;
+    }
+    if (!st.isFile()) {
+      gone.push(path);
+      continue;
+    }
+    if (st.size > options.maxFileSizeBytes) {
+      skipped.push({ path, reason: `larger than indexing.maxFileSizeBytes (${st.size} > ${options.maxFileSizeBytes} bytes)` });
+      gone.push(path);
+      continue;
+    }
+    files.push({ path, absPath: abs, size: st.size, mtimeMs: st.mtimeMs });
+  }
+  return { files, skipped, gone };
+}

@@ -1,0 +1,121 @@
+// A small pool of chunking workers. Chunking is CPU-bound (tree-sitter parse + queries), so
+// a big pass spreads files over the cores; small passes stay in-process, where starting
+// workers and loading grammars again would cost more than it saves.
+import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { RagConfig } from "../config/defaults.js";
+import { packageRoot } from "../paths.js";
+import type { FileToPrepare, PreparedFile } from "./prepare-file.js";
+
+/** Below this many bytes to chunk, a pass does it in-process. */
+export const POOL_MIN_BYTES = 4 * 1024 * 1024;
+/** Jobs in flight per worker: enough to hide message latency, few enough to balance load. */
+const IN_FLIGHT_PER_WORKER = 4;
+
+/** The bundled worker script, beside the running bundle or in the package's dist/. */
+export function chunkWorkerScript(): string | null {
+  const candidates: string[] = [];
+  try {
+    candidates.push(fileURLToPath(new URL("./chunk-worker.js", import.meta.url)));
+  } catch {
+    // not a file: URL (browser): no workers
+  }
+  try {
+    candidates.push(join(packageRoot(), "dist", "chunk-worker.js"));
+  } catch {
+    // package root not found
+  }
+  return candidates.find((c) => existsSync(c)) ?? null;
+}
+
+interface Slot {
+  worker: Worker;
+  inFlight: number;
+}
+
+export class ChunkPool {
+  private readonly slots: Slot[] = [];
+  private readonly waiting = new Map<number, { resolve: (r: PreparedFile) => void; file: FileToPrepare; slot: Slot }>();
+  private readonly queue: Array<{ file: FileToPrepare; resolve: (r: PreparedFile) => void }> = [];
+  private nextId = 1;
+  private closed = false;
+
+  private constructor(script: string, size: number, config: RagConfig, root: string) {
+    for (let i = 0; i < size; i++) {
+      const worker = new Worker(script);
+      const slot: Slot = { worker, inFlight: 0 };
+      worker.postMessage({ type: "init", config, root });
+      worker.on("message", (msg: { id: number; result: PreparedFile }) => {
+        const w = this.waiting.get(msg.id);
+        if (!w) return;
+        this.waiting.delete(msg.id);
+        slot.inFlight--;
+        w.resolve(msg.result);
+        this.pump();
+      });
+      worker.on("error", (err) => this.failSlot(slot, err));
+      worker.on("exit", () => this.failSlot(slot, new Error("chunking worker exited")));
+      // Workers must not keep a CLI process alive after its work is done.
+      worker.unref();
+      this.slots.push(slot);
+    }
+  }
+
+  /** A pool, or null when workers are unavailable (no bundled worker script, one core). */
+  static create(config: RagConfig, root: string, size = Math.min(availableParallelism(), 4)): ChunkPool | null {
+    if (size < 2) return null;
+    const script = chunkWorkerScript();
+    if (!script) return null;
+    try {
+      return new ChunkPool(script, size, config, root);
+    } catch {
+      return null;
+    }
+  }
+
+  prepare(file: FileToPrepare): Promise<PreparedFile> {
+    if (this.closed) return Promise.resolve({ path: file.path, kind: "error", error: "chunking pool closed" });
+    return new Promise((resolve) => {
+      this.queue.push({ file, resolve });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0) {
+      const slot = this.slots.filter((s) => s.inFlight < IN_FLIGHT_PER_WORKER).sort((a, b) => a.inFlight - b.inFlight)[0];
+      if (!slot) return;
+      const job = this.queue.shift()!;
+      const id = this.nextId++;
+      slot.inFlight++;
+      this.waiting.set(id, { resolve: job.resolve, file: job.file, slot });
+      slot.worker.postMessage({ type: "job", id, file: job.file });
+    }
+  }
+
+  /** A dead worker's jobs come back as errors; the pass records them and goes on. */
+  private failSlot(slot: Slot, err: Error): void {
+    const i = this.slots.indexOf(slot);
+    if (i < 0) return;
+    this.slots.splice(i, 1);
+    for (const [id, w] of this.waiting) {
+      if (w.slot !== slot) continue;
+      this.waiting.delete(id);
+      w.resolve({ path: w.file.path, kind: "error", error: `chunking worker failed: ${err.message}` });
+    }
+    if (this.slots.length === 0) {
+      for (const job of this.queue.splice(0)) job.resolve({ path: job.file.path, kind: "error", error: `chunking worker failed: ${err.message}` });
+    } else {
+      this.pump();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const slots = this.slots.splice(0);
+    await Promise.all(slots.map((s) => s.worker.terminate().catch(() => 0)));
+  }
+}

@@ -1,0 +1,144 @@
+// Vectors by content hash, per model: an unchanged chunk is never embedded twice, not even
+// after its file changed around it or the index was rebuilt. One append-only file per
+// provider/model/dimension: records of [20-byte sha1][dimension float32]. A pass killed
+// mid-append leaves at most one partial record at the end, which loading drops.
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync, fstatSync, ftruncateSync } from "node:fs";
+import { join } from "node:path";
+
+export const EMBEDDING_CACHE_DIR = "embedding-cache";
+const HASH_BYTES = 20;
+
+function cacheFileName(provider: string, model: string, dimension: number): string {
+  const safe = `${provider}-${model}`.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 120);
+  return `${safe}-${dimension}.bin`;
+}
+
+function hexToBytes(hex: string, out: Uint8Array, offset: number): void {
+  for (let i = 0; i < HASH_BYTES; i++) out[offset + i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+}
+
+function bytesToHex(bytes: Uint8Array, offset: number): string {
+  let s = "";
+  for (let i = 0; i < HASH_BYTES; i++) s += bytes[offset + i].toString(16).padStart(2, "0");
+  return s;
+}
+
+export class EmbeddingCache {
+  private readonly vectors = new Map<string, Float32Array>();
+  private pending: Array<[string, Float32Array]> = [];
+  readonly file: string;
+
+  private constructor(dir: string, provider: string, model: string, readonly dimension: number) {
+    this.file = join(dir, cacheFileName(provider, model, dimension));
+  }
+
+  static open(stateDir: string, provider: string, model: string, dimension: number): EmbeddingCache {
+    const dir = join(stateDir, EMBEDDING_CACHE_DIR);
+    const cache = new EmbeddingCache(dir, provider, model, dimension);
+    cache.load();
+    return cache;
+  }
+
+  private get recordBytes(): number {
+    return HASH_BYTES + this.dimension * 4;
+  }
+
+  private load(): void {
+    if (!existsSync(this.file)) return;
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(this.file);
+    } catch {
+      return;
+    }
+    const n = Math.floor(bytes.length / this.recordBytes);
+    for (let r = 0; r < n; r++) {
+      const off = r * this.recordBytes;
+      const hash = bytesToHex(bytes, off);
+      // Copy: a view into the file buffer would keep the whole buffer alive.
+      const vec = new Float32Array(this.dimension);
+      new Uint8Array(vec.buffer).set(bytes.subarray(off + HASH_BYTES, off + this.recordBytes));
+      this.vectors.set(hash, vec);
+    }
+    if (bytes.length !== n * this.recordBytes) this.truncateTo(n * this.recordBytes);
+  }
+
+  private truncateTo(length: number): void {
+    try {
+      const fd = openSync(this.file, "r+");
+      try {
+        ftruncateSync(fd, length);
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // the partial record stays; loading ignores it again next time
+    }
+  }
+
+  get size(): number {
+    return this.vectors.size;
+  }
+
+  get(hash: string): Float32Array | undefined {
+    return this.vectors.get(hash);
+  }
+
+  set(hash: string, vector: Float32Array): void {
+    if (vector.length !== this.dimension || this.vectors.has(hash)) return;
+    this.vectors.set(hash, vector);
+    this.pending.push([hash, vector]);
+  }
+
+  /** Appends new entries to the file. Failing to write only costs re-embedding later. */
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const buf = new Uint8Array(this.pending.length * this.recordBytes);
+    this.pending.forEach(([hash, vec], i) => {
+      const off = i * this.recordBytes;
+      hexToBytes(hash, buf, off);
+      buf.set(new Uint8Array(vec.buffer, vec.byteOffset, vec.byteLength), off + HASH_BYTES);
+    });
+    this.pending = [];
+    try {
+      mkdirSync(join(this.file, ".."), { recursive: true });
+      const fd = openSync(this.file, "a");
+      try {
+        // Align first: a previous writer killed mid-record must not shift every later record.
+        const len = fstatSync(fd).size;
+        if (len % this.recordBytes !== 0) ftruncateSync(fd, len - (len % this.recordBytes));
+        writeSync(fd, buf);
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // best effort
+    }
+  }
+
+  /** Rewrites the file keeping only `live` hashes, when dead entries dominate it. */
+  compact(live: Set<string>): void {
+    if (this.vectors.size < 1000 || this.vectors.size < live.size * 2) return;
+    this.flush();
+    for (const hash of [...this.vectors.keys()]) if (!live.has(hash)) this.vectors.delete(hash);
+    const tmp = `${this.file}.tmp`;
+    try {
+      const buf = new Uint8Array(this.vectors.size * this.recordBytes);
+      let i = 0;
+      for (const [hash, vec] of this.vectors) {
+        const off = i++ * this.recordBytes;
+        hexToBytes(hash, buf, off);
+        buf.set(new Uint8Array(vec.buffer, vec.byteOffset, vec.byteLength), off + HASH_BYTES);
+      }
+      const fd = openSync(tmp, "w");
+      try {
+        writeSync(fd, buf);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(tmp, this.file);
+    } catch {
+      rmSync(tmp, { force: true });
+    }
+  }
+}

@@ -1,0 +1,18 @@
+// Which settings, when changed, make the existing chunks wrong: their values are hashed into
+// the manifest, and a different hash on the next pass means a clean rebuild.
+import { REINDEX_KEYS, type RagConfig } from "../config/defaults.js";
+import { getPath } from "../config/validate.js";
+import { hashBytes } from "./hash.js";
+
+/**
+ * Bumped when the indexer's own output changes shape (chunk ids, embedded text, keyword
+ * documents), so an index written by an older version is rebuilt rather than mixed.
+ */
+export const INDEX_FORMAT = 1;
+
+/** Embedding provider and model are recorded in the manifest as themselves (clearer reasons). */
+export function chunkingFingerprint(config: RagConfig): string {
+  const values: Record<string, unknown> = { format: INDEX_FORMAT };
+  for (const key of REINDEX_KEYS) if (!key.startsWith("embedding.")) values[key] = getPath(config, key);
+  return hashBytes(JSON.stringify(values)).slice(0, 16);
+}

@@ -1,0 +1,556 @@
+// One incremental index pass. See README.md in this folder for the steps and the commit
+// protocol; in short: nothing the manifest names is touched until new data is durable, and
+// the manifest is replaced atomically last.
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import type { RagConfig } from "../config/defaults.js";
+import type { IndexOptions, IndexProgress, IndexSummary, Logger } from "../engine-types.js";
+import type { ChunkRecord, EmbeddingProvider, VectorStore } from "../types.js";
+import { embeddingText } from "../chunking/index.js";
+import { KeywordIndex, type KeywordDoc } from "../keyword/keyword-index.js";
+import { IgnoreRules, isIgnoreFile } from "../files/ignore-rules.js";
+import { statPaths, toPosix, walkWorkspace, type WalkedFile } from "../files/walk.js";
+import { removeQuietly, writeFileAtomic } from "./atomic-file.js";
+import { ChunkPool, POOL_MIN_BYTES } from "./chunk-pool.js";
+import { EmbeddingCache } from "./embedding-cache.js";
+import { chunkingFingerprint } from "./fingerprint.js";
+import { chunkEnrichers, workerCanHandle, type FileHandlerContext } from "./handlers.js";
+import { chunkId, hashBytes } from "./hash.js";
+import { acquireIndexLock } from "./lock.js";
+import { emptyManifest, readManifest, writeManifest, type Manifest, type ManifestFileEntry } from "./manifest.js";
+import { prepareFile, oneLine, type FileToPrepare, type PreparedFile } from "./prepare-file.js";
+import { clearProgress, writeProgress } from "./state-files.js";
+
+/** What a pass needs from its host (the Engine): resources it opens once and reuses. */
+export interface PassEnv {
+  root: string;
+  config: RagConfig;
+  stateDir: string;
+  storeUri: string;
+  logger: Logger;
+  embedding(): Promise<{ provider: EmbeddingProvider | null; reason: string | null }>;
+  /** The store for this dimension, opened (or re-created for a new dimension) as needed. */
+  store(dimension: number | null): Promise<VectorStore>;
+  /** The in-memory keyword index matching the current manifest, if loaded. */
+  keyword: KeywordIndex | null;
+  /** The generation `keyword` was loaded at. */
+  keywordGeneration: number;
+}
+
+export class IndexCancelledError extends Error {
+  constructor() {
+    super("indexing cancelled");
+    this.name = "IndexCancelledError";
+  }
+}
+
+export const KEYWORD_FILE_PREFIX = "keyword-";
+
+/** Files prepared and written together; bounds memory and gives progress its rhythm. */
+const BATCH_MAX_FILES = 200;
+const BATCH_MAX_BYTES = 4 * 1024 * 1024;
+const PROGRESS_FILE_EVERY_MS = 250;
+
+/** Workspace-relative paths the walker and watcher must never look at: the store, the state folder, the log. */
+export function internalExcludes(root: string, stateDir: string, storeUri: string, logFile = ""): string[] {
+  const out: string[] = [];
+  for (const abs of [stateDir, storeUri, logFile ? resolve(root, logFile) : ""]) {
+    if (!abs) continue;
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(abs)) continue;
+    const rel = toPosix(relative(root, abs));
+    if (rel && !rel.startsWith("..")) out.push(rel);
+  }
+  return out;
+}
+
+export function ignoreRulesFor(env: Pick<PassEnv, "root" | "config" | "stateDir" | "storeUri">): IgnoreRules {
+  return new IgnoreRules(
+    env.root,
+    env.config.indexing,
+    internalExcludes(env.root, env.stateDir, env.storeUri, env.config.logging.logFilePath),
+  );
+}
+
+/** Loads the keyword snapshot a manifest names; null when it is missing or unreadable. */
+export function loadKeywordSnapshot(stateDir: string, manifest: Manifest): KeywordIndex | null {
+  if (!manifest.keywordFile) return manifest.chunkCount === 0 ? new KeywordIndex() : null;
+  try {
+    return KeywordIndex.deserialize(new Uint8Array(readFileSync(join(stateDir, manifest.keywordFile))));
+  } catch {
+    return null;
+  }
+}
+
+function keywordDoc(r: ChunkRecord, text: string): KeywordDoc {
+  return { id: r.id, text, filePath: r.filePath, language: r.language, kind: r.kind, symbol: r.symbol };
+}
+
+function emptySummary(): IndexSummary {
+  return {
+    filesScanned: 0,
+    filesIndexed: 0,
+    filesUnchanged: 0,
+    filesDeleted: 0,
+    filesSkipped: 0,
+    chunksAdded: 0,
+    chunksRemoved: 0,
+    chunksEmbedded: 0,
+    chunksFromCache: 0,
+    bytesRead: 0,
+    durationMs: 0,
+    rebuildReason: null,
+    errors: [],
+  };
+}
+
+interface StoreLike extends VectorStore {
+  waitForAnnBuild?(): Promise<void>;
+  optimize?(): Promise<void>;
+}
+
+/** Runs one pass under the store's lock. Throws IndexBusyError when another pass holds it. */
+export async function runIndexPass(env: PassEnv, options: IndexOptions = {}): Promise<IndexSummary> {
+  const lock = acquireIndexLock(env.stateDir);
+  try {
+    return await runLocked(env, options);
+  } finally {
+    clearProgress(env.stateDir);
+    lock.release();
+  }
+}
+
+async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSummary> {
+  const started = Date.now();
+  const startedAt = new Date(started).toISOString();
+  const { config, stateDir, logger } = env;
+  const summary = emptySummary();
+  const checkAbort = () => {
+    if (options.signal?.aborted) throw new IndexCancelledError();
+  };
+
+  // Progress: to the caller on every step, to the shared progress file a few times a second.
+  const progress: IndexProgress = { phase: "scanning", filesDone: 0, filesTotal: 0, chunksDone: 0, bytesDone: 0, elapsedMs: 0 };
+  let lastFileWrite = 0;
+  const report = (force = false) => {
+    progress.elapsedMs = Date.now() - started;
+    try {
+      options.onProgress?.({ ...progress });
+    } catch {
+      // a host's progress display must not break the pass
+    }
+    if (force || Date.now() - lastFileWrite >= PROGRESS_FILE_EVERY_MS) {
+      lastFileWrite = Date.now();
+      writeProgress(stateDir, {
+        pid: process.pid,
+        startedAt,
+        updatedAt: new Date().toISOString(),
+        phase: progress.phase,
+        filesDone: progress.filesDone,
+        filesTotal: progress.filesTotal,
+        chunksDone: progress.chunksDone,
+      });
+    }
+  };
+  report(true);
+
+  // 1. What vectors this pass makes, and what the index on disk was made with.
+  const { provider, reason: keywordOnlyReason } = await env.embedding();
+  const dimension = provider ? await provider.dimension() : null;
+  const providerName = provider ? provider.provider : "none";
+  const modelName = provider ? provider.model : "";
+  const fingerprint = chunkingFingerprint(config);
+  const store = (await env.store(dimension)) as StoreLike;
+  const startCheckpoint = await store.checkpoint();
+
+  const read = readManifest(stateDir);
+  let manifest: Manifest;
+  let keyword: KeywordIndex | null = null;
+  let rebuildReason: string | null = null;
+  if (options.force) {
+    rebuildReason = "a full rebuild was requested";
+  } else if (read.status === "missing") {
+    if ((await store.count()) > 0) rebuildReason = "the manifest is missing but the store has rows";
+  } else if (read.status === "corrupt") {
+    rebuildReason = `the manifest is corrupt (${read.reason})`;
+  } else {
+    const m = read.manifest;
+    if (m.provider !== providerName || m.model !== modelName) {
+      const was = m.provider === "none" ? "keyword-only" : `${m.provider}/${m.model}`;
+      const now = provider ? `${providerName}/${modelName}` : `keyword-only (${keywordOnlyReason ?? "no embedding model"})`;
+      rebuildReason = `the embedding model changed (${was} -> ${now})`;
+    } else if (m.dimension !== dimension) {
+      rebuildReason = `the embedding dimension changed (${m.dimension} -> ${dimension})`;
+    } else if (m.chunkingFingerprint !== fingerprint) {
+      rebuildReason = "the chunking settings changed";
+    } else {
+      rebuildReason = await reconcileStore(store, m, startCheckpoint, logger);
+      if (!rebuildReason) {
+        keyword = env.keyword && env.keywordGeneration === m.generation ? env.keyword : loadKeywordSnapshot(stateDir, m);
+        if (!keyword) rebuildReason = "the keyword index snapshot is missing or unreadable";
+      }
+    }
+  }
+  if (rebuildReason || read.status !== "ok") {
+    if (rebuildReason) logger.info("rebuilding the index", { reason: rebuildReason });
+    await store.clear();
+    keyword = new KeywordIndex();
+    const prevGeneration = read.status === "ok" ? read.manifest.generation : 0;
+    manifest = emptyManifest(providerName, modelName, dimension, fingerprint);
+    manifest.generation = prevGeneration;
+  } else {
+    manifest = structuredClone((read as { manifest: Manifest }).manifest);
+  }
+  summary.rebuildReason = rebuildReason;
+  // The pass edits this keyword index in place. Searches in this process may see it mid-pass
+  // (hits whose rows are not stored yet are dropped by retrieval); a failed pass discards it.
+  const kw = keyword!;
+  env.keyword = kw;
+
+  try {
+    await runSteps();
+  } catch (err) {
+    // Leave the store exactly as the manifest describes it; the next pass starts clean.
+    env.keyword = null;
+    try {
+      await store.rollbackTo(startCheckpoint);
+    } catch (rollbackErr) {
+      logger.error("rollback after a failed pass failed; the next pass will reconcile", { error: oneLine(rollbackErr) });
+    }
+    throw err;
+  }
+  summary.durationMs = Date.now() - started;
+  progress.phase = "done";
+  report(true);
+  logger.info("index pass finished", { ...summary, errors: summary.errors.length });
+  return summary;
+
+  async function runSteps(): Promise<void> {
+    // 2. Which files exist now (stat only).
+    const rules = ignoreRulesFor(env);
+    const walkOpts = { rules, maxFileSizeBytes: config.indexing.maxFileSizeBytes, signal: options.signal };
+    let present: WalkedFile[];
+    let deleted: string[];
+    const partial = options.onlyPaths && !rebuildReason && read.status === "ok" && !options.onlyPaths.some(isIgnoreFile);
+    if (partial) {
+      const r = statPaths(env.root, [...new Set(options.onlyPaths!)], walkOpts);
+      present = r.files;
+      summary.filesSkipped += r.skipped.length;
+      const goneSet = new Set<string>();
+      for (const g of r.gone) {
+        if (manifest.files[g]) goneSet.add(g);
+        // A folder was removed or renamed: everything under it goes.
+        const prefix = g + "/";
+        for (const p of Object.keys(manifest.files)) if (p.startsWith(prefix)) goneSet.add(p);
+      }
+      deleted = [...goneSet];
+    } else {
+      const r = await walkWorkspace(env.root, walkOpts);
+      present = r.files;
+      summary.filesSkipped += r.skipped.length;
+      const seen = new Set(present.map((f) => f.path));
+      deleted = Object.keys(manifest.files).filter((p) => !seen.has(p));
+    }
+    summary.filesScanned = present.length;
+    checkAbort();
+
+    // 3. Changed files: size or mtime differ from the manifest. The rest is not even opened.
+    const changed: FileToPrepare[] = [];
+    for (const f of present) {
+      const entry = manifest.files[f.path];
+      if (entry && entry.size === f.size && entry.mtimeMs === f.mtimeMs) {
+        summary.filesUnchanged++;
+        if (entry.skipped) summary.filesSkipped++;
+        continue;
+      }
+      changed.push({ path: f.path, absPath: f.absPath, size: f.size, mtimeMs: f.mtimeMs, previousHash: entry?.hash });
+    }
+    progress.filesTotal = changed.length + deleted.length;
+    progress.phase = "chunking";
+    report(true);
+
+    // 4. Deleted files: their rows go.
+    if (deleted.length > 0) {
+      const ids: string[] = [];
+      for (const p of deleted) {
+        ids.push(...manifest.files[p].chunkIds);
+        delete manifest.files[p];
+      }
+      await store.deleteByIds(ids);
+      kw.removeIds(ids);
+      summary.filesDeleted = deleted.length;
+      summary.chunksRemoved += ids.length;
+      progress.filesDone += deleted.length;
+      report();
+    }
+
+    // 5. Changed files in batches: prepare (read, hash, chunk) -> enrich -> embed -> write.
+    const totalBytes = changed.reduce((s, f) => s + f.size, 0);
+    const pool = totalBytes >= POOL_MIN_BYTES ? ChunkPool.create(config, env.root) : null;
+    const ctx: FileHandlerContext = { chunking: config.chunking, config, root: env.root };
+    // In-process chunking runs one file at a time: it is CPU-bound anyway, and concurrent
+    // first loads of a tree-sitter grammar in one thread are not safe.
+    let inProcess: Promise<unknown> = Promise.resolve();
+    const prepareHere = (f: FileToPrepare): Promise<PreparedFile> => {
+      const run = inProcess.then(() => prepareFile(f, ctx));
+      inProcess = run.catch(() => undefined);
+      return run;
+    };
+    const prepare = (f: FileToPrepare): Promise<PreparedFile> =>
+      pool && workerCanHandle(f.path) ? pool.prepare(f) : prepareHere(f);
+    const cache = provider && dimension ? EmbeddingCache.open(stateDir, providerName, modelName, dimension) : null;
+    try {
+      const batches = toBatches(changed);
+      // Prepare the next batch while the current one is embedded and written.
+      let next: Promise<PreparedFile[]> | null = batches.length > 0 ? Promise.all(batches[0].map(prepare)) : null;
+      for (let b = 0; b < batches.length; b++) {
+        const prepared = await next!;
+        checkAbort();
+        next = b + 1 < batches.length ? Promise.all(batches[b + 1].map(prepare)) : null;
+        await applyBatch(prepared, cache);
+      }
+    } finally {
+      await pool?.close();
+      cache?.flush();
+    }
+
+    // 6. Commit: store durable -> keyword snapshot -> manifest (atomic) -> old snapshot removed.
+    progress.phase = "writing";
+    report(true);
+    const changedAnything = rebuildReason !== null || deleted.length > 0 || summary.filesIndexed > 0 || read.status !== "ok";
+    await commit(changedAnything, cache);
+  }
+
+  function toBatches(files: FileToPrepare[]): FileToPrepare[][] {
+    const out: FileToPrepare[][] = [];
+    let cur: FileToPrepare[] = [];
+    let bytes = 0;
+    for (const f of files) {
+      if (cur.length > 0 && (cur.length >= BATCH_MAX_FILES || bytes + f.size > BATCH_MAX_BYTES)) {
+        out.push(cur);
+        cur = [];
+        bytes = 0;
+      }
+      cur.push(f);
+      bytes += f.size;
+    }
+    if (cur.length > 0) out.push(cur);
+    return out;
+  }
+
+  async function applyBatch(prepared: PreparedFile[], cache: EmbeddingCache | null): Promise<void> {
+    const removeIds: string[] = [];
+    const addRecords: ChunkRecord[] = [];
+    const addTexts: string[] = [];
+    const touched: Array<{ path: string; entry: ManifestFileEntry }> = [];
+    for (const p of prepared) {
+      const old = manifest.files[p.path];
+      if (p.kind === "error") {
+        if (p.error === "deleted while indexing") {
+          if (old) {
+            removeIds.push(...old.chunkIds);
+            delete manifest.files[p.path];
+            summary.filesDeleted++;
+          }
+        } else {
+          summary.errors.push({ filePath: p.path, error: p.error });
+          // Keep the old chunks, but make the next pass try this file again.
+          if (old) old.mtimeMs = -1;
+        }
+        continue;
+      }
+      summary.bytesRead += p.bytes;
+      progress.bytesDone += p.bytes;
+      if (p.kind === "same-content") {
+        touched.push({ path: p.path, entry: { ...old!, size: p.size, mtimeMs: p.mtimeMs } });
+        summary.filesUnchanged++;
+        continue;
+      }
+      if (p.kind === "skipped") {
+        if (old) removeIds.push(...old.chunkIds);
+        touched.push({ path: p.path, entry: { size: p.size, mtimeMs: p.mtimeMs, hash: p.hash, chunkIds: [], skipped: p.reason } });
+        summary.filesSkipped++;
+        continue;
+      }
+      const oldIds = new Set(old?.chunkIds ?? []);
+      const newIds: string[] = [];
+      const seen = new Set<string>();
+      for (const c of p.chunks) {
+        const text = embeddingText(c);
+        const contentHash = hashBytes(text);
+        const id = chunkId(p.path, c.startLine, c.endLine, contentHash);
+        if (seen.has(id)) continue;
+        seen.add(id);
+        newIds.push(id);
+        // A chunk already stored under the same id is identical: keep its row as is.
+        if (oldIds.has(id)) continue;
+        addRecords.push({ ...c, filePath: p.path, id, contentHash, description: "" });
+        addTexts.push(text);
+      }
+      for (const id of oldIds) if (!seen.has(id)) removeIds.push(id);
+      touched.push({ path: p.path, entry: { size: p.size, mtimeMs: p.mtimeMs, hash: p.hash, chunkIds: newIds } });
+      summary.filesIndexed++;
+    }
+
+    // Optional steps between chunking and embedding (descriptions, …).
+    if (addRecords.length > 0) {
+      for (const enricher of chunkEnrichers()) {
+        progress.phase = "describing";
+        report();
+        try {
+          await enricher.enrich(addRecords, { ...{ chunking: config.chunking, config, root: env.root }, signal: options.signal });
+        } catch (err) {
+          logger.error(`${enricher.name} failed; chunks are indexed without it`, { error: oneLine(err) });
+        }
+      }
+    }
+
+    // Vectors: from the cache by content, the rest from the model in batches.
+    const vectors: Array<Float32Array | null> = new Array(addRecords.length).fill(null);
+    if (provider && addRecords.length > 0) {
+      progress.phase = "embedding";
+      report();
+      // A description written by an enricher is part of what gets embedded (and of the cache key).
+      const inputs = addRecords.map((r, i) => (r.description ? embeddingText(r) : addTexts[i]));
+      const keys = addRecords.map((r, i) => (r.description ? hashBytes(inputs[i]) : r.contentHash));
+      const missing: number[] = [];
+      for (let i = 0; i < addRecords.length; i++) {
+        const hit = cache?.get(keys[i]);
+        if (hit) {
+          vectors[i] = hit;
+          summary.chunksFromCache++;
+        } else missing.push(i);
+      }
+      const batchSize = Math.max(1, config.embedding.batchSize);
+      for (let s = 0; s < missing.length; s += batchSize) {
+        checkAbort();
+        const slice = missing.slice(s, s + batchSize);
+        const out = await provider.embed(
+          slice.map((i) => inputs[i]),
+          "document",
+        );
+        slice.forEach((i, k) => {
+          vectors[i] = out[k];
+          cache?.set(keys[i], out[k]);
+        });
+        summary.chunksEmbedded += slice.length;
+        progress.chunksDone += slice.length;
+        report();
+      }
+    }
+
+    // Writes: old rows out, new rows in; the keyword index follows the store.
+    progress.phase = "writing";
+    if (removeIds.length > 0) {
+      await store.deleteByIds(removeIds);
+      kw.removeIds(removeIds);
+    }
+    if (addRecords.length > 0) {
+      await store.add(addRecords.map((r, i) => ({ ...r, vector: vectors[i] })));
+      kw.add(addRecords.map((r, i) => keywordDoc(r, addTexts[i])));
+    }
+    for (const t of touched) manifest.files[t.path] = t.entry;
+    summary.chunksAdded += addRecords.length;
+    summary.chunksRemoved += removeIds.length;
+    if (!provider) progress.chunksDone += addRecords.length;
+    progress.filesDone += prepared.length;
+    report();
+  }
+
+  async function commit(changedAnything: boolean, cache: EmbeddingCache | null): Promise<void> {
+    const chunkCount = Object.values(manifest.files).reduce((s, e) => s + e.chunkIds.length, 0);
+    manifest.lastIndexedAt = new Date().toISOString();
+    if (changedAnything) {
+      // A background ANN build writes a table version; let it land before the checkpoint.
+      await store.waitForAnnBuild?.();
+      const storeRows = await store.count();
+      if (storeRows !== chunkCount) {
+        throw new Error(`the store holds ${storeRows} rows but the pass expected ${chunkCount}; run \`opencode-rag index --force\``);
+      }
+      const oldKeywordFile = read.status === "ok" ? read.manifest.keywordFile : null;
+      manifest.generation += 1;
+      const keywordFile = `${KEYWORD_FILE_PREFIX}${manifest.generation}.bin`;
+      writeFileAtomic(join(stateDir, keywordFile), kw.serialize());
+      manifest.keywordFile = keywordFile;
+      manifest.chunkCount = chunkCount;
+      manifest.storeCheckpoint = await store.checkpoint();
+      writeManifest(stateDir, manifest);
+      if (oldKeywordFile && oldKeywordFile !== keywordFile) removeQuietly(join(stateDir, oldKeywordFile));
+      removeOrphanSnapshots(stateDir, keywordFile);
+      if (cache) {
+        const live = new Set<string>();
+        // Only content hashes are known here without reading rows; descriptions' keys age out on rebuild.
+        for (const r of await store.listAll()) live.add(r.contentHash);
+        cache.compact(live);
+      }
+    } else {
+      // A rollback during reconciliation made a new store version with the same rows.
+      manifest.storeCheckpoint = await store.checkpoint();
+      writeManifest(stateDir, manifest);
+    }
+    env.keyword = kw;
+    env.keywordGeneration = manifest.generation;
+  }
+}
+
+/**
+ * Makes the store match a manifest written by an earlier pass: rolls back rows a killed pass
+ * wrote after the manifest's checkpoint. Returns a rebuild reason when that is impossible.
+ */
+async function reconcileStore(store: VectorStore, m: Manifest, current: number, logger: Logger): Promise<string | null> {
+  if (current > m.storeCheckpoint) {
+    try {
+      await store.rollbackTo(m.storeCheckpoint);
+      logger.info("rolled back rows of an interrupted pass", { from: current, to: m.storeCheckpoint });
+    } catch (err) {
+      logger.error("cannot roll back the store", { error: oneLine(err) });
+      return "the store holds rows of an interrupted pass that cannot be rolled back";
+    }
+  }
+  const rows = await store.count();
+  if (rows !== m.chunkCount) return `the store does not match the manifest (${rows} rows, ${m.chunkCount} expected)`;
+  return null;
+}
+
+function removeOrphanSnapshots(stateDir: string, keep: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(stateDir);
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    if (n.startsWith(KEYWORD_FILE_PREFIX) && n.endsWith(".bin") && n !== keep) removeQuietly(join(stateDir, n));
+  }
+}
+
+/**
+ * Brings a store left ahead of its manifest by a killed pass back to the manifest's
+ * checkpoint, when no live pass holds the lock. Hosts call this on open so readers never see
+ * half a pass. Returns true when it rolled back.
+ */
+export async function recoverInterruptedPass(stateDir: string, store: VectorStore, logger: Logger): Promise<boolean> {
+  const read = readManifest(stateDir);
+  if (read.status !== "ok") return false;
+  let lock;
+  try {
+    lock = acquireIndexLock(stateDir);
+  } catch {
+    return false; // a live pass owns the store; it reconciles itself
+  }
+  try {
+    const current = await store.checkpoint();
+    if (current <= read.manifest.storeCheckpoint) return false;
+    await store.rollbackTo(read.manifest.storeCheckpoint);
+    // The rollback is a new version with the old content: record it so this is not repeated.
+    const m = read.manifest;
+    m.storeCheckpoint = await store.checkpoint();
+    writeManifest(stateDir, m);
+    logger.info("rolled back rows of an interrupted pass", { from: current });
+    return true;
+  } catch (err) {
+    logger.error("cannot roll back rows of an interrupted pass", { error: oneLine(err) });
+    return false;
+  } finally {
+    lock.release();
+  }
+}

@@ -1,0 +1,53 @@
+// Reads one changed file, hashes it and turns it into chunks. Runs in the main thread or in a
+// chunking worker: the same function, so both produce identical results.
+import { readFile } from "node:fs/promises";
+import type { Chunk } from "../types.js";
+import { hashBytes } from "./hash.js";
+import { handlersFor, type FileHandlerContext } from "./handlers.js";
+
+export interface FileToPrepare {
+  path: string;
+  absPath: string;
+  size: number;
+  mtimeMs: number;
+  /** Hash in the manifest: when the content still matches, chunking is skipped. */
+  previousHash?: string;
+}
+
+export type PreparedFile =
+  | { path: string; kind: "chunks"; hash: string; bytes: number; size: number; mtimeMs: number; chunks: Chunk[] }
+  /** Content identical to the manifest's (only the mtime moved): nothing to re-chunk. */
+  | { path: string; kind: "same-content"; hash: string; bytes: number; size: number; mtimeMs: number }
+  | { path: string; kind: "skipped"; hash: string; bytes: number; size: number; mtimeMs: number; reason: string }
+  | { path: string; kind: "error"; error: string };
+
+export async function prepareFile(
+  file: FileToPrepare,
+  ctx: FileHandlerContext,
+  includeRegisteredHandlers = true,
+): Promise<PreparedFile> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(file.absPath);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return { path: file.path, kind: "error", error: code === "ENOENT" ? "deleted while indexing" : `cannot read: ${code ?? (err as Error).message}` };
+  }
+  const hash = hashBytes(bytes);
+  // The mtime is the walker's, taken before the read: a write after it moves the mtime, so
+  // the next pass looks again instead of trusting stale content.
+  const base = { path: file.path, hash, bytes: bytes.length, size: file.size, mtimeMs: file.mtimeMs };
+  if (file.previousHash === hash) return { ...base, kind: "same-content" };
+  try {
+    const result = await handlersFor(file.path, includeRegisteredHandlers).handle(file.path, bytes, ctx);
+    if ("skipped" in result) return { ...base, kind: "skipped", reason: result.skipped };
+    return { ...base, kind: "chunks", chunks: result.chunks };
+  } catch (err) {
+    return { path: file.path, kind: "error", error: `cannot chunk: ${oneLine(err)}` };
+  }
+}
+
+export function oneLine(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  return (msg.split("\n")[0] || (err instanceof Error ? err.name : "error")).slice(0, 300);
+}

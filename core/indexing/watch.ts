@@ -1,0 +1,172 @@
+// Keeps the index current while files change (F7). Two backends feed one PassScheduler:
+// chokidar (file events) and git (what changed since the last indexed commit, plus dirty
+// files, checked every autoIndex.intervalMs). Passes go through the host's index(), so the
+// lock, the manifest protocol and the progress file are the same as for `index`.
+import { execFile } from "node:child_process";
+import { relative } from "node:path";
+import { watch as chokidarWatch, type FSWatcher } from "chokidar";
+import type { RagConfig } from "../config/defaults.js";
+import type { IndexOptions, IndexSummary, Logger, Watcher, WatchOptions } from "../engine-types.js";
+import { isIgnoreFile, type IgnoreRules } from "../files/ignore-rules.js";
+import { toPosix } from "../files/walk.js";
+import { IndexBusyError } from "./lock.js";
+import { IndexCancelledError } from "./indexer.js";
+import { oneLine } from "./prepare-file.js";
+import { PassScheduler, type PassRequest } from "./pass-scheduler.js";
+import { writeWatcherStatus, type WatcherStatusFile } from "./state-files.js";
+
+export interface WatchHost {
+  root: string;
+  stateDir: string;
+  config: RagConfig;
+  logger: Logger;
+  index(options: IndexOptions): Promise<IndexSummary>;
+  /** Fresh exclusion rules (called again after an ignore file changes). */
+  rules(): IgnoreRules;
+}
+
+/** How long to wait before retrying a pass that found another process's pass running. */
+const BUSY_RETRY_MS = 2000;
+
+export async function startWatcher(host: WatchHost, options: WatchOptions = {}): Promise<Watcher> {
+  const backend = options.backend ?? (host.config.autoIndex.backend as "chokidar" | "git");
+  const debounceMs = options.debounceMs ?? host.config.autoIndex.debounceMs;
+  const intervalMs = options.intervalMs ?? host.config.autoIndex.intervalMs;
+  let rules = host.rules();
+  let lastPass: WatcherStatusFile["lastPass"];
+  let closed = false;
+  let retryTimer: ReturnType<typeof setTimeout> | null = null;
+  let forcedAfterFailure = false;
+
+  const status = (state: WatcherStatusFile["state"], message?: string) =>
+    writeWatcherStatus(host.stateDir, { pid: process.pid, state, backend, updatedAt: new Date().toISOString(), message, lastPass });
+
+  async function pass(request: PassRequest, force = false): Promise<void> {
+    if (closed) return;
+    status("indexing");
+    try {
+      const summary = await host.index({ onlyPaths: request ?? undefined, force });
+      forcedAfterFailure = false;
+      lastPass = { at: new Date().toISOString(), filesIndexed: summary.filesIndexed, filesDeleted: summary.filesDeleted, durationMs: summary.durationMs };
+      status("watching");
+      options.onPass?.(summary);
+    } catch (err) {
+      if (err instanceof IndexBusyError) {
+        // Another process is indexing; look again shortly (its pass may not cover our changes).
+        status("watching", "waiting for another process's index pass");
+        if (!closed) {
+          retryTimer = setTimeout(() => scheduler.notify(null), BUSY_RETRY_MS);
+          retryTimer.unref?.();
+        }
+        return;
+      }
+      if (err instanceof IndexCancelledError || closed) return;
+      host.logger.error("watch pass failed", { error: oneLine(err) });
+      // A store that cannot be read or written is rebuilt once; a second failure is reported.
+      if (!forcedAfterFailure) {
+        forcedAfterFailure = true;
+        host.logger.info("rebuilding the index after a failed pass");
+        return pass(null, true);
+      }
+      status("error", oneLine(err));
+      options.onError?.(err as Error);
+    }
+  }
+
+  const scheduler = new PassScheduler((req) => pass(req), debounceMs);
+  let fsWatcher: FSWatcher | null = null;
+  let gitTimer: ReturnType<typeof setInterval> | null = null;
+
+  if (backend === "git") {
+    const git = new GitChangeSource(host.root);
+    git.onPaths = (paths) => scheduler.requestNow(paths);
+    await git.poll();
+    gitTimer = setInterval(() => void git.poll(), Math.max(1000, intervalMs));
+    gitTimer.unref?.();
+  } else {
+    fsWatcher = chokidarWatch(host.root, {
+      ignoreInitial: true,
+      persistent: true,
+      followSymlinks: false,
+      ignored: (path: string, stats?: { isDirectory(): boolean }) => {
+        const rel = toPosix(relative(host.root, path));
+        if (!rel || rel.startsWith("..")) return false;
+        if (stats) return rules.isExcluded(rel, stats.isDirectory());
+        return rules.isExcluded(rel, false) || rules.isExcluded(rel, true);
+      },
+    });
+    const onEvent = (path: string) => {
+      const rel = toPosix(relative(host.root, path));
+      if (!rel || rel.startsWith("..")) return;
+      if (isIgnoreFile(rel)) {
+        rules = host.rules();
+        scheduler.notify(null);
+      } else {
+        scheduler.notify(rel);
+      }
+    };
+    fsWatcher.on("add", onEvent).on("change", onEvent).on("unlink", onEvent).on("unlinkDir", onEvent);
+    fsWatcher.on("error", (err) => host.logger.error("file watcher error", { error: oneLine(err) }));
+    await new Promise<void>((resolve) => fsWatcher!.once("ready", () => resolve()));
+  }
+  status("watching");
+  host.logger.info("watching for changes", { backend, debounceMs });
+
+  return {
+    async close() {
+      closed = true;
+      if (retryTimer) clearTimeout(retryTimer);
+      if (gitTimer) clearInterval(gitTimer);
+      await fsWatcher?.close();
+      await scheduler.close();
+      status("off");
+    },
+  };
+}
+
+function runGit(root: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile("git", ["-C", root, ...args], { maxBuffer: 64 * 1024 * 1024 }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
+  });
+}
+
+/**
+ * Changes since the last poll, from git: files changed between the last seen HEAD and the
+ * current one, plus files git reports as modified or untracked. The first poll asks for a full
+ * pass (the manifest then makes it cheap: unchanged files are not read).
+ */
+export class GitChangeSource {
+  private lastHead: string | null = null;
+  onPaths: (paths: string[] | null) => void = () => undefined;
+
+  constructor(private readonly root: string) {}
+
+  async changes(): Promise<string[] | null> {
+    const head = (await runGit(this.root, ["rev-parse", "HEAD"]).catch(() => "")).trim() || null;
+    const prev = this.lastHead;
+    this.lastHead = head;
+    if (prev === null || head === null) return null;
+    const paths = new Set<string>();
+    if (prev !== head) {
+      for (const p of (await runGit(this.root, ["diff", "--name-only", "-z", prev, head])).split("\0")) if (p) paths.add(p);
+    }
+    // Porcelain v1 with -z: "XY path\0", renames add the old path as a second entry.
+    const entries = (await runGit(this.root, ["status", "--porcelain", "-z", "--untracked-files=all"])).split("\0");
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i];
+      if (e.length < 4) continue;
+      paths.add(e.slice(3));
+      if (e[0] === "R" || e[0] === "C") paths.add(entries[++i]);
+    }
+    return [...paths];
+  }
+
+  async poll(): Promise<void> {
+    try {
+      const c = await this.changes();
+      if (c === null || c.length > 0) this.onPaths(c);
+    } catch {
+      this.onPaths(null);
+    }
+  }
+}

@@ -1,0 +1,1 @@
+export { createFileLogger, silentLogger, teeLogger, isLogLevel, type FileLoggerOptions } from "./logger.js";
