@@ -1,0 +1,54 @@
+// Text normalisation applied before tokenization for models trained on it (the bundled
+// model is). It must behave identically wherever it runs — indexing in Node, search in the
+// browser, and the training pipeline in models/ (which bundles this very file) — so it uses
+// no Node built-ins and no locale-dependent APIs.
+//
+// Why: code identifiers glue words together (`getUserById`, `parse_json_file`). A word-level
+// vocabulary would see each as one rare token; split, they share meaning with the prose of
+// a query ("get the user by id").
+
+/** Name of the preprocessing scheme; a model declares it in config.json (`opencode_rag.preprocess`). */
+export const IDENTIFIER_PREPROCESS = "identifiers-v1";
+
+// Runs of letters/digits, plus `_` and `$` which join identifiers in most languages.
+const WORD = /[\p{L}\p{N}_$]+/gu;
+// One identifier part: `HTTP` in `HTTPServer`, `User` in `getUser`, `json`, `42`.
+const PART = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+|\p{L}+/gu;
+
+/** Longest token kept: longer runs are hashes, base64 blobs or minified noise. */
+const MAX_TOKEN_CHARS = 40;
+/** A joined identifier is appended only up to this length (longer ones are rarely typed). */
+const MAX_JOINED_CHARS = 24;
+
+/** Splits one identifier into lower-case parts: `getUserByID_v2` → [get, user, by, id, v, 2]. */
+export function splitIdentifier(token: string): string[] {
+  const parts: string[] = [];
+  for (const piece of token.split(/[_$]+/)) {
+    if (!piece) continue;
+    for (const m of piece.matchAll(PART)) parts.push(m[0].toLowerCase());
+  }
+  return parts;
+}
+
+/**
+ * Turns source code or prose into space-separated lower-case words: identifiers are split
+ * into their parts followed by the whole identifier (`getUserById` → `get user by id
+ * getuserbyid`), punctuation and operators are dropped. At most `maxWords` words are kept.
+ */
+export function preprocessForEmbedding(text: string, maxWords = 512): string {
+  const out: string[] = [];
+  for (const m of text.matchAll(WORD)) {
+    const token = m[0];
+    if (token.length > MAX_TOKEN_CHARS) continue;
+    const parts = splitIdentifier(token);
+    if (parts.length === 0) continue;
+    for (const p of parts) out.push(p);
+    if (parts.length > 1) {
+      const joined = parts.join("");
+      if (joined.length <= MAX_JOINED_CHARS) out.push(joined);
+    }
+    if (out.length >= maxWords) break;
+  }
+  if (out.length > maxWords) out.length = maxWords;
+  return out.join(" ");
+}

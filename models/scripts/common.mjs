@@ -1,0 +1,25 @@
+// Shared by the pipeline scripts: paths, and the product's own preprocessing function
+// (core/embedding/preprocess.ts, bundled on the fly) so that training sees exactly the text
+// the product embeds.
+import { buildSync } from "esbuild";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+
+export const MODELS = new URL("..", import.meta.url).pathname;
+export const WORK = join(MODELS, ".work");
+export const MODEL_ID = "opencode-rag-code-v1";
+/** Where train.py writes a candidate model; eval reads it from here before it is shipped. */
+export const STAGE = join(WORK, "stage");
+export const SHIPPED = join(MODELS, MODEL_ID);
+
+/** Imports core/embedding/preprocess.ts (TypeScript) by bundling it into .work. */
+export async function loadPreprocess() {
+  mkdirSync(WORK, { recursive: true });
+  const out = join(WORK, "preprocess.mjs");
+  buildSync({ entryPoints: [join(MODELS, "..", "core", "embedding", "preprocess.ts")], outfile: out, format: "esm", platform: "neutral", bundle: true, logLevel: "error" });
+  return import(`${out}?t=${Date.now()}`);
+}
+
+export function readJsonl(text) {
+  return text.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+}

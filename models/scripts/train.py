@@ -1,0 +1,179 @@
+"""Trains the static code-search embedder and exports it as ONNX for transformers.js.
+
+Model: one embedding table; a text's vector is the mean of its token vectors, L2-normalised
+(exactly what transformers.js computes with pooling='mean', normalize=true). Because the
+result is normalised, a token vector's length acts as that token's weight, so the table
+learns both meaning and importance.
+
+Training: symmetric InfoNCE with in-batch negatives over (query, code) pairs produced by
+data.mjs and tokenized by tokenize.mjs (with transformers.js, like the product).
+
+Export: input_ids, attention_mask (int64) -> last_hidden_state [B, T, D] (float32). The table
+is stored int8 with one float scale per row (dequantised inside the graph), which keeps the
+file small without changing the interface.
+"""
+import argparse
+import json
+import math
+import os
+import time
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+WORK = os.path.join(HERE, "..", ".work")
+STAGE = os.path.join(WORK, "stage")
+
+
+def load_side(side):
+    ids = np.fromfile(os.path.join(WORK, f"tokens-{side}.bin"), dtype=np.int32)
+    off = np.fromfile(os.path.join(WORK, f"tokens-{side}.off"), dtype=np.int32)
+    return torch.from_numpy(ids.astype(np.int64)), torch.from_numpy(off.astype(np.int64))
+
+
+class Bag(torch.nn.Module):
+    def __init__(self, vocab, dim):
+        super().__init__()
+        self.emb = torch.nn.EmbeddingBag(vocab, dim, mode="sum", padding_idx=0)
+        torch.nn.init.normal_(self.emb.weight, std=1.0 / math.sqrt(dim))
+        with torch.no_grad():
+            self.emb.weight[0].zero_()
+
+    def forward(self, ids, offsets):
+        return F.normalize(self.emb(ids, offsets), dim=-1)
+
+
+def gather_batch(ids, off, idx):
+    starts, ends = off[idx], off[idx + 1]
+    lens = ends - starts
+    parts = [ids[s:e] for s, e in zip(starts.tolist(), ends.tolist())]
+    flat = torch.cat(parts)
+    offsets = torch.zeros(len(idx), dtype=torch.int64)
+    offsets[1:] = torch.cumsum(lens, 0)[:-1]
+    return flat, offsets
+
+
+def mrr(model, q, c, idx):
+    with torch.no_grad():
+        qv = model(*gather_batch(*q, idx))
+        cv = model(*gather_batch(*c, idx))
+        sims = qv @ cv.T
+        ranks = (sims > sims.diag().unsqueeze(1)).sum(1) + 1
+        return float((1.0 / ranks.float()).mean())
+
+
+def export_onnx(weight, path):
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    w = weight.detach().numpy().astype(np.float32)
+    scale = np.abs(w).max(axis=1, keepdims=True) / 127.0
+    scale[scale == 0] = 1.0
+    q = np.clip(np.round(w / scale), -127, 127).astype(np.int8)
+    vocab, dim = w.shape
+    nodes = [
+        helper.make_node("Gather", ["table_q", "input_ids"], ["rows_q"], axis=0),
+        helper.make_node("Gather", ["table_scale", "input_ids"], ["rows_scale"], axis=0),
+        helper.make_node("Cast", ["rows_q"], ["rows_f"], to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["rows_f", "rows_scale"], ["rows"]),
+        # padding positions contribute zeros (pooling also masks them; this keeps raw output clean)
+        helper.make_node("Cast", ["attention_mask"], ["mask_f"], to=TensorProto.FLOAT),
+        helper.make_node("Unsqueeze", ["mask_f", "axis_last"], ["mask_3d"]),
+        helper.make_node("Mul", ["rows", "mask_3d"], ["last_hidden_state"]),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "opencode_rag_static_embedder",
+        [
+            helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "sequence"]),
+            helper.make_tensor_value_info("attention_mask", TensorProto.INT64, ["batch", "sequence"]),
+        ],
+        [helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, ["batch", "sequence", dim])],
+        [
+            numpy_helper.from_array(q, "table_q"),
+            numpy_helper.from_array(scale.astype(np.float32), "table_scale"),
+            numpy_helper.from_array(np.array([-1], dtype=np.int64), "axis_last"),
+        ],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)], producer_name="opencode-rag")
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    onnx.save(model, path)
+    err = np.abs(q.astype(np.float32) * scale - w).max()
+    print(f"exported {path}: {os.path.getsize(path) / 1e6:.1f} MB, max quantisation error {err:.4f}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dim", type=int, default=256)
+    ap.add_argument("--epochs", type=float, default=8)
+    ap.add_argument("--batch", type=int, default=1024)
+    ap.add_argument("--lr", type=float, default=0.01)
+    ap.add_argument("--temp", type=float, default=0.05)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--minutes", type=float, default=60, help="stop after this much training time")
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+
+    q, c = load_side("q"), load_side("c")
+    n = len(q[1]) - 1
+    vocab = len(json.load(open(os.path.join(STAGE, "tokenizer.json")))["model"]["vocab"])
+    perm = torch.randperm(n)
+    val_idx, train_idx = perm[:2000], perm[2000:]
+    model = Bag(vocab, args.dim)
+    opt = torch.optim.Adam(model.parameters(), lr=args.lr)
+    steps_per_epoch = len(train_idx) // args.batch
+    total = int(steps_per_epoch * args.epochs)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=total, pct_start=0.05)
+    print(f"pairs {n}, vocab {vocab}, dim {args.dim}, {total} steps; val MRR (2000 candidates) before: {mrr(model, q, c, val_idx):.3f}")
+    t0 = time.time()
+    step = 0
+    labels = torch.arange(args.batch)
+    while step < total:
+        order = train_idx[torch.randperm(len(train_idx))]
+        for b in range(steps_per_epoch):
+            idx = order[b * args.batch : (b + 1) * args.batch]
+            qv = model(*gather_batch(*q, idx))
+            cv = model(*gather_batch(*c, idx))
+            logits = qv @ cv.T / args.temp
+            loss = (F.cross_entropy(logits, labels) + F.cross_entropy(logits.T, labels)) / 2
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            step += 1
+            if step % 200 == 0 or step == total:
+                print(f"step {step}/{total} loss {loss.item():.3f} val MRR {mrr(model, q, c, val_idx):.3f} {time.time() - t0:.0f}s", flush=True)
+            if step >= total or time.time() - t0 > args.minutes * 60:
+                break
+        if time.time() - t0 > args.minutes * 60:
+            print("time budget reached")
+            break
+
+    with torch.no_grad():
+        model.emb.weight[0].zero_()
+    export_onnx(model.emb.weight, os.path.join(STAGE, "onnx", "model.onnx"))
+    config = {
+        "model_type": "bert",
+        "architectures": ["BertModel"],
+        "hidden_size": args.dim,
+        "vocab_size": vocab,
+        "max_position_embeddings": 512,
+        "opencode_rag": {
+            "preprocess": "identifiers-v1",
+            "architecture": "static token embeddings, mean pooling, int8 table with per-row scales",
+            "trained": {k: getattr(args, k) for k in ["dim", "epochs", "batch", "lr", "temp", "seed"]},
+            "pairs": n,
+        },
+    }
+    json.dump(config, open(os.path.join(STAGE, "config.json"), "w"), indent=2)
+    print(f"done in {time.time() - t0:.0f}s; val MRR {mrr(model, q, c, val_idx):.3f}")
+
+
+if __name__ == "__main__":
+    main()
