@@ -5,5 +5,17 @@ import { indexCommand } from "./commands/index.js";
 import { queryCommand } from "./commands/query.js";
 import { statusCommand } from "./commands/status.js";
 import { clearCommand } from "./commands/clear.js";
+import { initCommand } from "./commands/init.js";
+import { evalCommand, EVAL_USAGE } from "./commands/eval.js";
 
-export const COMMANDS: Command[] = [indexCommand, queryCommand, statusCommand, clearCommand];
+/** `eval` parses its own arguments (query files, presets). */
+const evalEntry: Command = {
+  name: "eval",
+  summary: "measure retrieval quality over a queries file",
+  help: EVAL_USAGE,
+  options: {},
+  run: async () => 2,
+  runRaw: (argv) => evalCommand(argv),
+};
+
+export const COMMANDS: Command[] = [indexCommand, queryCommand, statusCommand, clearCommand, initCommand, evalEntry];

@@ -30,6 +30,11 @@ export interface Command {
   allowPositionals?: boolean;
   /** Returns the process exit code. */
   run(ctx: CommandContext): Promise<number>;
+  /**
+   * For commands that parse their own arguments: gets everything after the command name and
+   * replaces option parsing and `run`.
+   */
+  runRaw?(argv: string[]): Promise<number>;
 }
 
 /** A usage mistake: printed with a pointer to --help, exit code 2. */

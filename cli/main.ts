@@ -55,6 +55,7 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
 
+  if (command.runRaw) return command.runRaw(argv.slice(1));
   const debugAsked = argv.includes("--debug");
   let engine: Engine | null = null;
   try {
