@@ -1,14 +1,20 @@
 // The VectorStore contract on LanceDB (Node only: native bindings). The location is a URI handed
 // to LanceDB untouched, so a folder, memory://, s3://, gs://, az:// and db:// all work alike.
-import * as lancedb from "@lancedb/lancedb";
+import type * as LanceDb from "@lancedb/lancedb";
 import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from "apache-arrow";
 import type { ChunkRecord, ScoredId, SearchFilter, VectorStore } from "../types.js";
 import { filterToSql, sqlString } from "./filter.js";
 import { cosineDistanceToScore, validateRowVector } from "./vectors.js";
 
-// LanceDB's Rust core logs warnings to stderr unless told otherwise; hosts own the terminal.
-if (typeof process !== "undefined" && process.env && process.env.LANCEDB_LOG === undefined) {
-  process.env.LANCEDB_LOG = "error";
+/**
+ * LanceDB's Rust core logs warnings to stderr unless told otherwise, and hosts own the
+ * terminal. The level is read when the native module loads, so the module is imported only
+ * after LANCEDB_LOG has been defaulted to "error" (a user's own setting wins).
+ */
+let lancedbModule: Promise<typeof LanceDb> | null = null;
+function loadLanceDb(): Promise<typeof LanceDb> {
+  if (process.env.LANCEDB_LOG === undefined) process.env.LANCEDB_LOG = "error";
+  return (lancedbModule ??= import("@lancedb/lancedb"));
 }
 
 type Row = ChunkRecord & { vector: Float32Array | null };
@@ -16,9 +22,13 @@ type Row = ChunkRecord & { vector: Float32Array | null };
 /** Columns other than the vector, in table order. */
 const TEXT_COLUMNS = ["id", "content", "filePath", "language", "kind", "symbol", "context", "contentHash", "description"] as const;
 const RECORD_COLUMNS = [...TEXT_COLUMNS, "startLine", "endLine"];
+/** A vector search names `_distance` itself (LanceDB warns when it is added implicitly). */
+const VECTOR_RESULT_COLUMNS = [...RECORD_COLUMNS, "_distance"];
 
 /** Above this many rows an ANN index is built in the background (flat search is fine below). */
-export const DEFAULT_ANN_MIN_ROWS = 20_000;
+export const DEFAULT_ANN_MIN_ROWS = 10_000;
+/** Rows added between two looks at how much of the table the ANN index misses. */
+const ANN_CHECK_EVERY = 2_000;
 /** `id IN (...)` lists are sent in slices of this size to keep the SQL small. */
 const ID_BATCH = 512;
 /** Records seen by the latest vector searches, so the getByIds() that follows costs no scan. */
@@ -93,7 +103,8 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<LanceV
   if (!/^[A-Za-z0-9_.-]+$/.test(tableName)) {
     throw new Error(`vectorStore.tableName ${JSON.stringify(tableName)} is invalid: use letters, digits, '_', '-' or '.'`);
   }
-  let db: lancedb.Connection;
+  const lancedb = await loadLanceDb();
+  let db: LanceDb.Connection;
   try {
     // readConsistencyInterval 0: every read sees writes from other processes (the CLI indexing
     // while the plugin searches); on local disk that check is one small manifest read.
@@ -101,7 +112,7 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<LanceV
   } catch (err) {
     throw new Error(`cannot open vector store at ${uri}: ${oneLine(err)}`);
   }
-  let table: lancedb.Table;
+  let table: LanceDb.Table;
   const names = await db.tableNames();
   if (names.includes(tableName)) {
     table = await db.openTable(tableName);
@@ -123,7 +134,7 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<LanceV
     table = await db.createEmptyTable(tableName, chunkSchema(options.dimension));
   }
   const dimension = schemaDimension(await table.schema());
-  const store = new LanceVectorStore(db, table, uri, dimension, options.annMinRows ?? DEFAULT_ANN_MIN_ROWS);
+  const store = new LanceVectorStore(lancedb, db, table, uri, dimension, options.annMinRows ?? DEFAULT_ANN_MIN_ROWS);
   await store.init();
   return store;
 }
@@ -131,12 +142,14 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<LanceV
 export class LanceVectorStore implements VectorStore {
   private recordCache = new Map<string, ChunkRecord>();
   private annBuild: Promise<void> | null = null;
-  private hasAnnIndex = false;
+  private annIndexName: string | null = null;
+  private addedSinceAnnCheck = 0;
   private closed = false;
 
   constructor(
-    private readonly db: lancedb.Connection,
-    private readonly table: lancedb.Table,
+    private readonly lancedb: typeof LanceDb,
+    private readonly db: LanceDb.Connection,
+    private readonly table: LanceDb.Table,
     readonly uri: string,
     /** Vector length of the table on disk; null when it has no vector column. */
     readonly dimension: number | null,
@@ -145,7 +158,7 @@ export class LanceVectorStore implements VectorStore {
 
   async init(): Promise<void> {
     const indices = await this.table.listIndices();
-    this.hasAnnIndex = indices.some((i) => i.columns.includes("vector"));
+    this.annIndexName = indices.find((i) => i.columns.includes("vector"))?.name ?? null;
   }
 
   async count(): Promise<number> {
@@ -160,6 +173,7 @@ export class LanceVectorStore implements VectorStore {
     this.recordCache.clear();
     const data = rows.map((r) => this.toTableRow(r));
     await this.table.add(data);
+    this.addedSinceAnnCheck += rows.length;
     this.maybeBuildAnnIndex();
   }
 
@@ -187,10 +201,10 @@ export class LanceVectorStore implements VectorStore {
       .column("vector")
       .distanceType("cosine")
       .where(filterToSql(filter))
-      .select(RECORD_COLUMNS)
+      .select(VECTOR_RESULT_COLUMNS)
       .limit(topK);
     // With an HNSW index the graph is walked with a wider beam and re-ranked on exact distances.
-    if (this.hasAnnIndex) query = query.ef(Math.max(64, topK * 4)).refineFactor(2);
+    if (this.annIndexName) query = query.ef(Math.max(64, topK * 4)).refineFactor(2);
     const rows = (await query.toArray()) as Array<Record<string, unknown>>;
     const hits: ScoredId[] = [];
     for (const raw of rows) {
@@ -282,7 +296,7 @@ export class LanceVectorStore implements VectorStore {
   }
 
   get annIndexReady(): boolean {
-    return this.hasAnnIndex;
+    return this.annIndexName !== null;
   }
 
   async close(): Promise<void> {
@@ -295,17 +309,30 @@ export class LanceVectorStore implements VectorStore {
     this.db.close();
   }
 
+  /**
+   * Starts a background ANN build when the table is large enough and has no index, or when
+   * rows added since the last build (searched flat until then) outgrow half of the indexed
+   * ones. Rebuilding from scratch at that point keeps total build work linear in table size.
+   */
   private maybeBuildAnnIndex(): void {
-    if (this.dimension === null || this.hasAnnIndex || this.annBuild || !Number.isFinite(this.annMinRows)) return;
+    if (this.dimension === null || this.annBuild || !Number.isFinite(this.annMinRows)) return;
+    if (this.annIndexName && this.addedSinceAnnCheck < ANN_CHECK_EVERY) return;
+    this.addedSinceAnnCheck = 0;
     this.annBuild = (async () => {
       try {
-        if ((await this.table.countRows()) < this.annMinRows) return;
+        if (this.annIndexName) {
+          const stats = await this.table.indexStats(this.annIndexName);
+          if (!stats || stats.numUnindexedRows < Math.max(this.annMinRows / 2, stats.numIndexedRows / 2)) return;
+        } else if ((await this.table.countRows()) < this.annMinRows) {
+          return;
+        }
         // HNSW with scalar quantisation: builds in seconds (IVF_PQ takes far longer on small
-        // machines) and queries read the graph, not every row. Queries keep running meanwhile.
-        await this.table.createIndex("vector", { config: lancedb.Index.hnswSq({ distanceType: "cosine" }) });
-        this.hasAnnIndex = true;
+        // machines) and queries walk the graph instead of reading every row. Queries keep
+        // running on the previous state meanwhile.
+        await this.table.createIndex("vector", { config: this.lancedb.Index.hnswSq({ distanceType: "cosine" }), replace: true });
+        await this.init();
       } catch {
-        // Flat search stays correct, only slower; the next add() tries again.
+        // Flat search stays correct, only slower; a later add() tries again.
       } finally {
         this.annBuild = null;
       }

@@ -112,3 +112,34 @@ describe("LanceVectorStore", () => {
     await expect(openVectorStore({ uri: "", tableName: "chunks", dimension: DIM })).rejects.toThrow(/vectorStore.path is empty/);
   });
 });
+
+describe("LanceVectorStore ANN index", () => {
+  test("past annMinRows an HNSW index is built in the background and search stays correct", async () => {
+    const dir = freshDir();
+    const store = await openLanceStore({ uri: dir, tableName: "chunks", dimension: DIM, annMinRows: 300 });
+    const rows = [];
+    for (let i = 0; i < 400; i++) {
+      const v = new Float32Array(DIM);
+      v[i % DIM] = 1;
+      v[(i + 1) % DIM] = (i % 50) / 100;
+      rows.push(row(`r${i}`, `f${i % 40}.ts`, v));
+    }
+    await store.add(rows.slice(0, 200));
+    await store.waitForAnnBuild();
+    expect(store.annIndexReady).toBe(false);
+    await store.add(rows.slice(200));
+    // Queries do not wait for the build.
+    expect((await store.searchVector(axis(3), 1))[0].score).toBeCloseTo(1, 3);
+    await store.waitForAnnBuild();
+    expect(store.annIndexReady).toBe(true);
+    const hits = await store.searchVector(axis(3), 5);
+    expect(hits).toHaveLength(5);
+    expect(hits[0].score).toBeCloseTo(1, 2);
+    for (const h of hits) expect(Number(h.id.slice(1)) % DIM).toBe(3);
+    expect((await store.searchVector(axis(3), 5, { pathPrefixes: ["f3.ts"] })).every((h) => h.id.endsWith("3"))).toBe(true);
+    await store.close();
+    const again = await openLanceStore({ uri: dir, tableName: "chunks", dimension: DIM, annMinRows: 300 });
+    expect(again.annIndexReady).toBe(true);
+    await again.close();
+  });
+});
