@@ -41,6 +41,7 @@ import { manifestPath, readManifest, MANIFEST_FILE } from "./indexing/manifest.j
 import { oneLine } from "./indexing/prepare-file.js";
 import { clearProgress, readProgress, readWatcherStatus } from "./indexing/state-files.js";
 import { startWatcher } from "./indexing/watch.js";
+import { beginDescriptionPass, registerDescriptionSteps } from "./description/index.js";
 
 interface EmbeddingState {
   provider: EmbeddingProvider | null;
@@ -243,6 +244,9 @@ class WorkspaceEngine implements Engine {
     this.assertOpen();
     const run = this.passChain.then(async () => {
       await this.loadChunkers();
+      // Image handler and LLM descriptions (F14): inert while description.enabled is false.
+      registerDescriptionSteps({ logger: this.logger });
+      beginDescriptionPass();
       return runIndexPass(this.passEnv, options);
     });
     this.passChain = run.catch(() => undefined);

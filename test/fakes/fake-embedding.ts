@@ -3,7 +3,9 @@
 // through a fake provider ranks sensibly without any real model.
 export function fakeEmbedding(text: string, dim: number): number[] {
   const v = new Array<number>(dim).fill(0);
+  // Like the real models that use them, the fake understands task prefixes rather than embedding them as words.
   const words = text
+    .replace(/^search_(query|document): /, "")
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .toLowerCase()
     .split(/[^a-z0-9]+/)

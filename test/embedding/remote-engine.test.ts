@@ -1,0 +1,205 @@
+// End to end through the Engine with each remote provider (fake servers on 127.0.0.1): index a
+// workspace, search it, switch providers (rebuild, never mixed vectors), survive a provider
+// that is down (one line, index kept), resume a failed pass without re-embedding finished
+// chunks, and index LLM descriptions and image descriptions.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { openEngine } from "../../core/engine.js";
+import type { Engine } from "../../core/engine-types.js";
+import { closeDescribers } from "../../core/description/index.js";
+import { startFakeOllama } from "../fakes/ollama.js";
+import { startFakeOpenAI } from "../fakes/openai.js";
+import type { FakeHttpServer } from "../fakes/http-fake.js";
+
+const FIXTURE_REPO = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "repo");
+
+let ollama: FakeHttpServer;
+let openai: FakeHttpServer;
+let root: string;
+const engines: Engine[] = [];
+
+/** A small workspace with known content (plus the shared fixture repo when present). */
+function makeWorkspace(): string {
+  const dir = mkdtempSync(join(tmpdir(), "rag-remote-"));
+  if (existsSync(FIXTURE_REPO)) cpSync(FIXTURE_REPO, join(dir, "fixture"), { recursive: true });
+  const write = (rel: string, text: string) => {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  };
+  write(
+    "src/tokens.ts",
+    `// Session tokens.\nexport function verifySessionToken(token: string, secret: string): boolean {\n  const [payload, signature] = token.split(".");\n  return signature === hmacSha256(payload, secret);\n}\n\nfunction hmacSha256(data: string, key: string): string {\n  return data + key;\n}\n`,
+  );
+  write(
+    "src/weather.py",
+    `class WeatherStation:\n    """Collects temperature readings from a station."""\n\n    def __init__(self):\n        self.readings = []\n\n    def record_temperature(self, celsius):\n        self.readings.append(celsius)\n\n    def average_temperature(self):\n        return sum(self.readings) / len(self.readings)\n`,
+  );
+  write("docs/deploy.md", `# Deployment\n\nBuild the container image, push it to the registry and roll out the kubernetes deployment.\n`);
+  return dir;
+}
+
+function overrides(provider: "ollama" | "openai", extra: Record<string, unknown> = {}) {
+  const embedding =
+    provider === "ollama"
+      ? { provider, model: "nomic-embed-text", baseUrl: ollama.url }
+      : { provider, model: "text-embedding-3-small", baseUrl: `${openai.url}/v1`, apiKey: "sk-fake" };
+  return {
+    embedding: { ...embedding, retryBaseMs: 5, maxRetries: 1, timeoutMs: 5000, batchSize: 4 },
+    vectorStore: { path: join(root, ".opencode", "rag_db") },
+    autoIndex: { enabled: false },
+    logging: { level: "error" },
+    ...extra,
+  };
+}
+
+async function open(provider: "ollama" | "openai", extra: Record<string, unknown> = {}): Promise<Engine> {
+  const engine = await openEngine({ root, overrides: overrides(provider, extra) });
+  engines.push(engine);
+  return engine;
+}
+
+function embeddedTexts(server: FakeHttpServer, path: string): string[] {
+  return server.requestsTo(path).flatMap((r) => (Array.isArray(r.body?.input) ? r.body.input : []));
+}
+
+beforeAll(async () => {
+  ollama = await startFakeOllama();
+  openai = await startFakeOpenAI({ apiKey: "sk-fake" });
+});
+afterAll(async () => {
+  await ollama.close();
+  await openai.close();
+});
+afterEach(async () => {
+  await Promise.all(engines.splice(0).map((e) => e.close()));
+  await closeDescribers();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe("indexing through remote providers", () => {
+  for (const provider of ["ollama", "openai"] as const) {
+    it(`indexes and searches through ${provider}, recording provider/model/dimension`, async () => {
+      root = makeWorkspace();
+      const engine = await open(provider);
+      const summary = await engine.index();
+      expect(summary.errors).toEqual([]);
+      expect(summary.chunksEmbedded).toBeGreaterThan(0);
+
+      const status = await engine.status();
+      expect(status.provider).toBe(provider);
+      expect(status.model).toBe(provider === "ollama" ? "nomic-embed-text" : "text-embedding-3-small");
+      expect(status.dimension).toBe(provider === "ollama" ? 64 : 48);
+      expect(status.keywordOnlyReason).toBeNull();
+
+      const hits = await engine.search("verify the session token signature", { mode: "vector", topK: 3 });
+      expect(hits[0].chunk.filePath).toBe("src/tokens.ts");
+      const weather = await engine.search("average temperature of the weather station", { topK: 3 });
+      expect(weather[0].chunk.filePath).toBe("src/weather.py");
+      if (existsSync(FIXTURE_REPO)) {
+        const parcel = await engine.search("shipping cost of a parcel by weight", { mode: "vector", topK: 3 });
+        expect(parcel[0].chunk.filePath).toBe("fixture/scripts/shipping.go");
+      }
+    });
+  }
+
+  it("rebuilds when the provider changes, and never mixes vectors", async () => {
+    root = makeWorkspace();
+    const first = await open("ollama");
+    await first.index();
+    await first.close();
+
+    const second = await open("openai");
+    const summary = await second.index();
+    expect(summary.rebuildReason).toMatch(/embedding model changed \(ollama\/nomic-embed-text -> openai\/text-embedding-3-small\)/);
+    const status = await second.status();
+    expect([status.provider, status.dimension]).toEqual(["openai", 48]);
+    const hits = await second.search("verify the session token signature", { mode: "vector", topK: 3 });
+    expect(hits[0].chunk.filePath).toBe("src/tokens.ts");
+  });
+
+  it("fails a pass with one line when the provider is down and keeps the previous index", async () => {
+    root = makeWorkspace();
+    const engine = await open("openai");
+    await engine.index();
+    const before = await engine.status();
+
+    writeFileSync(join(root, "src", "new.ts"), "export function retryWithBackoff(attempts: number) {\n  return attempts * 2;\n}\n");
+    openai.failNext(...Array.from({ length: 2 }, () => ({ status: 503, body: { error: { message: "upstream unavailable", type: "server_error" } } })));
+    const err = await engine.index().catch((e) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err.message).toMatch(/^the OpenAI-compatible API at http:\/\/127\.0\.0\.1:\d+\/v1 answered 503: upstream unavailable \(gave up after 2 attempts\)$/);
+
+    const after = await engine.status();
+    expect(after.chunks).toBe(before.chunks);
+    const hits = await engine.search("verify the session token signature", { topK: 3 });
+    expect(hits[0].chunk.filePath).toBe("src/tokens.ts");
+
+    // The provider is back: the pass completes and the new file is searchable.
+    const summary = await engine.index();
+    expect(summary.filesIndexed).toBe(1);
+    const retry = await engine.search("retry with backoff attempts", { topK: 3 });
+    expect(retry[0].chunk.filePath).toBe("src/new.ts");
+  });
+
+  it("resumes a failed pass without re-embedding what was finished", async () => {
+    root = makeWorkspace();
+    for (let i = 0; i < 6; i++) {
+      writeFileSync(join(root, "src", `module${i}.ts`), `export function feature${i}Handler(input${i}: string) {\n  return "feature ${i} " + input${i};\n}\n`);
+    }
+    const engine = await open("ollama", { embedding: { ...overrides("ollama").embedding, batchSize: 2, concurrency: 1 } });
+    const requestsBefore = ollama.requestsTo("/api/embed").length;
+    // The probe and two batches succeed, then the server fails for good.
+    ollama.failNext({ delayMs: 0 }, { delayMs: 0 }, { delayMs: 0 }, ...Array.from({ length: 2 }, () => ({ status: 500, body: { error: "boom" } })));
+    await expect(engine.index()).rejects.toThrow(/Ollama at .* answered 500: boom/);
+    const firstTry = embeddedTexts(ollama, "/api/embed").slice(0);
+    const embeddedInFailedPass = ollama.requestsTo("/api/embed").slice(requestsBefore + 1, requestsBefore + 3).flatMap((r) => r.body.input);
+    expect(embeddedInFailedPass.length).toBe(4);
+
+    const summary = await engine.index();
+    expect(summary.chunksFromCache).toBeGreaterThanOrEqual(4);
+    const secondPass = embeddedTexts(ollama, "/api/embed").slice(firstTry.length);
+    for (const t of embeddedInFailedPass) expect(secondPass).not.toContain(t);
+  });
+});
+
+describe("descriptions and images through the engine", () => {
+  it("stores LLM descriptions with chunks and makes images searchable", async () => {
+    root = makeWorkspace();
+    writeFileSync(join(root, "docs", "architecture.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0, 7, 7]));
+    const vision = await startFakeOpenAI({
+      apiKey: "sk-fake",
+      chat: (req) => {
+        const last = req.messages.at(-1)!;
+        if (last.images.length > 0) return "Diagram of the payment gateway architecture with queues and workers.";
+        const n = (last.text.match(/### Chunk \d+/g) ?? []).length;
+        return JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [String(i + 1), `Described chunk ${i + 1} for search.`])));
+      },
+    });
+    try {
+      const engine = await open("openai", {
+        description: { enabled: true, provider: "openai", model: "gpt-fake", visionModel: "gpt-fake-vision", baseUrl: `${vision.url}/v1`, apiKey: "sk-fake" },
+      });
+      const summary = await engine.index();
+      expect(summary.errors).toEqual([]);
+
+      const hits = await engine.search("payment gateway architecture diagram", { topK: 5 });
+      const image = hits.find((h) => h.chunk.kind === "image");
+      expect(image?.chunk.filePath).toBe("docs/architecture.png");
+      expect(image?.chunk.content).toBe("Diagram of the payment gateway architecture with queues and workers.");
+
+      const code = await engine.search("verify the session token signature", { topK: 3 });
+      expect(code[0].chunk.description).toMatch(/^Described chunk \d+ for search\.$/);
+
+      // What describe_image does: read the stored row, no model call.
+      const chatCalls = vision.requests.length;
+      const stored = await engine.search("architecture.png", { mode: "keyword", filter: { pathPrefixes: ["docs/architecture.png"], kinds: ["image"] } });
+      expect(stored[0]?.chunk.content).toBe("Diagram of the payment gateway architecture with queues and workers.");
+      expect(vision.requests.length).toBe(chatCalls);
+    } finally {
+      await vision.close();
+    }
+  });
+});
