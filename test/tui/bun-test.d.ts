@@ -1,12 +1,15 @@
 // The few bun:test functions these tests use, so the project's tsc (Node types only) checks them.
 declare module "bun:test" {
   type Fn = () => void | Promise<void>;
-  export function test(name: string, fn: Fn, timeoutMs?: number): void;
+  export const test: {
+    (name: string, fn: Fn, timeoutMs?: number): void;
+    skipIf(condition: boolean): (name: string, fn: Fn, timeoutMs?: number) => void;
+  };
   export function describe(name: string, fn: () => void): void;
   export function beforeEach(fn: Fn): void;
   export function afterEach(fn: Fn): void;
-  export function beforeAll(fn: Fn): void;
-  export function afterAll(fn: Fn): void;
+  export function beforeAll(fn: Fn, timeoutMs?: number): void;
+  export function afterAll(fn: Fn, timeoutMs?: number): void;
   export function expect(value: unknown): {
     toBe(v: unknown): void;
     toEqual(v: unknown): void;
