@@ -187,6 +187,8 @@ function networkFailure(err: unknown, options: HttpClientOptions, base: string):
   const hint = options.unreachableHint ? `: ${options.unreachableHint}` : "";
   switch (code) {
     case "ECONNREFUSED":
+    case "ConnectionRefused": // Bun (also for hosts it cannot resolve)
+    case "FailedToOpenSocket":
       return new RemoteServiceError(`cannot reach ${options.service} at ${base} (connection refused)${hint}`);
     case "ENOTFOUND":
     case "EAI_AGAIN":
