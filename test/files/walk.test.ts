@@ -1,0 +1,127 @@
+// The walker decides what the index covers: these tests build small workspaces on disk and
+// check exactly which files it lists.
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { DEFAULT_CONFIG } from "../../core/config/defaults.js";
+import { IgnoreRules } from "../../core/files/ignore-rules.js";
+import { looksBinary } from "../../core/files/binary.js";
+import { statPaths, walkWorkspace } from "../../core/files/walk.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function workspace(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), "rag-walk-"));
+  dirs.push(root);
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+  return root;
+}
+
+async function listed(root: string, indexing: Partial<typeof DEFAULT_CONFIG.indexing> = {}, extra: string[] = []): Promise<string[]> {
+  const cfg = { ...DEFAULT_CONFIG.indexing, ...indexing };
+  const r = await walkWorkspace(root, { rules: new IgnoreRules(root, cfg, extra), maxFileSizeBytes: cfg.maxFileSizeBytes });
+  return r.files.map((f) => f.path);
+}
+
+describe("walkWorkspace", () => {
+  it("honours the root .gitignore, nested .gitignore files and .opencode-ragignore", async () => {
+    const root = workspace({
+      ".gitignore": "generated/\n*.tmp\n!keep.tmp\n",
+      "src/.gitignore": "legacy/\n/local-only.ts\n",
+      "src/lib/.opencode-ragignore": "fixtures.ts\n",
+      "src/a.ts": "a",
+      "src/local-only.ts": "x",
+      "src/lib/local-only.ts": "nested file of the same name is not anchored by src/.gitignore",
+      "src/lib/fixtures.ts": "x",
+      "src/legacy/old.ts": "x",
+      "generated/client.ts": "x",
+      "notes.tmp": "x",
+      "keep.tmp": "kept by a negation",
+      "README.md": "# r",
+    });
+    expect(await listed(root)).toEqual([".gitignore", "README.md", "keep.tmp", "src/.gitignore", "src/a.ts", "src/lib/.opencode-ragignore", "src/lib/local-only.ts"]);
+  });
+
+  it("skips default excluded folders and extensions, and indexing.exclude patterns", async () => {
+    const root = workspace({
+      "node_modules/x/index.js": "x",
+      "packages/app/node_modules/y/index.js": "x",
+      "dist/bundle.js": "x",
+      ".git/config": "x",
+      "app.min.js": "x",
+      "App.MIN.JS": "case-insensitive",
+      "lib.wasm": "x",
+      "src/main.py": "print(1)",
+      "src/gen/schema.py": "x",
+      "docs/guide.md": "x",
+    });
+    expect(await listed(root, { exclude: ["src/gen/", "*.md"] })).toEqual(["src/main.py"]);
+  });
+
+  it("ignores .gitignore when respectGitignore is off but still honours .opencode-ragignore", async () => {
+    const root = workspace({ ".gitignore": "a.ts\n", ".opencode-ragignore": "b.ts\n", "a.ts": "a", "b.ts": "b" });
+    expect(await listed(root, { respectGitignore: false })).toEqual([".gitignore", ".opencode-ragignore", "a.ts"]);
+  });
+
+  it("never enters the store or state folder even when they are not excluded by name", async () => {
+    const root = workspace({ "index-data/manifest.json": "{}", "src/a.ts": "a" });
+    expect(await listed(root, {}, ["index-data"])).toEqual(["src/a.ts"]);
+  });
+
+  it("reports files over maxFileSizeBytes as skipped with the reason, without listing them", async () => {
+    const root = workspace({ "big.ts": "x".repeat(2000), "small.ts": "x" });
+    const r = await walkWorkspace(root, { rules: new IgnoreRules(root, DEFAULT_CONFIG.indexing), maxFileSizeBytes: 1000 });
+    expect(r.files.map((f) => f.path)).toEqual(["small.ts"]);
+    expect(r.skipped).toEqual([{ path: "big.ts", reason: expect.stringContaining("indexing.maxFileSizeBytes") }]);
+  });
+
+  it("gives size and mtime from stat", async () => {
+    const root = workspace({ "a.ts": "hello" });
+    const r = await walkWorkspace(root, { rules: new IgnoreRules(root, DEFAULT_CONFIG.indexing), maxFileSizeBytes: 1e6 });
+    expect(r.files[0]).toMatchObject({ path: "a.ts", size: 5, absPath: join(root, "a.ts") });
+    expect(r.files[0].mtimeMs).toBeGreaterThan(0);
+  });
+
+  it("does not follow symlinks out of the workspace and survives symlink loops", async () => {
+    const outside = workspace({ "secret.ts": "outside", "dir/other.ts": "outside" });
+    const root = workspace({ "src/a.ts": "a", "shared/util.ts": "u" });
+    symlinkSync(join(outside, "secret.ts"), join(root, "src/secret-link.ts"));
+    symlinkSync(join(outside, "dir"), join(root, "outside-dir"));
+    symlinkSync(root, join(root, "src/loop")); // points back at the root
+    symlinkSync(join(root, "shared"), join(root, "src/shared-link")); // inside: the folder is walked once
+    symlinkSync(join(root, "missing.ts"), join(root, "dangling.ts"));
+    const files = await listed(root);
+    expect(files).not.toContain("src/secret-link.ts");
+    expect(files.some((f) => f.startsWith("outside-dir"))).toBe(false);
+    expect(files.some((f) => f.startsWith("src/loop"))).toBe(false);
+    expect(files).toContain("src/a.ts");
+    expect(files.filter((f) => f.endsWith("util.ts"))).toHaveLength(1);
+  });
+});
+
+describe("statPaths", () => {
+  it("applies the same rules to single paths, checking ancestor folders", async () => {
+    const root = workspace({ ".gitignore": "build/\n", "src/.gitignore": "*.gen.ts\n", "src/a.ts": "a", "src/b.gen.ts": "b", "build/out.js": "o" });
+    const rules = new IgnoreRules(root, DEFAULT_CONFIG.indexing);
+    const r = statPaths(root, ["src/a.ts", "src/b.gen.ts", "build/out.js", "src/deleted.ts"], { rules, maxFileSizeBytes: 1e6 });
+    expect(r.files.map((f) => f.path)).toEqual(["src/a.ts"]);
+    expect(r.gone.sort()).toEqual(["build/out.js", "src/b.gen.ts", "src/deleted.ts"]);
+  });
+});
+
+describe("looksBinary", () => {
+  it("flags a NUL byte in the first 8 KB, like git", () => {
+    expect(looksBinary(new TextEncoder().encode("plain text\nwith lines"))).toBe(false);
+    expect(looksBinary(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]))).toBe(true);
+    const late = new Uint8Array(10000).fill(0x41);
+    late[9000] = 0;
+    expect(looksBinary(late)).toBe(false);
+  });
+});

@@ -1,0 +1,42 @@
+// Shared set-up for indexing tests: temporary workspaces on disk and engines over a real
+// LanceDB folder inside them, with a fake Ollama (127.0.0.1) as the embedding model.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { openEngine } from "../../core/engine.js";
+import type { Engine } from "../../core/engine-types.js";
+
+export function makeWorkspace(files: Record<string, string | Uint8Array>, prefix = "rag-idx-"): string {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  writeFiles(root, files);
+  return root;
+}
+
+export function writeFiles(root: string, files: Record<string, string | Uint8Array>): void {
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+}
+
+export function removeWorkspace(root: string): void {
+  rmSync(root, { recursive: true, force: true });
+}
+
+/** Overrides for an Ollama-served model on a fake server. */
+export function ollamaOverrides(url: string, model: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { embedding: { provider: "ollama", model, baseUrl: url, batchSize: 8, maxRetries: 0 }, logging: { logFilePath: "" }, ...extra };
+}
+
+export async function engineFor(root: string, overrides: Record<string, unknown>): Promise<Engine> {
+  return openEngine({ root, overrides });
+}
+
+/** Paths of the search hits, in order. */
+export async function hitPaths(engine: Engine, query: string, topK = 5): Promise<string[]> {
+  return (await engine.search(query, { topK })).map((r) => r.chunk.filePath);
+}
+
+export function tsFunction(name: string, body: string): string {
+  return `export function ${name}(input: number): number {\n  // ${body}\n  return input * 2;\n}\n`;
+}

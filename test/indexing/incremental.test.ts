@@ -1,0 +1,248 @@
+// Incremental indexing (F6): a second pass touches only what changed, and every change a
+// user makes to the workspace (edit, delete, rename, .gitignore, model) shows up in search.
+import { readFileSync, renameSync, rmSync, writeFileSync, utimesSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startFakeOllama } from "../fakes/ollama.js";
+import type { FakeHttpServer } from "../fakes/http-fake.js";
+import type { Engine } from "../../core/engine-types.js";
+import { ConfigError } from "../../core/config/validate.js";
+import { openEngine } from "../../core/engine.js";
+import { engineFor, hitPaths, makeWorkspace, ollamaOverrides, removeWorkspace, tsFunction, writeFiles } from "./helpers.js";
+
+let ollama: FakeHttpServer;
+const roots: string[] = [];
+const engines: Engine[] = [];
+
+beforeAll(async () => {
+  ollama = await startFakeOllama({ models: { "embed-a": 32, "embed-b": 48 } });
+});
+afterAll(async () => {
+  await ollama.close();
+});
+afterEach(async () => {
+  for (const e of engines.splice(0)) await e.close();
+  for (const r of roots.splice(0)) removeWorkspace(r);
+});
+
+async function setup(files: Record<string, string | Uint8Array>, model = "embed-a", extra: Record<string, unknown> = {}) {
+  const root = makeWorkspace(files);
+  roots.push(root);
+  const engine = await engineFor(root, ollamaOverrides(ollama.url, model, extra));
+  engines.push(engine);
+  return { root, engine };
+}
+
+const embedCalls = () => ollama.requestsTo("/api/embed").length;
+const embeddedTexts = () => ollama.requestsTo("/api/embed").flatMap((r) => (r.body as { input: string[] }).input);
+
+const base = {
+  "src/alpha.ts": tsFunction("computeAlphaChecksum", "alpha checksum over the ledger"),
+  "src/beta.ts": tsFunction("renderBetaWidget", "beta widget rendering"),
+  "src/gamma.py": "def gamma_parser(text):\n    \"\"\"Parses gamma records.\"\"\"\n    return text.split(',')\n",
+  "README.md": "# Project\n\nThe project computes checksums and renders widgets.\n",
+};
+
+describe("incremental indexing", () => {
+  it("indexes everything once, then skips unchanged files without reading them", async () => {
+    const { engine } = await setup(base);
+    const first = await engine.index();
+    expect(first.filesIndexed).toBe(4);
+    expect(first.chunksAdded).toBeGreaterThanOrEqual(4);
+    expect(first.rebuildReason).toBeNull();
+    const callsAfterFirst = embedCalls();
+
+    const second = await engine.index();
+    expect(second).toMatchObject({ filesIndexed: 0, filesUnchanged: 4, bytesRead: 0, chunksAdded: 0, chunksRemoved: 0 });
+    expect(embedCalls()).toBe(callsAfterFirst);
+    expect(await hitPaths(engine, "computeAlphaChecksum")).toContain("src/alpha.ts");
+  });
+
+  it("a touched file with identical content is read but not re-chunked or re-embedded", async () => {
+    const { root, engine } = await setup(base);
+    await engine.index();
+    const calls = embedCalls();
+    const future = new Date(Date.now() + 5000);
+    utimesSync(join(root, "src/alpha.ts"), future, future);
+    const s = await engine.index();
+    expect(s).toMatchObject({ filesIndexed: 0, chunksAdded: 0, chunksRemoved: 0 });
+    expect(s.bytesRead).toBeGreaterThan(0);
+    expect(embedCalls()).toBe(calls);
+    // ...and the new mtime is recorded: the next pass does not read it again.
+    expect((await engine.index()).bytesRead).toBe(0);
+  });
+
+  it("re-indexes an edited file: new content is found, old content is gone", async () => {
+    const { root, engine } = await setup(base);
+    await engine.index();
+    writeFileSync(join(root, "src/beta.ts"), tsFunction("paintGammaCanvas", "canvas painting replaces the widget"));
+    const s = await engine.index();
+    expect(s).toMatchObject({ filesIndexed: 1, filesUnchanged: 3 });
+    expect(s.chunksRemoved).toBeGreaterThanOrEqual(1);
+    expect((await hitPaths(engine, "paintGammaCanvas"))[0]).toBe("src/beta.ts");
+    // No stored chunk holds the old function any more.
+    const old = await engine.search("renderBetaWidget", { topK: 10 });
+    expect(old.filter((r) => r.chunk.content.includes("renderBetaWidget"))).toEqual([]);
+  });
+
+  it("never re-embeds an unchanged chunk whose lines moved (content-hash cache)", async () => {
+    const big = Array.from({ length: 6 }, (_, i) => tsFunction(`handler${i}Process`, `handler ${i} does step ${i} of the pipeline ${"x".repeat(200)}`)).join("\n");
+    const { root, engine } = await setup({ "src/handlers.ts": big });
+    const first = await engine.index();
+    expect(first.chunksAdded).toBeGreaterThan(1);
+    const before = embeddedTexts().length;
+    // Two lines added at the top shift every chunk: new ids, same texts.
+    writeFileSync(join(root, "src/handlers.ts"), "// header\n\n" + big);
+    const s = await engine.index();
+    expect(s.filesIndexed).toBe(1);
+    expect(s.chunksFromCache).toBeGreaterThan(0);
+    const newlyEmbedded = embeddedTexts().slice(before);
+    expect(newlyEmbedded.length).toBe(s.chunksEmbedded);
+    expect(s.chunksEmbedded).toBeLessThan(s.chunksAdded);
+    expect(newlyEmbedded.some((t) => t.includes("handler5Process"))).toBe(false);
+  });
+
+  it("removes a deleted file's chunks", async () => {
+    const { root, engine } = await setup(base);
+    await engine.index();
+    rmSync(join(root, "src/gamma.py"));
+    const s = await engine.index();
+    expect(s.filesDeleted).toBe(1);
+    expect(await hitPaths(engine, "gamma_parser")).not.toContain("src/gamma.py");
+    expect((await engine.status()).files).toBe(3);
+  });
+
+  it("follows a rename: the old path disappears, the new one is found", async () => {
+    const { root, engine } = await setup(base);
+    await engine.index();
+    renameSync(join(root, "src/alpha.ts"), join(root, "src/checksum.ts"));
+    const s = await engine.index();
+    expect(s).toMatchObject({ filesIndexed: 1, filesDeleted: 1 });
+    const hits = await hitPaths(engine, "computeAlphaChecksum");
+    expect(hits[0]).toBe("src/checksum.ts");
+    expect(hits).not.toContain("src/alpha.ts");
+  });
+
+  it("drops files that a new .gitignore rule excludes, and brings them back when it goes", async () => {
+    const { root, engine } = await setup(base);
+    await engine.index();
+    writeFiles(root, { ".gitignore": "src/beta.ts\n" });
+    await engine.index();
+    expect(await hitPaths(engine, "renderBetaWidget")).not.toContain("src/beta.ts");
+    rmSync(join(root, ".gitignore"));
+    await engine.index();
+    expect(await hitPaths(engine, "renderBetaWidget")).toContain("src/beta.ts");
+  });
+
+  it("skips binary files and remembers them, so they are not read again while unchanged", async () => {
+    const { engine } = await setup({ ...base, "assets/blob.xyz": new Uint8Array([1, 2, 0, 3, 4, 0, 5]) });
+    const s = await engine.index();
+    expect(s.filesIndexed).toBe(4);
+    expect(s.filesSkipped).toBe(1);
+    expect((await engine.index()).bytesRead).toBe(0);
+  });
+
+  it("rebuilds cleanly with a clear reason when the embedding model changes", async () => {
+    const { root, engine } = await setup(base, "embed-a");
+    await engine.index();
+    expect((await engine.status()).dimension).toBe(32);
+    await engine.close();
+    engines.pop();
+    const other = await engineFor(root, ollamaOverrides(ollama.url, "embed-b"));
+    engines.push(other);
+    const s = await other.index();
+    expect(s.rebuildReason).toMatch(/embedding model changed.*embed-a.*embed-b/);
+    expect(s.filesIndexed).toBe(4);
+    const status = await other.status();
+    expect(status.dimension).toBe(48);
+    expect(status.chunks).toBe(s.chunksAdded);
+    expect(await hitPaths(other, "computeAlphaChecksum")).toContain("src/alpha.ts");
+  });
+
+  it("rebuilds when chunking settings change", async () => {
+    const { root, engine } = await setup(base);
+    await engine.index();
+    await engine.close();
+    engines.pop();
+    const other = await engineFor(root, ollamaOverrides(ollama.url, "embed-a", { chunking: { maxLines: 40 } }));
+    engines.push(other);
+    expect((await other.index()).rebuildReason).toMatch(/chunking settings changed/);
+  });
+
+  it("rebuilds over a corrupt manifest and over a missing one, and search works afterwards", async () => {
+    const { engine } = await setup(base);
+    await engine.index();
+    const manifest = join(engine.stateDir, "manifest.json");
+    writeFileSync(manifest, readFileSync(manifest, "utf8").slice(0, 50));
+    expect((await engine.status()).manifestStatus).toBe("corrupt");
+    const s = await engine.index();
+    expect(s.rebuildReason).toMatch(/manifest is corrupt/);
+    expect(s.filesIndexed).toBe(4);
+    expect((await engine.status()).chunks).toBe(s.chunksAdded);
+
+    rmSync(manifest);
+    const again = await engine.index();
+    expect(again.rebuildReason).toMatch(/manifest is missing but the store has rows/);
+    expect((await engine.status()).chunks).toBe(again.chunksAdded);
+    expect(await hitPaths(engine, "gamma_parser")).toContain("src/gamma.py");
+  });
+
+  it("--force rebuilds everything", async () => {
+    const { engine } = await setup(base);
+    const first = await engine.index();
+    const s = await engine.index({ force: true });
+    expect(s.rebuildReason).toMatch(/rebuild was requested/);
+    expect(s.filesIndexed).toBe(4);
+    expect((await engine.status()).chunks).toBe(first.chunksAdded);
+  });
+
+  it("only looks at the given paths in a partial pass (watch mode)", async () => {
+    const { root, engine } = await setup(base);
+    await engine.index();
+    writeFiles(root, { "src/alpha.ts": tsFunction("alphaRenamedThing", "x"), "src/delta.ts": tsFunction("deltaNewThing", "y") });
+    const s = await engine.index({ onlyPaths: ["src/delta.ts"] });
+    expect(s).toMatchObject({ filesScanned: 1, filesIndexed: 1 });
+    expect(await hitPaths(engine, "deltaNewThing")).toContain("src/delta.ts");
+    // alpha was not looked at; a full pass picks it up.
+    expect((await engine.status()).pendingFiles).toBe(1);
+    expect((await engine.index()).filesIndexed).toBe(1);
+  });
+
+  it("reports status: files, chunks, manifest, pending files", async () => {
+    const { root, engine } = await setup(base);
+    const before = await engine.status();
+    expect(before.manifestStatus).toBe("missing");
+    const s = await engine.index();
+    const st = await engine.status();
+    expect(st).toMatchObject({ manifestStatus: "ok", files: 4, chunks: s.chunksAdded, pendingFiles: 0, upToDateFiles: 4, provider: "ollama", model: "embed-a", keywordOnlyReason: null, indexing: null });
+    expect(st.lastIndexedAt).not.toBeNull();
+    writeFiles(root, { "src/new.ts": "export const x = 1;\n" });
+    expect((await engine.status()).pendingFiles).toBe(1);
+  });
+
+  it("clear removes the index", async () => {
+    const { engine } = await setup(base);
+    await engine.index();
+    await engine.clear();
+    const st = await engine.status();
+    expect(st).toMatchObject({ manifestStatus: "missing", chunks: 0 });
+    const s = await engine.index();
+    expect(s.filesIndexed).toBe(4);
+    expect(s.rebuildReason).toBeNull();
+  });
+});
+
+describe("configuration errors", () => {
+  it("names the bad key and the expected type", async () => {
+    const root = makeWorkspace({ "opencode-rag.json": JSON.stringify({ retrieval: { topK: "ten" } }) });
+    roots.push(root);
+    await expect(openEngine({ root })).rejects.toThrow(ConfigError);
+    await expect(openEngine({ root })).rejects.toThrow(/"retrieval.topK" must be a number/);
+  });
+
+  it("rejects unknown keys in overrides", async () => {
+    const root = makeWorkspace({});
+    roots.push(root);
+    await expect(openEngine({ root, overrides: { indexing: { maxFileSize: 10 } } })).rejects.toThrow(/unknown key "indexing.maxFileSize"/);
+  });
+});
