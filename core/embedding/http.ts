@@ -30,6 +30,8 @@ export interface HttpClientOptions {
   unreachableHint?: string;
   /** The config key that sets the timeout, named in timeout messages. */
   timeoutKey?: string;
+  /** The config key that sets the base URL, named when it is malformed. */
+  baseUrlKey?: string;
   /** Turns a non-retryable HTTP error into advice; return "" for none. */
   adviseOnStatus?: (status: number, serverMessage: string) => string;
   logger?: Logger;
@@ -81,7 +83,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const base = options.baseUrl.replace(/\/+$/, "");
   if (!/^https?:\/\//i.test(base)) {
     throw new RemoteServiceError(
-      `invalid base URL ${JSON.stringify(options.baseUrl)} for ${options.service}: use an http:// or https:// URL`,
+      `invalid ${options.baseUrlKey ?? "base URL"} ${JSON.stringify(options.baseUrl)} for ${options.service}: use an http:// or https:// URL`,
     );
   }
   const limit = new Semaphore(Math.max(1, Math.floor(options.concurrency) || 1));

@@ -46,6 +46,7 @@ export function ollamaClient(
     headers: cfg.apiKey ? { authorization: `Bearer ${cfg.apiKey}` } : undefined,
     unreachableHint: `start it with "ollama serve" or set ${keyPrefix}.baseUrl`,
     timeoutKey: `${keyPrefix}.timeoutMs`,
+    baseUrlKey: `${keyPrefix}.baseUrl`,
     adviseOnStatus: (status, message) =>
       status === 404 && /not found/i.test(message) && /model/i.test(message)
         ? `run "ollama pull ${model}" or set ${keyPrefix}.model`

@@ -54,6 +54,7 @@ export function openaiClient(
     headers: key ? { authorization: `Bearer ${key.key}` } : undefined,
     unreachableHint: `start the server or set ${keyPrefix}.baseUrl`,
     timeoutKey: `${keyPrefix}.timeoutMs`,
+    baseUrlKey: `${keyPrefix}.baseUrl`,
     adviseOnStatus: (status) =>
       status === 401 || status === 403
         ? `check ${keyPrefix}.apiKey (or env OPENAI_API_KEY)`

@@ -172,6 +172,12 @@ describe("ollama embedding provider", () => {
     expect(server.requestsTo("/api/embed")).toHaveLength(1);
   });
 
+  it("names embedding.baseUrl when it is not an http(s) URL", () => {
+    expect(() => createOllamaProvider(config({ baseUrl: "localhost:11434" }))).toThrow(
+      'invalid embedding.baseUrl "localhost:11434" for Ollama: use an http:// or https:// URL',
+    );
+  });
+
   it("rejects a server that returns the wrong number of vectors", async () => {
     server = await startFakeOllama();
     server.failNext({ status: 200, body: { model: "nomic-embed-text", embeddings: [[1, 2, 3]] } });

@@ -120,6 +120,20 @@ describe("indexing through remote providers", () => {
     expect(hits[0].chunk.filePath).toBe("src/tokens.ts");
   });
 
+  it("rebuilds when the vector dimension changes under the same model", async () => {
+    root = makeWorkspace();
+    const first = await open("openai");
+    await first.index();
+    await first.close();
+
+    const second = await open("openai", { embedding: { ...overrides("openai").embedding, dimensions: 16 } });
+    const summary = await second.index();
+    expect(summary.rebuildReason).toBe("the embedding dimension changed (48 -> 16)");
+    const status = await second.status();
+    expect([status.dimension, status.keywordOnlyReason]).toEqual([16, null]);
+    expect(openai.requestsTo("/v1/embeddings").at(-1)!.body.dimensions).toBe(16);
+  });
+
   it("fails a pass with one line when the provider is down and keeps the previous index", async () => {
     root = makeWorkspace();
     const engine = await open("openai");
@@ -198,6 +212,19 @@ describe("descriptions and images through the engine", () => {
       const stored = await engine.search("architecture.png", { mode: "keyword", filter: { pathPrefixes: ["docs/architecture.png"], kinds: ["image"] } });
       expect(stored[0]?.chunk.content).toBe("Diagram of the payment gateway architecture with queues and workers.");
       expect(vision.requests.length).toBe(chatCalls);
+
+      // A vision failure leaves that image out with a one-line error; the next pass describes it.
+      writeFileSync(join(root, "docs", "flow.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 9, 9, 9]));
+      vision.failNext({ status: 400, body: { error: { message: "Invalid image", type: "invalid_request_error" } } });
+      const failed = await engine.index();
+      expect(failed.errors).toEqual([
+        { filePath: "docs/flow.png", error: expect.stringMatching(/^cannot chunk: the OpenAI-compatible API \(descriptions\) at .* answered 400: Invalid image$/) },
+      ]);
+      const retried = await engine.index();
+      expect(retried.errors).toEqual([]);
+      expect(retried.filesIndexed).toBe(1);
+      const flow = await engine.search("flow.png", { mode: "keyword", filter: { pathPrefixes: ["docs/flow.png"], kinds: ["image"] } });
+      expect(flow[0]?.chunk.content).toBe("Diagram of the payment gateway architecture with queues and workers.");
     } finally {
       await vision.close();
     }
