@@ -1,6 +1,7 @@
 // The contract between the core and its hosts (CLI, OpenCode server plugin, TUI, eval).
 // Hosts hold an Engine for one workspace and never reach into the store or the indexer directly.
 import type { RagConfig } from "./config/defaults.js";
+import type { QuirkMemory } from "./memory/quirks.js";
 import type { SearchFilter, SearchResult } from "./types.js";
 
 export type LogLevel = "debug" | "info" | "error";
@@ -111,6 +112,8 @@ export interface Engine {
   status(): Promise<IndexStatus>;
   clear(): Promise<void>;
   watch(options?: WatchOptions): Promise<Watcher>;
+  /** Quirk memory of this workspace (F28), sharing the store and embedding model. */
+  memory?(): Promise<QuirkMemory>;
   /** Re-reads config files and runtime overrides; returns the keys that changed. */
   reloadConfig(): Promise<string[]>;
   close(): Promise<void>;

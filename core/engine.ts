@@ -42,6 +42,8 @@ import { oneLine } from "./indexing/prepare-file.js";
 import { clearProgress, readProgress, readWatcherStatus } from "./indexing/state-files.js";
 import { startWatcher } from "./indexing/watch.js";
 import { beginDescriptionPass, registerDescriptionSteps } from "./description/index.js";
+import { openQuirkMemory } from "./memory/index.js";
+import type { QuirkMemory } from "./memory/quirks.js";
 
 interface EmbeddingState {
   provider: EmbeddingProvider | null;
@@ -93,6 +95,7 @@ class WorkspaceEngine implements Engine {
   private closed = false;
   private keywordOnlyAnnounced = false;
   private chunkersLoaded: Promise<void> | null = null;
+  private quirkMemory: QuirkMemory | null = null;
 
   constructor(
     loaded: LoadedConfig,
@@ -252,6 +255,8 @@ class WorkspaceEngine implements Engine {
     this.passChain = run.catch(() => undefined);
     return run.then((summary) => {
       this.seenManifest = this.manifestStamp();
+      // A rebuild clears the store: memory re-indexes its quirks from the audit log.
+      this.quirkMemory?.invalidate();
       return summary;
     });
   }
@@ -281,6 +286,29 @@ class WorkspaceEngine implements Engine {
       return loaded;
     }
     return this.passEnv.keyword ?? new KeywordIndex();
+  }
+
+  /** The store as search sees it, and whether its vectors match the embedding model. */
+  private async searchResources(): Promise<{ store: VectorStore; provider: EmbeddingProvider | null; vectorsUsable: boolean }> {
+    const { provider } = await this.embedding();
+    const dimension = provider ? await provider.dimension() : null;
+    const store = this.storePromise && this.storeDimension !== undefined ? await this.storePromise : await this.storeForSearch(dimension);
+    const vectorsUsable = provider !== null && this.storeDimension === dimension && dimension !== null;
+    return { store, provider, vectorsUsable };
+  }
+
+  async memory(): Promise<QuirkMemory> {
+    this.assertOpen();
+    this.quirkMemory ??= openQuirkMemory({
+      stateDir: this.stateDir,
+      config: () => this.config,
+      store: async () => (await this.searchResources()).store,
+      embedder: async () => {
+        const r = await this.searchResources();
+        return r.vectorsUsable ? r.provider : null;
+      },
+    });
+    return this.quirkMemory;
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchResult[]> {

@@ -203,6 +203,8 @@ export const DEFAULT_CONFIG = {
     promptEnforcement: false,
     passiveCapture: false,
     sessionEndExtraction: false,
+    /** Lexical similarity at or above which a new quirk is a duplicate of an old one. */
+    dedupThreshold: 0.85,
     decay: { enabled: true, halfLifeDays: 30 },
   },
   keybindings: {
