@@ -63,11 +63,21 @@ function copyGrammars() {
   ];
   const tsw = join(root, "node_modules/tree-sitter-wasms/out");
   if (existsSync(tsw)) for (const f of readdirSync(tsw)) if (f.endsWith(".wasm")) sources.push([join(tsw, f), f]);
+  // @kerebron/wasm keeps one folder per grammar (assets/tree-sitter-xml/tree-sitter-xml.wasm).
+  // Only the grammars tree-sitter-wasms lacks (or ships broken: yaml) come from it; they are
+  // listed after tree-sitter-wasms so they win.
   const kerebron = join(root, "node_modules/@kerebron/wasm/assets");
-  if (existsSync(kerebron)) {
-    for (const f of readdirSync(kerebron)) {
-      if (/^tree-sitter-(markdown|markdown_inline|xml|yaml)\.wasm$/.test(f)) sources.push([join(kerebron, f), f]);
-    }
+  const kerebronFiles = {
+    "tree-sitter-markdown": ["tree-sitter-markdown.wasm", "tree-sitter-markdown_inline.wasm"],
+    "tree-sitter-xml": ["tree-sitter-xml.wasm", "tree-sitter-dtd.wasm"],
+    "tree-sitter-yaml": ["tree-sitter-yaml.wasm"],
+  };
+  for (const [folder, files] of Object.entries(kerebronFiles)) {
+    for (const f of files) sources.push([join(kerebron, folder, f), f]);
+  }
+  // Licences travel with the grammar files they cover.
+  for (const pkg of ["web-tree-sitter", "tree-sitter-wasms", "@kerebron/wasm"]) {
+    sources.push([join(root, "node_modules", pkg, "LICENSE"), `LICENSE.${pkg.replace("/", "-").replace("@", "")}`]);
   }
   for (const [from, name] of sources) if (existsSync(from)) copyFileSync(from, join(out, name));
 }

@@ -114,12 +114,15 @@ function collectUnits(spec: AstLanguage, tree: Tree, query: Query, lines: LineIn
     while (outer.parent && spec.wrappers?.includes(outer.parent.type)) outer = outer.parent;
     let [start, end] = rowsOf(outer);
     start = widenOverLeading(spec, outer, start, lines);
-    const refined = spec.refine?.(node, capture.name) ?? null;
+    // Extra node types from config are named only by an explicit `name` field: guessing from
+    // their children would call a match statement by its subject.
+    const configured = !(capture.name in spec.units);
+    const refined = configured ? null : (spec.refine?.(node, capture.name) ?? null);
     const kind = refined?.kind ?? capture.name;
     flat.push({
       node: outer,
       kind,
-      symbol: refined?.symbol ?? nameOf(node),
+      symbol: refined?.symbol ?? (configured ? (node.childForFieldName("name")?.text ?? "") : nameOf(node)),
       label: "",
       start,
       end,
@@ -174,7 +177,8 @@ function widenOverLeading(spec: AstLanguage, node: Node, start: number, lines: L
 function finishUnits(units: Unit[], parent: Unit | null): void {
   for (const unit of units) {
     if (unit.kind === "function" && parent && TYPE_KINDS.has(parent.kind)) unit.kind = "method";
-    if ((unit.kind === "method" || unit.kind === "function") && parent && CONSTRUCTOR_NAMES.has(unit.symbol)) unit.kind = "constructor";
+    // `constructor`, `__init__`…, or a method named after its class (C++, C#, Java).
+    if (unit.kind === "method" && parent && (CONSTRUCTOR_NAMES.has(unit.symbol) || unit.symbol === parent.symbol)) unit.kind = "constructor";
     const params = CALLABLE_KINDS.has(unit.kind) ? unit.label : "";
     unit.label = [unit.kind, unit.symbol].filter(Boolean).join(" ") + params;
     finishUnits(unit.children, unit);

@@ -7,48 +7,57 @@ import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** Packages that ship grammars, and where a given file lives inside each. */
-const PACKAGE_LAYOUTS: Array<{ pkg: string; pathOf: (file: string) => string }> = [
-  { pkg: "web-tree-sitter", pathOf: (file) => file },
+/**
+ * Packages that ship grammars, and where a file lives inside each (null: not there). The same
+ * choice as the build's copyGrammars(): @kerebron/wasm only for the grammars tree-sitter-wasms
+ * lacks or ships broken (its YAML fails to parse under web-tree-sitter 0.25).
+ */
+const KEREBRON_FOLDERS: Record<string, string> = {
+  "tree-sitter-markdown.wasm": "tree-sitter-markdown",
+  "tree-sitter-markdown_inline.wasm": "tree-sitter-markdown",
+  "tree-sitter-xml.wasm": "tree-sitter-xml",
+  "tree-sitter-dtd.wasm": "tree-sitter-xml",
+  "tree-sitter-yaml.wasm": "tree-sitter-yaml",
+};
+
+const PACKAGE_LAYOUTS: Array<{ pkg: string; pathOf: (file: string) => string | null }> = [
+  { pkg: "web-tree-sitter", pathOf: (file) => (file === "tree-sitter.wasm" ? file : null) },
+  { pkg: "@kerebron/wasm", pathOf: (file) => (KEREBRON_FOLDERS[file] ? join("assets", KEREBRON_FOLDERS[file], file) : null) },
   { pkg: "tree-sitter-wasms", pathOf: (file) => join("out", file) },
-  // @kerebron/wasm keeps each grammar in its own folder: assets/tree-sitter-xml/tree-sitter-xml.wasm
-  { pkg: "@kerebron/wasm", pathOf: (file) => join("assets", kerebronFolder(file), file) },
 ];
 
-function kerebronFolder(file: string): string {
-  const stem = file.replace(/\.wasm$/, "");
-  if (stem === "tree-sitter-markdown_inline") return "tree-sitter-markdown";
-  if (stem === "tree-sitter-dtd") return "tree-sitter-xml";
-  return stem;
+/** Folders to search: copied grammar folders first, then node_modules folders. */
+export interface GrammarSearchPath {
+  grammarDirs: string[];
+  nodeModulesDirs: string[];
 }
 
-const here = dirname(fileURLToPath(import.meta.url));
-let searchDirs: string[] | null = null;
+let defaultPath: GrammarSearchPath | null = null;
 
-/** dist/grammars beside (or above) this module, then every node_modules on the way up. */
-function grammarDirs(): string[] {
-  if (searchDirs) return searchDirs;
-  const dirs: string[] = [];
-  const nodeModules: string[] = [];
-  for (let dir = here; ; dir = dirname(dir)) {
-    dirs.push(join(dir, "grammars"), join(dir, "dist", "grammars"));
-    nodeModules.push(join(dir, "node_modules"));
+/** From this module's folder upwards: `grammars/` (beside a bundle), `dist/grammars/`, `node_modules/`. */
+export function defaultGrammarSearchPath(): GrammarSearchPath {
+  if (defaultPath) return defaultPath;
+  const grammarDirs: string[] = [];
+  const nodeModulesDirs: string[] = [];
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    grammarDirs.push(join(dir, "grammars"), join(dir, "dist", "grammars"));
+    nodeModulesDirs.push(join(dir, "node_modules"));
     if (dirname(dir) === dir) break;
   }
-  searchDirs = [...dirs.filter((d) => existsSync(d)), ...nodeModules.filter((d) => existsSync(d))];
-  return searchDirs;
+  defaultPath = { grammarDirs: grammarDirs.filter(existsSync), nodeModulesDirs: nodeModulesDirs.filter(existsSync) };
+  return defaultPath;
 }
 
 /** Absolute path of a grammar file, or null when no known location has it. */
-export function findGrammarFile(file: string): string | null {
-  for (const dir of grammarDirs()) {
-    if (dir.endsWith("node_modules")) {
-      for (const layout of PACKAGE_LAYOUTS) {
-        const candidate = join(dir, layout.pkg, layout.pathOf(file));
-        if (existsSync(candidate)) return candidate;
-      }
-    } else if (existsSync(join(dir, file))) {
-      return join(dir, file);
+export function findGrammarFile(file: string, search: GrammarSearchPath = defaultGrammarSearchPath()): string | null {
+  for (const dir of search.grammarDirs) {
+    if (existsSync(join(dir, file))) return join(dir, file);
+  }
+  for (const dir of search.nodeModulesDirs) {
+    for (const layout of PACKAGE_LAYOUTS) {
+      const inner = layout.pathOf(file);
+      const candidate = inner && join(dir, layout.pkg, inner);
+      if (candidate && existsSync(candidate)) return candidate;
     }
   }
   return null;

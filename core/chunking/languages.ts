@@ -178,7 +178,14 @@ export const AST_LANGUAGES: AstLanguage[] = [
     },
     wrappers: ["template_declaration"],
     leading: COMMENTS,
-    refine: refineTypedef,
+    refine(node, kind) {
+      // `Matrix<T>::multiply` defined outside its class is still a method of that class.
+      if (node.type === "function_definition") {
+        const symbol = nameOf(node);
+        return { kind: symbol.includes("::") ? "method" : kind, symbol };
+      }
+      return refineTypedef(node, kind);
+    },
   },
   {
     language: "csharp",
@@ -223,6 +230,12 @@ export const AST_LANGUAGES: AstLanguage[] = [
     },
     leading: COMMENTS,
     refine(node, kind) {
+      if (node.type === "function_declaration") {
+        // Extension functions read as `Note.preview`: the receiver type comes before the name.
+        const name = node.namedChildren.find((c) => c?.type === "simple_identifier")?.text ?? "";
+        const receiver = node.namedChildren.find((c) => c?.type === "user_type" && c.startIndex < (node.namedChildren.find((n) => n?.type === "simple_identifier")?.startIndex ?? 0));
+        return { symbol: receiver ? `${receiver.text}.${name}` : name };
+      }
       if (node.type !== "class_declaration") return null;
       if (node.namedChildren.some((c) => c?.type === "enum_class_body")) return { kind: "enum" };
       if (headerHasWord(node, "interface")) return { kind: "interface" };

@@ -42,14 +42,27 @@ function oneLine(text: string, max: number): string {
   return s.length > max ? s.slice(0, max - 1) + "…" : s;
 }
 
-/** Follows `declarator` fields down to the declared name (C, C++, and JS variable declarators). */
-function declaredName(node: Node): Node | null {
-  let cur: Node | null = node;
+/**
+ * The declarator nodes under `node`, outermost first (C, C++: `T& at(…)` is a
+ * reference_declarator around a function_declarator around the name). Some wrappers hold
+ * their inner declarator as a plain child rather than a `declarator` field.
+ */
+function declarators(node: Node): Node[] {
+  const out: Node[] = [];
+  let cur: Node | null = node.childForFieldName("declarator");
   for (let depth = 0; cur && depth < 8; depth++) {
-    if (NAME_TYPES.has(cur.type) || cur.type === "destructor_name" || cur.type === "operator_name") return cur;
-    const next: Node | null = cur.childForFieldName("declarator") ?? cur.childForFieldName("name");
-    if (!next || next.id === cur.id) break;
-    cur = next;
+    out.push(cur);
+    cur = cur.childForFieldName("declarator") ?? cur.namedChildren.find((c) => !!c && c.type.endsWith("declarator")) ?? null;
+  }
+  return out;
+}
+
+/** The declared name at the bottom of a declarator chain. */
+function declaredName(node: Node): Node | null {
+  for (const d of declarators(node)) {
+    if (NAME_TYPES.has(d.type) || d.type === "destructor_name" || d.type === "operator_name") return d;
+    const inner = d.namedChildren.find((c) => !!c && (NAME_TYPES.has(c.type) || c.type === "destructor_name" || c.type === "operator_name"));
+    if (inner && !d.childForFieldName("declarator") && !d.namedChildren.some((c) => c?.type.endsWith("declarator"))) return inner;
   }
   return null;
 }
@@ -58,16 +71,15 @@ function declaredName(node: Node): Node | null {
 export function nameOf(node: Node): string {
   const named = node.childForFieldName("name");
   if (named) return oneLine(named.text, 120);
-  const declarator = node.childForFieldName("declarator");
-  if (declarator) {
-    const found = declaredName(declarator);
+  if (node.childForFieldName("declarator")) {
+    const found = declaredName(node);
     if (found) return oneLine(found.text, 120);
   }
   for (const child of node.namedChildren) {
     if (!child) continue;
     if (NAME_TYPES.has(child.type)) return oneLine(child.text, 120);
     // `const f = () => …`, `var x = …`: the name sits on the first declarator.
-    if (child.type === "variable_declarator" || child.type === "type_spec" || child.type === "user_type") {
+    if (child.type === "variable_declarator" || child.type === "variable_declaration" || child.type === "type_spec" || child.type === "user_type") {
       return nameOf(child) || oneLine(child.text, 120);
     }
   }
@@ -78,11 +90,9 @@ export function nameOf(node: Node): string {
 export function paramsOf(node: Node): string {
   const direct = node.childForFieldName("parameters");
   if (direct) return oneLine(direct.text, 100);
-  let cur: Node | null = node.childForFieldName("declarator");
-  for (let depth = 0; cur && depth < 6; depth++) {
-    const params = cur.childForFieldName("parameters");
+  for (const d of declarators(node)) {
+    const params = d.childForFieldName("parameters");
     if (params) return oneLine(params.text, 100);
-    cur = cur.childForFieldName("declarator");
   }
   const loose: string[] = [];
   for (const child of node.namedChildren) {

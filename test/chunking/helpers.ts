@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chunkFile, type ChunkingOptions } from "../../core/chunking/index.js";
@@ -8,7 +8,9 @@ import type { Chunk } from "../../core/types.js";
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "../fixtures/chunking");
 
 export function fixtureNames(): string[] {
-  return readdirSync(FIXTURES).sort();
+  return readdirSync(FIXTURES)
+    .filter((name) => statSync(join(FIXTURES, name)).isFile())
+    .sort();
 }
 
 export function readFixture(name: string): Uint8Array {

@@ -1,0 +1,102 @@
+// Pluggable chunkers (F4): registerChunker from code and `chunkers` modules from config.
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { chunkFile, clearCustomChunkers, languageForPath, loadCustomChunkers, registerChunker } from "../../core/chunking/index.js";
+import type { Chunker } from "../../core/types.js";
+import { FIXTURES, options } from "./helpers.js";
+
+const plugin = (name: string) => join(FIXTURES, "plugins", name);
+
+afterEach(() => clearCustomChunkers());
+
+const TOML = '[package]\nname = "demo"\n\n[dependencies]\nserde = "1"\n';
+
+describe("registerChunker", () => {
+  it("routes a new extension to the registered chunker", async () => {
+    const seen: string[] = [];
+    const chunker: Chunker = {
+      language: "ini",
+      async chunk(filePath, content) {
+        seen.push(filePath);
+        return [{ filePath, startLine: 1, endLine: 2, language: "ini", kind: "section", symbol: "core", context: "[core]", content }];
+      },
+    };
+    registerChunker(chunker, [".ini", "CFG"]);
+    expect(languageForPath("conf/app.ini")).toBe("ini");
+    expect(languageForPath("conf/app.cfg")).toBe("ini");
+    const chunks = await chunkFile("conf/app.ini", "[core]\nx=1", options());
+    expect(chunks).toEqual([
+      { filePath: "conf/app.ini", startLine: 1, endLine: 2, language: "ini", kind: "section", symbol: "core", context: "[core]", content: "[core]\nx=1" },
+    ]);
+    expect(seen).toEqual(["conf/app.ini"]);
+  });
+
+  it("warns and skips an extension a built-in chunker owns", async () => {
+    const warnings: string[] = [];
+    const chunker: Chunker = { language: "other-ts", chunk: async () => [] };
+    registerChunker(chunker, [".ts", ".tsq"], (m) => warnings.push(m));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/other-ts.*\.ts.*built-in/);
+    expect(languageForPath("a/b.ts")).toBe("typescript");
+    expect(languageForPath("a/b.tsq")).toBe("other-ts");
+    const chunks = await chunkFile("a/b.ts", "export function f(): number {\n  return 1;\n}\n", options());
+    expect(chunks[0]).toMatchObject({ kind: "function", symbol: "f" });
+  });
+
+  it("uses the chunker's own fileExtensions when none are passed", () => {
+    registerChunker({ language: "gql", fileExtensions: [".graphql"], chunk: async () => [] });
+    expect(languageForPath("schema/api.graphql")).toBe("gql");
+  });
+
+  it("reports a chunker that fails or returns garbage, naming it and the file", async () => {
+    registerChunker({ language: "broken", chunk: async () => { throw new Error("boom"); } }, [".brk"]);
+    await expect(chunkFile("x/a.brk", "text", options())).rejects.toThrow('chunker "broken" failed on x/a.brk: boom');
+    registerChunker({ language: "odd", chunk: async () => "nope" as never }, [".odd"]);
+    await expect(chunkFile("x/a.odd", "text", options())).rejects.toThrow(/must resolve to an array/);
+  });
+});
+
+describe("loadCustomChunkers (config `chunkers`)", () => {
+  it("loads a default-exported chunker module for its extensions", async () => {
+    await loadCustomChunkers([{ module: plugin("toml-chunker.mjs"), extensions: [".toml"] }]);
+    const chunks = await chunkFile("Cargo.toml", TOML, options());
+    expect(chunks.map((c) => `${c.kind} ${c.symbol} ${c.startLine}-${c.endLine}`)).toEqual([
+      "table package 1-3",
+      "table dependencies 4-6",
+    ]);
+    expect(chunks[0].language).toBe("toml");
+  });
+
+  it("accepts a named export returning the older { content, metadata } shape", async () => {
+    await loadCustomChunkers([{ module: plugin("legacy-chunker.mjs"), extensions: [".proto"] }]);
+    const proto = 'syntax = "proto3";\nmessage Ping {}\n';
+    const [chunk] = await chunkFile("api/ping.proto", proto, options());
+    expect(chunk).toEqual({
+      filePath: "api/ping.proto",
+      startLine: 1,
+      endLine: 3,
+      language: "protobuf",
+      kind: "block",
+      symbol: "",
+      context: "",
+      content: proto,
+    });
+  });
+
+  it("warns about a clash with a built-in extension and keeps the built-in chunker", async () => {
+    const warnings: string[] = [];
+    await loadCustomChunkers([{ module: plugin("clash-chunker.mjs"), extensions: [".rs", ".ron"] }], (m) => warnings.push(m));
+    expect(warnings).toEqual([expect.stringMatching(/"my-rust" skipped for \.rs/)]);
+    expect(languageForPath("src/lib.rs")).toBe("rust");
+    expect(languageForPath("assets/level.ron")).toBe("my-rust");
+  });
+
+  it("fails with the config key and a fix for a missing module or one without a chunker", async () => {
+    await expect(loadCustomChunkers([{ module: plugin("does-not-exist.mjs") }])).rejects.toThrow(
+      /^chunkers\[0\]\.module: cannot load ".*does-not-exist\.mjs".*fix the path/,
+    );
+    await expect(
+      loadCustomChunkers([{ module: plugin("toml-chunker.mjs") }, { module: plugin("not-a-chunker.mjs") }]),
+    ).rejects.toThrow(/^chunkers\[1\]\.module: .*exports no chunker/);
+  });
+});

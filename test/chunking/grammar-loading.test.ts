@@ -1,0 +1,102 @@
+// Grammars load from dist/grammars (bundles), from node_modules (TypeScript sources, no
+// build yet), and through a pluggable source (browsers); the portable modules stay free of
+// Node built-ins.
+import { execFile } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { build } from "esbuild";
+import { afterAll, describe, expect, it } from "vitest";
+import { chunkFile, setGrammarSource } from "../../core/chunking/index.js";
+import { findGrammarFile, readGrammarFile } from "../../core/chunking/grammar-files-node.js";
+import { options } from "./helpers.js";
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), "../..");
+const nodeModules = join(repo, "node_modules");
+const temps: string[] = [];
+afterAll(() => {
+  setGrammarSource(null);
+  for (const t of temps) rmSync(t, { recursive: true, force: true });
+});
+
+describe("grammar files on Node", () => {
+  it("falls back to the packages in node_modules, XML and YAML from @kerebron/wasm", () => {
+    const search = { grammarDirs: [], nodeModulesDirs: [nodeModules] };
+    expect(findGrammarFile("tree-sitter.wasm", search)).toBe(join(nodeModules, "web-tree-sitter/tree-sitter.wasm"));
+    expect(findGrammarFile("tree-sitter-go.wasm", search)).toBe(join(nodeModules, "tree-sitter-wasms/out/tree-sitter-go.wasm"));
+    expect(findGrammarFile("tree-sitter-xml.wasm", search)).toBe(join(nodeModules, "@kerebron/wasm/assets/tree-sitter-xml/tree-sitter-xml.wasm"));
+    expect(findGrammarFile("tree-sitter-yaml.wasm", search)).toBe(join(nodeModules, "@kerebron/wasm/assets/tree-sitter-yaml/tree-sitter-yaml.wasm"));
+    expect(findGrammarFile("tree-sitter-nope.wasm", search)).toBeNull();
+  });
+
+  it("prefers a copied grammars folder", () => {
+    const dir = mkdtempSync(join(tmpdir(), "grammars-"));
+    temps.push(dir);
+    writeFileSync(join(dir, "tree-sitter-go.wasm"), "x");
+    expect(findGrammarFile("tree-sitter-go.wasm", { grammarDirs: [dir], nodeModulesDirs: [nodeModules] })).toBe(join(dir, "tree-sitter-go.wasm"));
+  });
+
+  it("names the missing file and the fix", async () => {
+    await expect(readGrammarFile("tree-sitter-klingon.wasm")).rejects.toThrow(/tree-sitter-klingon\.wasm not found .*npm ci/);
+  });
+});
+
+describe("pluggable grammar source", () => {
+  it("loads every grammar through the configured source", async () => {
+    const asked: string[] = [];
+    setGrammarSource(async (file) => {
+      asked.push(file);
+      return readGrammarFile(file);
+    });
+    const chunks = await chunkFile("m.rb", "class A\n  def b\n  end\nend\n", options());
+    expect(chunks[0]).toMatchObject({ kind: "class", symbol: "A" });
+    expect(asked).toContain("tree-sitter-ruby.wasm");
+    setGrammarSource(async () => {
+      throw new Error("offline");
+    });
+    await expect(chunkFile("m.rb", "class A\nend\n", options())).rejects.toThrow("offline");
+    setGrammarSource(null);
+    expect((await chunkFile("m.rb", "class A\nend\n", options()))[0].symbol).toBe("A");
+  });
+
+  it("keeps Node built-ins out of every portable chunking module", () => {
+    const dir = join(repo, "core/chunking");
+    const offenders = readdirSync(dir)
+      .filter((f) => f.endsWith(".ts") && f !== "grammar-files-node.ts")
+      .filter((f) => /from\s+["'](node:|fs|path|url|os|module)["'/]/.test(readFileSync(join(dir, f), "utf8")));
+    expect(offenders).toEqual([]);
+  });
+});
+
+describe("from a bundle", () => {
+  it("loads grammars from a grammars/ folder beside the bundle, with no node_modules around", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bundle-"));
+    temps.push(dir);
+    mkdirSync(join(dir, "grammars"));
+    for (const f of ["tree-sitter.wasm", "tree-sitter-python.wasm"]) {
+      copyFileSync(findGrammarFile(f, { grammarDirs: [], nodeModulesDirs: [nodeModules] })!, join(dir, "grammars", f));
+    }
+    const entry = join(dir, "entry.ts");
+    writeFileSync(
+      entry,
+      `import { chunkFile } from ${JSON.stringify(join(repo, "core/chunking/index.ts"))};\n` +
+        `import { DEFAULT_CONFIG } from ${JSON.stringify(join(repo, "core/config/defaults.ts"))};\n` +
+        `const chunks = await chunkFile("a.py", "def f(x):\\n    return x\\n", DEFAULT_CONFIG.chunking);\n` +
+        `console.log(JSON.stringify(chunks.map((c) => [c.kind, c.symbol, c.context])));\n`,
+    );
+    await build({
+      entryPoints: [entry],
+      outfile: join(dir, "bundle.mjs"),
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      external: ["unpdf"],
+      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+      logLevel: "silent",
+    });
+    const { stdout } = await promisify(execFile)(process.execPath, [join(dir, "bundle.mjs")], { cwd: dir });
+    expect(JSON.parse(stdout)).toEqual([["function", "f", "function f(x)"]]);
+  });
+});

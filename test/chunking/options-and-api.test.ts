@@ -1,0 +1,113 @@
+// Config knobs (maxLines, maxChars, minChars, nodeTypes) and the helpers other parts use:
+// embeddingText, parseSource, languageForPath.
+import { describe, expect, it } from "vitest";
+import { chunkFile, embeddingText, languageForPath, parseSource } from "../../core/chunking/index.js";
+import { chunkFixture, find, options } from "./helpers.js";
+
+describe("size limits", () => {
+  it("cuts a huge function without inner units at statement boundaries", async () => {
+    const body = Array.from({ length: 60 }, (_, i) => `  total += compute(${i}, values[${i}]);`).join("\n");
+    const text = `export function sum(values: number[]): number {\n  let total = 0;\n${body}\n  return total;\n}\n`;
+    const chunks = await chunkFile("src/sum.ts", text, options({ maxLines: 20, minChars: 0 }));
+    expect(chunks.length).toBe(4);
+    for (const c of chunks) {
+      expect(c).toMatchObject({ kind: "function", symbol: "sum", context: "function sum(values: number[])" });
+      expect(c.endLine - c.startLine + 1).toBeLessThanOrEqual(20);
+    }
+    expect(chunks[0].startLine).toBe(1);
+    expect(chunks.at(-1)!.endLine).toBe(64);
+  });
+
+  it("honours maxChars as well as maxLines", async () => {
+    const chunks = await chunkFixture("sample.ts", { maxChars: 300, minChars: 0 });
+    for (const c of chunks) if (c.endLine > c.startLine) expect(c.content.length).toBeLessThanOrEqual(300);
+    expect(find(chunks, "get", "method").context).toBe("class LruCache > method get(key: string, now: number)");
+  });
+
+  it("merges tiny neighbours (minChars) without crossing into another class", async () => {
+    const merged = await chunkFixture("sample.ts", { minChars: 200, maxLines: 15 });
+    const unmerged = await chunkFixture("sample.ts", { minChars: 0, maxLines: 15 });
+    expect(merged.length).toBeLessThan(unmerged.length);
+    // The tiny `type Loader` line is no longer alone.
+    const loaderLine = merged.find((c) => c.startLine <= 13 && c.endLine >= 13)!;
+    expect(loaderLine.endLine - loaderLine.startLine).toBeGreaterThan(0);
+    // Members of LruCache never merge with code outside the class.
+    for (const c of merged) if (c.context.startsWith("class LruCache >")) expect(c.endLine).toBeLessThanOrEqual(51);
+  });
+});
+
+describe("chunking.nodeTypes", () => {
+  const py = [
+    "def handle(command):",
+    "    match command:",
+    "        case 'start':",
+    "            return start()",
+    "        case 'stop':",
+    "            return stop()",
+    "",
+    "",
+    "with open('x') as f:",
+    "    data = f.read()",
+  ].join("\n");
+
+  it("makes extra node types chunks of their own kind", async () => {
+    const chunks = await chunkFile("tool.py", py, options({ minChars: 0, maxLines: 5, nodeTypes: { python: ["match_statement", "with_statement"] } }));
+    expect(find(chunks, "", "match_statement")).toMatchObject({ startLine: 2, endLine: 6, context: "function handle(command) > match_statement" });
+    expect(find(chunks, "", "with_statement")).toMatchObject({ startLine: 9, endLine: 10 });
+  });
+
+  it("rejects a node type the grammar does not have, naming the key and the fix", async () => {
+    await expect(chunkFile("tool.py", py, options({ nodeTypes: { python: ["no_such_node"] } }))).rejects.toThrow(
+      'chunking.nodeTypes.python: "no_such_node" is not a node type of the python grammar; remove it or use a type the grammar defines',
+    );
+  });
+});
+
+describe("embeddingText", () => {
+  it("puts path and context before the code, and the description when there is one", async () => {
+    const chunks = await chunkFixture("sample.ts", { minChars: 0, maxLines: 15 });
+    const get = find(chunks, "get", "method");
+    const text = embeddingText(get);
+    expect(text.split("\n")[0]).toBe("src/sample.ts | class LruCache > method get(key: string, now: number)");
+    expect(text.endsWith(get.content)).toBe(true);
+    const described = embeddingText({ ...get, description: "Reads a cache entry, loading it on a miss." });
+    expect(described.split("\n")[1]).toBe("Reads a cache entry, loading it on a miss.");
+    expect(embeddingText({ ...get, context: "" }).split("\n")[0]).toBe("src/sample.ts");
+  });
+});
+
+describe("parseSource and languageForPath", () => {
+  it("returns a tree from the same grammars, or null for files without one", async () => {
+    const parsed = await parseSource("src/a.go", "package a\n\nfunc F() int { return 1 }\n");
+    expect(parsed?.language).toBe("go");
+    expect(parsed?.tree.rootNode.type).toBe("source_file");
+    expect(parsed?.tree.rootNode.namedChildren.map((n) => n?.type)).toEqual(["package_clause", "function_declaration"]);
+    parsed?.tree.delete();
+    expect(await parseSource("README.md", "# hi")).toBeNull();
+  });
+
+  it("maps extensions and well-known file names to languages", () => {
+    const cases: Record<string, string | null> = {
+      "a/b.tsx": "typescript",
+      "a/b.mjs": "javascript",
+      "a/b.jsx": "javascript",
+      "a/B.JAVA": "java",
+      "a/b.h": "c",
+      "a/b.hpp": "cpp",
+      "a/b.cs": "csharp",
+      "Rakefile": "ruby",
+      "a/b.kts": "kotlin",
+      "a/b.csproj": "xml",
+      "a/b.htm": "html",
+      "docs/x.markdown": "markdown",
+      "Pages/Index.cshtml": "razor",
+      "App.sln": "sln",
+      "paper.tex": "latex",
+      "paper.pdf": "pdf",
+      ".eslintrc.json": "json",
+      "Makefile": null,
+      "notes.txt": null,
+    };
+    for (const [path, language] of Object.entries(cases)) expect(languageForPath(path), path).toBe(language);
+  });
+});
