@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeOpenAI } from "../fakes/openai.js";
 import type { FakeHttpServer } from "../fakes/http-fake.js";
-import { INJECT_FILES_MARKER } from "../../opencode-plugin/markers.js";
+import { INJECT_CHUNKS_MARKER, INJECT_FILES_MARKER } from "../../opencode-plugin/markers.js";
 import { createWorkspace, hasTmux, REPO_ROOT, TmuxTerminal, type Workspace } from "./opencode-harness.js";
 
 const TUI_BUNDLE = join(REPO_ROOT, "dist/tui.js");
@@ -102,8 +102,34 @@ test.skipIf(!hasTmux())(
     term.key("Enter");
     await term.waitFor("Saved retrieval.topK = 4");
     capture("settings-retrieval");
-    const overrides = JSON.parse(readFileSync(join(stateDir, "runtime-overrides.json"), "utf8"));
-    expect(overrides).toEqual({ retrieval: { topK: 4 } });
+    const readOverrides = () => JSON.parse(readFileSync(join(stateDir, "runtime-overrides.json"), "utf8"));
+    expect(readOverrides()).toEqual({ retrieval: { topK: 4 } });
+
+    // Rebind "append full chunks" to F6: the new key works at once (used below).
+    term.key("Left", "Up", "Enter");
+    await term.waitFor("Append related code chunks");
+    term.key("Down", "Enter");
+    await term.waitFor("separate alternatives with commas");
+    term.key(...Array(20).fill("BSpace"));
+    await term.type("f6");
+    term.key("Enter");
+    await term.waitFor('Saved keybindings.injectChunks = "f6"');
+
+    // The description model picker lists OpenCode's providers; pick the fake one.
+    term.key("Left", "Up", "Enter");
+    await term.waitFor("Describe chunks with an LLM");
+    term.key("Down", "Enter");
+    await term.waitFor("Description model");
+    await term.waitFor("Fake LLM");
+    capture("model-picker");
+    await term.type("fake");
+    term.key("Enter");
+    await term.waitFor("Saved description.provider");
+    expect(readOverrides()).toEqual({
+      retrieval: { topK: 4 },
+      keybindings: { injectChunks: "f6" },
+      description: { provider: "openai", model: "fake-model", baseUrl: `${llm.url}/v1` },
+    });
     term.key("Escape");
     await term.waitFor((s) => !s.includes("opencode-rag settings"));
 
@@ -119,6 +145,13 @@ test.skipIf(!hasTmux())(
     expect(text).toContain("src/auth/login.ts");
     expect(text).not.toContain(INJECT_FILES_MARKER);
     await term.waitFor(ANSWER, 30_000);
+
+    // The rebound key (F6) sends the prompt with full chunks of code.
+    await term.type("show the code that verifies the password");
+    term.key("F6");
+    const withChunks = await until("the chunks prompt to reach the fake LLM", () => userTexts().find((t) => t.includes("verifies the password")), 60_000);
+    expect(withChunks).toContain("password.length > 8");
+    expect(withChunks).not.toContain(INJECT_CHUNKS_MARKER);
 
     // The session view's sidebar shows what the index holds.
     const manifest = JSON.parse(readFileSync(join(stateDir, "manifest.json"), "utf8"));

@@ -139,7 +139,9 @@ export class TmuxTerminal {
 
   /** Polls the screen until `expected` shows (or the predicate holds); throws with the screen on timeout. */
   async waitFor(expected: string | ((screen: string) => boolean), timeoutMs = 30_000): Promise<string> {
-    const test = typeof expected === "string" ? (s: string) => s.includes(expected) : expected;
+    // Text may wrap inside a dialog: also match with line breaks and indentation collapsed.
+    const flat = (s: string) => s.replace(/\s+/g, " ");
+    const test = typeof expected === "string" ? (s: string) => s.includes(expected) || flat(s).includes(flat(expected)) : expected;
     const deadline = Date.now() + timeoutMs;
     let last = "";
     while (Date.now() < deadline) {

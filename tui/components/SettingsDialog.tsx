@@ -131,6 +131,7 @@ export function SettingsDialog(props: SettingsDialogProps) {
   const modelOptions = (field: SettingField) => buildModelOptions(props.providers, field.modelTarget ?? "embedding");
   const currentModelTitle = (field: SettingField, options: ModelOption[]) => {
     const target = field.modelTarget ?? "embedding";
+    if (!getPath(config(), `${target}.model`)) return undefined; // nothing chosen yet
     const hit = options.find(
       (o) => o.changes && o.changes[`${target}.model`] === getPath(config(), `${target}.model`) && o.changes[`${target}.provider`] === getPath(config(), `${target}.provider`),
     );
