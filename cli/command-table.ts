@@ -7,6 +7,7 @@ import { statusCommand } from "./commands/status.js";
 import { clearCommand } from "./commands/clear.js";
 import { initCommand } from "./commands/init.js";
 import { evalCommand, EVAL_USAGE } from "./commands/eval.js";
+import { quirkCommand } from "./commands/quirk.js";
 
 /** `eval` parses its own arguments (query files, presets). */
 const evalEntry: Command = {
@@ -18,4 +19,4 @@ const evalEntry: Command = {
   runRaw: (argv) => evalCommand(argv),
 };
 
-export const COMMANDS: Command[] = [indexCommand, queryCommand, statusCommand, clearCommand, initCommand, evalEntry];
+export const COMMANDS: Command[] = [indexCommand, queryCommand, statusCommand, clearCommand, initCommand, evalEntry, quirkCommand];
