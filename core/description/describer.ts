@@ -161,7 +161,9 @@ class LlmDescriber implements Describer {
           if (!this.reserve(reps.length, estimate)) return;
           const answer = await this.client.chat(model, system(CHUNK_SYSTEM_PROMPT, prompt), ANSWER_TOKENS_PER_CHUNK * reps.length + 50);
           this.settle(estimate, answer.tokens);
-          const parsed = keys.length === 1 && !answer.text.trim().startsWith("{") ? singleAnswer(answer.text) : parseBatchAnswer(answer.text, keys.length);
+          let parsed = parseBatchAnswer(answer.text, keys.length);
+          // A one-chunk batch is often answered with the bare description.
+          if (parsed.size === 0 && keys.length === 1) parsed = singleAnswer(answer.text);
           const missing: string[] = [];
           keys.forEach((k, i) => (parsed.has(i) ? record(k, parsed.get(i)!) : missing.push(k)));
           advance(keys.filter((k) => !missing.includes(k)));

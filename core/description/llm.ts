@@ -4,7 +4,7 @@
 // token usage the server reports (estimated when it reports none).
 import type { RagConfig } from "../config/defaults.js";
 import type { Logger } from "../engine-types.js";
-import type { HttpClient } from "../embedding/http.js";
+import { RemoteServiceError, type HttpClient } from "../embedding/http.js";
 import { ollamaClient } from "../embedding/ollama.js";
 import { openaiClient } from "../embedding/openai.js";
 
@@ -88,28 +88,40 @@ export function createChatClient(
     };
   }
   const client: HttpClient = openaiClient("the OpenAI-compatible API (descriptions)", settings, "description", opts);
+  // Reasoning models on OpenAI refuse `max_tokens` and any temperature but the default; the
+  // first such refusal switches this client to `max_completion_tokens` without temperature.
+  const reasoningModels = new Set<string>();
+  type ChatBody = { choices?: Array<{ message?: { content?: string | null } }>; usage?: { total_tokens?: number } };
+  const send = (model: string, maxTokens: number, wire: unknown[]) =>
+    client.postJson<ChatBody>("/chat/completions", {
+      model,
+      // Their completion budget also pays for hidden reasoning, hence the headroom.
+      ...(reasoningModels.has(model) ? { max_completion_tokens: maxTokens * 10 } : { temperature: 0.2, max_tokens: maxTokens }),
+      messages: wire,
+    });
   return {
     provider: "openai",
     baseUrl: client.baseUrl,
     async chat(model, messages, maxTokens) {
-      const body = await client.postJson<{
-        choices?: Array<{ message?: { content?: string | null } }>;
-        usage?: { total_tokens?: number };
-      }>("/chat/completions", {
-        model,
-        temperature: 0.2,
-        max_tokens: maxTokens,
-        messages: messages.map((m) => ({
-          role: m.role,
-          content:
-            m.images && m.images.length > 0
-              ? [
-                  { type: "text", text: m.text },
-                  ...m.images.map((i) => ({ type: "image_url", image_url: { url: `data:${i.mime};base64,${i.base64}` } })),
-                ]
-              : m.text,
-        })),
-      });
+      const wire = messages.map((m) => ({
+        role: m.role,
+        content:
+          m.images && m.images.length > 0
+            ? [
+                { type: "text", text: m.text },
+                ...m.images.map((i) => ({ type: "image_url", image_url: { url: `data:${i.mime};base64,${i.base64}` } })),
+              ]
+            : m.text,
+      }));
+      let body: ChatBody;
+      try {
+        body = await send(model, maxTokens, wire);
+      } catch (err) {
+        const refused = err instanceof RemoteServiceError && err.status === 400 && /max_tokens|temperature/.test(err.serverMessage ?? "");
+        if (!refused || reasoningModels.has(model)) throw err;
+        reasoningModels.add(model);
+        body = await send(model, maxTokens, wire);
+      }
       const text = body.choices?.[0]?.message?.content ?? "";
       const reported = body.usage?.total_tokens ?? 0;
       return { text, tokens: reported > 0 ? reported : estimate(messages, text) };

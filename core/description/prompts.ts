@@ -52,8 +52,9 @@ export function svgPrompt(filePath: string, svgText: string): string {
 }
 
 /** Reads {"1": "...", ...} (or an array) out of an answer; returns descriptions by 0-based index. */
-export function parseBatchAnswer(answer: string, count: number): Map<number, string> {
+export function parseBatchAnswer(raw: string, count: number): Map<number, string> {
   const out = new Map<number, string>();
+  const answer = withoutReasoning(raw);
   const start = answer.search(/[[{]/);
   const end = Math.max(answer.lastIndexOf("}"), answer.lastIndexOf("]"));
   if (start < 0 || end <= start) return out;
@@ -76,9 +77,14 @@ export function parseBatchAnswer(answer: string, count: number): Map<number, str
   return out;
 }
 
-/** One paragraph, no markdown fences, bounded length. */
+/** Reasoning models (deepseek-r1, qwen3 on Ollama) put their thinking in <think> blocks. */
+function withoutReasoning(text: string): string {
+  return text.replace(/<think>[\s\S]*?(<\/think>|$)/g, "");
+}
+
+/** One paragraph, no markdown fences, no reasoning block, bounded length. */
 export function cleanDescription(text: string): string {
-  const t = text
+  const t = withoutReasoning(text)
     .replace(/^```[a-z]*\s*|```\s*$/g, "")
     .replace(/\s+/g, " ")
     .trim();

@@ -157,6 +157,39 @@ describe("describeChunks", () => {
     expect(server.requests).toHaveLength(3);
   });
 
+  it("switches to max_completion_tokens when a reasoning model refuses max_tokens", async () => {
+    server = await startFakeOpenAI();
+    server.failNext({
+      status: 400,
+      body: {
+        error: {
+          message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+          type: "invalid_request_error",
+          param: "max_tokens",
+          code: "unsupported_parameter",
+        },
+      },
+    });
+    const d = make(config({ baseUrl: `${server.url}/v1`, model: "o-reasoner" }));
+    expect((await d.describeChunks([chunk(1)])).size).toBe(1);
+    await d.describeChunks([chunk(2)]);
+    const [refused, accepted, next] = server.requestsTo("/v1/chat/completions").map((r) => r.body);
+    expect(refused).toHaveProperty("max_tokens");
+    expect(accepted).not.toHaveProperty("max_tokens");
+    expect(accepted).not.toHaveProperty("temperature");
+    expect(accepted.max_completion_tokens).toBeGreaterThan(refused.max_tokens);
+    expect(next).toHaveProperty("max_completion_tokens");
+  });
+
+  it("drops the <think> block of reasoning models", async () => {
+    server = await startFakeOllama({
+      chat: (req) => `<think>The user wants JSON {"1": "wrong"}.</think>\n${describeResponder(req)}`,
+    });
+    const d = make(config({ provider: "ollama", model: "llama3.2", baseUrl: server.url }));
+    const out = await d.describeChunks([chunk(4)]);
+    expect(out.get("hash4")).toMatch(/^Described src\/h4\.ts/);
+  });
+
   it("works with Ollama's /api/chat", async () => {
     server = await startFakeOllama();
     const d = make(config({ provider: "ollama", model: "llama3.2", baseUrl: server.url }));
