@@ -53,7 +53,8 @@ export class RagWorkspace {
   async engine(): Promise<Engine> {
     if (this.closed) throw new Error("opencode-rag: the plugin is shutting down");
     if (!this.enginePromise) {
-      this.enginePromise = this.deps.openEngine({ root: this.root, logger: this.logger }).then(
+      // The engine keeps its own log (same file); handing it ours would write every line twice.
+      this.enginePromise = this.deps.openEngine({ root: this.root }).then(
         (engine) => {
           this.openedEngine = engine;
           this.lastOpenError = null;
@@ -135,7 +136,18 @@ export class RagWorkspace {
       onPass: (s) => this.logger.info("background pass done", { filesIndexed: s.filesIndexed, filesDeleted: s.filesDeleted, durationMs: s.durationMs }),
       onError: (err) => this.logger.error("background pass failed", { error: err }),
     });
-    if (this.closed) await this.watcher.close().catch(() => undefined);
+    if (this.closed) {
+      await this.watcher.close().catch(() => undefined);
+      return;
+    }
+    // chokidar reports changes from now on only; one incremental pass catches up with what
+    // changed while OpenCode was closed (the git backend's first poll does that itself).
+    if (auto.backend !== "git") {
+      engine.index().then(
+        (s) => this.logger.info("catch-up pass done", { filesIndexed: s.filesIndexed, filesDeleted: s.filesDeleted, durationMs: s.durationMs }),
+        (err: Error) => this.logger.info("catch-up pass skipped", { reason: err.message }),
+      );
+    }
   }
 
   async close(): Promise<void> {

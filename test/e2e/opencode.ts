@@ -1,0 +1,159 @@
+// Runs the real OpenCode binary headless against a temp project: isolated HOME/XDG dirs, the
+// fake LLM as the only provider, config dirs seeded so OpenCode does not npm-install anything.
+import { spawn, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const REPO = resolve(import.meta.dirname, "../..");
+export const OPENCODE_BIN = join(REPO, "node_modules/opencode-linux-x64/bin/opencode");
+export const CLI = join(REPO, "dist/cli.js");
+export const FIXTURE = join(REPO, "test/fixtures/e2e");
+
+/** The @opencode-ai/plugin version OpenCode wants in every config dir (its own version). */
+function pluginVersion(): string {
+  return JSON.parse(readFileSync(join(REPO, "node_modules/@opencode-ai/plugin/package.json"), "utf8")).version;
+}
+
+/**
+ * OpenCode npm-installs @opencode-ai/plugin into each config dir unless node_modules exists and
+ * package-lock.json's root lists every dependency of package.json (otherwise ~9 s online, ~70 s
+ * of retries offline). Seed that state, pointing node_modules at the repository's.
+ */
+export function seedConfigDir(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  const deps = { "@opencode-ai/plugin": pluginVersion() };
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ dependencies: deps }, null, 2) + "\n");
+  writeFileSync(join(dir, "package-lock.json"), JSON.stringify({ name: "opencode-config", lockfileVersion: 3, requires: true, packages: { "": { dependencies: deps } } }, null, 2) + "\n");
+  if (!existsSync(join(dir, "node_modules"))) symlinkSync(join(REPO, "node_modules"), join(dir, "node_modules"), "dir");
+  writeFileSync(join(dir, ".gitignore"), "node_modules\npackage.json\npackage-lock.json\nbun.lock\n.gitignore\n");
+}
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** `--format json` events. */
+  events: Array<{ type: string; [k: string]: unknown }>;
+}
+
+export interface ProjectOptions {
+  /** Written to opencode-rag.json (omit for none); a string is written as is (broken configs). */
+  ragConfig?: object | string;
+  /** Run `opencode-rag index` before OpenCode starts. */
+  index?: boolean;
+}
+
+export class E2EProject {
+  readonly base = mkdtempSync(join(tmpdir(), "rag-e2e-"));
+  readonly dir = join(this.base, "project");
+  readonly home = join(this.base, "home");
+
+  constructor(private readonly llmPort: number) {}
+
+  env(): NodeJS.ProcessEnv {
+    const h = this.home;
+    return {
+      PATH: process.env.PATH,
+      HOME: h,
+      XDG_CONFIG_HOME: join(h, ".config"),
+      XDG_DATA_HOME: join(h, ".local/share"),
+      XDG_CACHE_HOME: join(h, ".cache"),
+      XDG_STATE_HOME: join(h, ".local/state"),
+      OPENCODE_DISABLE_AUTOUPDATE: "1",
+      OPENCODE_DISABLE_MODELS_FETCH: "1",
+      OPENCODE_DISABLE_SHARE: "1",
+      // Nothing may reach a registry; a stray install attempt fails fast instead of hanging.
+      npm_config_registry: "http://127.0.0.1:9/",
+      LANCEDB_LOG: "error",
+      ONNXRUNTIME_NODE_INSTALL_CUDA: "skip",
+    };
+  }
+
+  /** Copies the fixture, installs opencode-rag into node_modules (a link to this checkout), runs init. */
+  setup(options: ProjectOptions = {}): this {
+    cpSync(FIXTURE, this.dir, { recursive: true });
+    mkdirSync(join(this.dir, "node_modules"), { recursive: true });
+    symlinkSync(REPO, join(this.dir, "node_modules/opencode-rag"), "dir");
+    writeFileSync(join(this.dir, "package.json"), JSON.stringify({ name: "sample-service", private: true }) + "\n");
+    writeFileSync(join(this.dir, ".gitignore"), "node_modules\n");
+    if (options.ragConfig !== undefined) {
+      writeFileSync(join(this.dir, "opencode-rag.json"), typeof options.ragConfig === "string" ? options.ragConfig : JSON.stringify(options.ragConfig, null, 2));
+    }
+    writeFileSync(
+      join(this.dir, "opencode.json"),
+      JSON.stringify(
+        {
+          provider: {
+            fake: {
+              npm: "@ai-sdk/openai-compatible",
+              name: "Fake LLM",
+              options: { baseURL: `http://127.0.0.1:${this.llmPort}/v1`, apiKey: "fake-key" },
+              models: { "fake-model": { name: "Fake Model", tool_call: true, limit: { context: 200000, output: 8192 } } },
+            },
+          },
+          model: "fake/fake-model",
+          small_model: "fake/fake-model",
+          enabled_providers: ["fake"],
+          autoupdate: false,
+          share: "disabled",
+          lsp: false,
+          formatter: false,
+        },
+        null,
+        2,
+      ),
+    );
+    const git = (...args: string[]) => spawnSync("git", ["-c", "user.email=e2e@example.invalid", "-c", "user.name=e2e", ...args], { cwd: this.dir });
+    git("init", "-q", ".");
+    git("add", "-A");
+    git("commit", "-qm", "fixture");
+    const init = this.cli("init");
+    if (init.status !== 0) throw new Error(`opencode-rag init failed: ${init.stderr}`);
+    seedConfigDir(join(this.dir, ".opencode"));
+    seedConfigDir(join(this.home, ".config/opencode"));
+    if (options.index) {
+      const idx = this.cli("index");
+      if (idx.status !== 0) throw new Error(`opencode-rag index failed: ${idx.stderr}`);
+    }
+    return this;
+  }
+
+  cli(...args: string[]) {
+    return spawnSync(process.execPath, [CLI, ...args], { cwd: this.dir, env: { ...process.env, ...this.env() }, encoding: "utf8", timeout: 120_000 });
+  }
+
+  /** `printf PROMPT | opencode run --format json` (or `--command NAME` with PROMPT as its arguments). */
+  run(prompt: string, options: { command?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+    const args = ["run", "--format", "json", "--model", "fake/fake-model", "--print-logs", "--log-level", "INFO"];
+    if (options.command) args.push("--command", options.command);
+    return new Promise((resolvePromise) => {
+      const child = spawn(OPENCODE_BIN, args, { cwd: this.dir, env: this.env(), stdio: ["pipe", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (d) => (stdout += d));
+      child.stderr.on("data", (d) => (stderr += d));
+      const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 150_000);
+      child.on("close", (code) => {
+        clearTimeout(timer);
+        const events = stdout
+          .split("\n")
+          .filter((l) => l.startsWith("{"))
+          .map((l) => {
+            try {
+              return JSON.parse(l);
+            } catch {
+              return null;
+            }
+          })
+          .filter(Boolean);
+        resolvePromise({ code, stdout, stderr, events });
+      });
+      child.stdin.end(prompt);
+    });
+  }
+
+  cleanup(): void {
+    rmSync(this.base, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,96 @@
+// The plugin inside the real OpenCode: the scripted model calls each tool in turn; the test
+// checks what the model received — tools offered, their answers, the guidance, context.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GUIDANCE_TEXT } from "../../opencode-plugin/guidance.js";
+import { INJECT_FILES_MARKER } from "../../opencode-plugin/markers.js";
+import { calledTools, FakeLlm, systemText, toolNames, toolResults, userTexts, type ChatRequest } from "./fake-llm.js";
+import { E2EProject } from "./opencode.js";
+
+const ALL_TOOLS = ["search_semantic", "get_file_skeleton", "find_usages", "describe_image"];
+const SCRIPT: Array<{ name: string; arguments: Record<string, unknown> }> = [
+  { name: "search_semantic", arguments: { query: "remove sessions whose expiry time has passed", topK: 3 } },
+  { name: "get_file_skeleton", arguments: { filePath: "src/auth/session.ts" } },
+  { name: "find_usages", arguments: { symbolName: "expireSessions" } },
+  { name: "describe_image", arguments: { filePath: "docs/diagram.png" } },
+];
+
+/** Calls the scripted tools one per turn, then answers with a final text. */
+function scriptedAgent(script = SCRIPT) {
+  return new FakeLlm([
+    { name: "title", when: (r) => toolNames(r).length === 0, reply: { text: "E2E title" } },
+    {
+      name: "agent",
+      when: () => true,
+      reply: (r: ChatRequest) => {
+        const next = script[calledTools(r).length];
+        return next ? { toolCalls: [next] } : { text: "E2E_FINAL done" };
+      },
+    },
+  ]);
+}
+
+describe("opencode-rag in the real OpenCode: tools, guidance and injection on an indexed project", () => {
+  const llm = scriptedAgent();
+  let project: E2EProject;
+  let result: Awaited<ReturnType<E2EProject["run"]>>;
+
+  beforeAll(async () => {
+    const port = await llm.start();
+    project = new E2EProject(port).setup({ ragConfig: { autoIndex: { enabled: false } }, index: true });
+    result = await project.run("Where do sessions expire? Use the opencode-rag tools.");
+  }, 240_000);
+  afterAll(async () => {
+    await llm.stop();
+    project?.cleanup();
+  });
+
+  it("expands the marker the TUI appends into a file list in the user's message", async () => {
+    const before = llm.requests.length;
+    // What the TUI's Ctrl+Enter does: the prompt text plus the marker.
+    const run = await project.run(`How are expired sessions purged?\n\n${INJECT_FILES_MARKER}`);
+    expect(run.code, run.stderr.slice(-3000)).toBe(0);
+    const turn = llm.requests.slice(before).find((r) => toolNames(r).length > 0)!;
+    const user = userTexts(turn).join("\n");
+    expect(user).toContain("How are expired sessions purged?");
+    expect(user).not.toContain("opencode-rag:files");
+    expect(user).toContain("Files related to this message (opencode-rag):");
+    expect(user).toMatch(/src\/auth\/session\.ts \(typescript, lines \d+-\d+/);
+  }, 180_000);
+
+  it("finishes the prompt normally", () => {
+    expect(result.code, result.stderr.slice(-3000)).toBe(0);
+    expect(result.events.some((e) => e.type === "text" && JSON.stringify(e).includes("E2E_FINAL"))).toBe(true);
+  });
+
+  it("offers every tool to the model", () => {
+    const first = llm.agentRequests()[0];
+    expect(first, "no agent request reached the fake LLM").toBeDefined();
+    for (const t of ALL_TOOLS) expect(toolNames(first)).toContain(t);
+  });
+
+  it("returns each tool's answer to the model", () => {
+    const last = llm.agentRequests().at(-1)!;
+    const results = toolResults(last);
+    expect(results).toHaveLength(4);
+    const [search, skeleton, usages, image] = results;
+    expect(search).toContain("src/auth/session.ts:");
+    expect(search).toContain("expireSessions");
+    expect(skeleton).toContain("## Skeleton — src/auth/session.ts (typescript");
+    expect(skeleton).toContain("□ class SessionStore");
+    expect(skeleton).toMatch(/ƒ function expireSessions {2}L\d+-L\d+/);
+    expect(usages).toContain("## Usages of `expireSessions` — 3 reference(s) in 1 file(s) (definition excluded)");
+    expect(usages).toContain("### src/api/handler.ts (typescript) — 3 reference(s)");
+    expect(usages).not.toContain("src/auth/session.ts");
+    expect(image).toContain("No stored description for `docs/diagram.png`");
+  });
+
+  it("puts the guidance in the system prompt, byte-identical on every turn, after OpenCode's own prompt", () => {
+    const turns = llm.agentRequests();
+    expect(turns.length).toBeGreaterThanOrEqual(5);
+    const systems = turns.map((t) => t.messages.filter((m) => m.role === "system").map((m) => JSON.stringify(m.content)));
+    for (const s of systems) expect(s).toEqual(systems[0]);
+    expect(systemText(turns[0])).toContain(GUIDANCE_TEXT);
+    expect(systemText(turns[0]).indexOf(GUIDANCE_TEXT)).toBeGreaterThan(0);
+    expect(userTexts(turns[0])[0]).toContain("Where do sessions expire?");
+  });
+});
