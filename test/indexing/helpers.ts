@@ -40,3 +40,8 @@ export async function hitPaths(engine: Engine, query: string, topK = 5): Promise
 export function tsFunction(name: string, body: string): string {
   return `export function ${name}(input: number): number {\n  // ${body}\n  return input * 2;\n}\n`;
 }
+
+/** Paths of hits whose chunk text contains `text` exactly (word overlap alone does not count). */
+export async function pathsHolding(engine: Engine, text: string, topK = 10): Promise<string[]> {
+  return (await engine.search(text, { topK })).filter((r) => r.chunk.content.includes(text)).map((r) => r.chunk.filePath);
+}
