@@ -68,6 +68,8 @@ export class KeywordIndex {
   private kinds = new Interner();
   // Per-query scratch, reused so a query costs only the postings it touches.
   private scratch = new Float64Array(0);
+  // Per-document term-frequency scratch (by term id), reused across add() calls.
+  private tfScratch = new Uint32Array(1024);
 
   get size(): number {
     return this.liveDocs;
@@ -79,26 +81,23 @@ export class KeywordIndex {
       checkDoc(doc);
       const existing = this.idToDoc.get(doc.id);
       if (existing !== undefined) this.kill(existing);
-      const counts = new Map<string, number>();
-      addTokens(counts, tokenizeCode(doc.text), 1);
-      if (doc.symbol) addTokens(counts, tokenizeCode(doc.symbol), SYMBOL_WEIGHT);
-      addTokens(counts, tokenizePath(doc.filePath), PATH_WEIGHT);
       const docNo = this.docIds.length;
+      // Term frequencies accumulate in a scratch array indexed by term id: no per-document map.
+      const touched: number[] = [];
+      this.countTokens(tokenizeCode(doc.text), 1, touched);
+      if (doc.symbol) this.countTokens(tokenizeCode(doc.symbol), SYMBOL_WEIGHT, touched);
+      this.countTokens(tokenizePath(doc.filePath), PATH_WEIGHT, touched);
       let len = 0;
-      for (const [term, tf] of counts) {
-        const clamped = Math.min(tf, MAX_TF);
-        len += clamped;
-        let termId = this.termIds.get(term);
-        if (termId === undefined) {
-          termId = this.terms.length;
-          this.terms.push(term);
-          this.termIds.set(term, termId);
-        }
+      const tfs = this.tfScratch;
+      for (const termId of touched) {
+        const tf = Math.min(tfs[termId], MAX_TF);
+        tfs[termId] = 0;
+        len += tf;
         let list = this.delta.get(termId);
         if (!list) this.delta.set(termId, (list = []));
-        list.push(docNo, clamped);
+        list.push(docNo, tf);
       }
-      this.deltaPostings += counts.size;
+      this.deltaPostings += touched.length;
       this.docIds.push(doc.id);
       this.docLens.push(len);
       this.docPath.push(this.paths.intern(doc.filePath));
@@ -342,6 +341,25 @@ export class KeywordIndex {
     this.idToDoc = new Map(docIds.map((id, i) => [id, i]));
   }
 
+  private countTokens(tokens: string[], weight: number, touched: number[]): void {
+    for (const token of tokens) {
+      const term = normaliseTerm(token);
+      let termId = this.termIds.get(term);
+      if (termId === undefined) {
+        termId = this.terms.length;
+        this.terms.push(term);
+        this.termIds.set(term, termId);
+        if (termId >= this.tfScratch.length) {
+          const grown = new Uint32Array(this.tfScratch.length * 2);
+          grown.set(this.tfScratch);
+          this.tfScratch = grown;
+        }
+      }
+      if (this.tfScratch[termId] === 0) touched.push(termId);
+      this.tfScratch[termId] += weight;
+    }
+  }
+
   private postingCount(termId: number): number {
     let c = termId < this.baseTermCount ? this.baseOffsets[termId + 1] - this.baseOffsets[termId] : 0;
     const list = this.delta.get(termId);
@@ -452,13 +470,6 @@ function readParts(bytes: Uint8Array): IndexParts {
 function checkRef(value: number, length: number): number {
   if (value >= length) throw new Error("metadata reference out of range");
   return value;
-}
-
-function addTokens(counts: Map<string, number>, tokens: string[], weight: number): void {
-  for (const token of tokens) {
-    const term = normaliseTerm(token);
-    counts.set(term, (counts.get(term) ?? 0) + weight);
-  }
 }
 
 function checkDoc(doc: KeywordDoc): void {

@@ -11,6 +11,9 @@ const IDENTIFIER = /[\p{L}\p{N}_$]+(?:-[\p{L}\p{N}_$]+)*/gu;
  */
 const WORD_PART = /\p{Lu}+(?!\p{Ll})|\p{Lu}\p{Ll}+|\p{Ll}+|\p{N}+|\p{L}+/gu;
 const SEPARATORS = /[_$-]+/;
+const ALL_SEPARATORS = /[_$-]+/g;
+/** An identifier that is a single word: all lower case, capitalised, or all digits (ASCII). */
+const PLAIN_WORD = /^(?:[A-Z]?[a-z]+|[0-9]+)$/;
 
 /** Tokens longer than this are hashes, base64 or minified noise: never useful to match on. */
 export const MAX_TOKEN_LENGTH = 64;
@@ -22,12 +25,21 @@ export const MAX_TOKEN_LENGTH = 64;
  */
 export function tokenizeCode(text: string): string[] {
   const out: string[] = [];
-  for (const match of text.matchAll(IDENTIFIER)) {
-    const identifier = match[0];
+  const identifier = new RegExp(IDENTIFIER.source, "gu");
+  let match: RegExpExecArray | null;
+  while ((match = identifier.exec(text)) !== null) {
+    const id = match[0];
+    // Fast path for the bulk of code and prose: one plain word (`return`, `Value`, `42`).
+    if (PLAIN_WORD.test(id)) {
+      if (id.length >= 2 && id.length <= MAX_TOKEN_LENGTH) out.push(id.toLowerCase());
+      continue;
+    }
     let words = 0;
-    for (const segment of identifier.split(SEPARATORS)) {
+    for (const segment of id.split(SEPARATORS)) {
       if (segment.length === 0) continue;
-      for (const part of segment.matchAll(WORD_PART)) {
+      WORD_PART.lastIndex = 0;
+      let part: RegExpExecArray | null;
+      while ((part = WORD_PART.exec(segment)) !== null) {
         words++;
         const word = part[0];
         // Single characters (`i`, `x`, `0`) are everywhere and say nothing.
@@ -36,7 +48,7 @@ export function tokenizeCode(text: string): string[] {
       }
     }
     if (words > 1) {
-      const whole = identifier.replace(/[_$-]+/g, "").toLowerCase();
+      const whole = id.replace(ALL_SEPARATORS, "").toLowerCase();
       if (whole.length >= 2 && whole.length <= MAX_TOKEN_LENGTH) out.push(whole);
     }
   }

@@ -17,6 +17,8 @@ export interface HybridInput {
   filter?: SearchFilter;
   mode: RetrievalMode;
   rank: boolean;
+  /** The ranking stage used when `rank` is true; rankCandidates() unless replaced (tests, experiments). */
+  ranker?: (query: string, candidates: RankCandidate[]) => RankCandidate[];
 }
 
 /**
@@ -55,7 +57,9 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
     // A keyword hit the store no longer holds (an index pass in flight) is skipped.
     if (f) candidates.push({ record, ...f });
   }
-  candidates = input.rank ? rankCandidates(query, candidates) : candidates.sort((a, b) => b.score - a.score);
+  candidates = input.rank ? (input.ranker ?? rankCandidates)(query, candidates) : candidates.sort((a, b) => b.score - a.score);
+  // Whatever the ranker did, results leave sorted by their final score.
+  if (input.rank) candidates.sort((a, b) => b.score - a.score);
 
   const results: SearchResult[] = [];
   const kept = new Map<string, ChunkRecord[]>();

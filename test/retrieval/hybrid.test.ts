@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { KeywordIndex } from "../../core/keyword/index.js";
-import { hybridSearch, type HybridInput } from "../../core/retrieval/index.js";
+import { hybridSearch, type HybridInput, type RankCandidate } from "../../core/retrieval/index.js";
 import { MemoryVectorStore } from "../../core/store/memory.js";
 import type { ChunkRecord } from "../../core/types.js";
 
@@ -109,13 +109,31 @@ describe("hybridSearch", () => {
     expect(await run({ query: "config", topK: 0 })).toEqual([]);
   });
 
-  test("ranking lifts the chunk whose symbol the query names", async () => {
-    // The vector prefers `config`, the query names `load_config` exactly.
-    const plain = await run({ query: "load_config", queryVector: v(0, 0, 1, 0), rank: false });
-    const ranked = await run({ query: "load_config", queryVector: v(0, 0, 1, 0), rank: true });
-    const score = (rs: typeof plain, id: string) => rs.find((r) => r.chunk.id === id)!.score;
-    expect(score(ranked, "pyconfig")).toBeGreaterThan(score(plain, "pyconfig"));
-    expect(ids(ranked)[0]).toBe("pyconfig");
+  test("the ranking stage runs when asked, before de-duplication and minScore", async () => {
+    const seen: string[][] = [];
+    // A stand-in ranker that puts the inner batch chunk first with a perfect score.
+    const ranker = (_q: string, cs: RankCandidate[]) => {
+      seen.push(cs.map((c) => c.record.id));
+      return cs.map((c) => ({ ...c, score: c.record.id === "batcherInner" ? 1 : c.score / 2 })).sort((a, b) => b.score - a.score);
+    };
+    const ranked = await run({ query: "splitIntoBatches batch slice", queryVector: v(1, 0, 0, 0), ranker, minScore: 0.3 });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toEqual(expect.arrayContaining(["batcher", "batcherInner"]));
+    expect(ids(ranked)[0]).toBe("batcherInner");
+    expect(ids(ranked)).not.toContain("batcher"); // now the overlapping duplicate of a better chunk
+    expect(ranked.every((r) => r.score >= 0.3)).toBe(true);
+    const plain = await run({ query: "splitIntoBatches batch slice", queryVector: v(1, 0, 0, 0), ranker, rank: false });
+    expect(seen).toHaveLength(1);
+    expect(ids(plain)[0]).toBe("batcher");
+  });
+
+  test("the built-in ranking stage keeps scores in [0,1] and the order sorted", async () => {
+    for (const query of ["load_config", "where are texts split into batches", "postJson"]) {
+      const results = await run({ query, queryVector: v(0.2, 0.3, 0.5, 0.1), rank: true });
+      expect(results.length).toBeGreaterThan(0);
+      for (const r of results) expect(r.score).toBeGreaterThanOrEqual(0), expect(r.score).toBeLessThanOrEqual(1);
+      for (let i = 1; i < results.length; i++) expect(results[i].score).toBeLessThanOrEqual(results[i - 1].score);
+    }
   });
 
   test("keyword hits the store no longer holds are skipped, not returned half-empty", async () => {

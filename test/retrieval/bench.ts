@@ -1,0 +1,180 @@
+// Measures the store, the keyword index and hybrid retrieval on real source text (files from
+// node_modules, cut into 40-line chunks) with random unit vectors. Not a test: prints numbers.
+// Run: node test/retrieval/run-bench.mjs [chunks]   (bundles this file, then runs it)
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { KeywordIndex, type KeywordDoc } from "../../core/keyword/index.js";
+import { hybridSearch } from "../../core/retrieval/index.js";
+import { openLanceStore } from "../../core/store/lancedb.js";
+import { MemoryVectorStore } from "../../core/store/memory.js";
+import type { ChunkRecord } from "../../core/types.js";
+
+const DIM = 384;
+const TARGET = Number(process.argv[2] ?? 50_000);
+/** "keyword" measures only the keyword index (for the 100k-chunk memory and load numbers). */
+const ONLY = process.argv[3] ?? "";
+const used = () => {
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+};
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+
+function walk(dir: string, out: string[], limit: number): void {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of entries.sort()) {
+    if (out.length >= limit) return;
+    const p = join(dir, name);
+    let st;
+    try {
+      st = statSync(p);
+    } catch {
+      continue;
+    }
+    if (st.isDirectory()) walk(p, out, limit);
+    else if (/\.(js|ts|mjs|cjs|mts|md|py|go|rs|c|h)$/.test(name) && !/\.(d|min)\.[mc]?[jt]s$/.test(name) && st.size > 500 && st.size < 12_000_000) out.push(p);
+  }
+}
+
+function corpus(target: number): ChunkRecord[] {
+  const files: string[] = [];
+  walk("node_modules", files, 100_000);
+  const out: ChunkRecord[] = [];
+  for (const file of files) {
+    const lines = readFileSync(file, "utf8").split("\n");
+    for (let s = 0; s < lines.length && out.length < target; s += 40) {
+      const content = lines.slice(s, s + 40).join("\n");
+      const sym = /function\s+([A-Za-z_$][\w$]*)/.exec(content)?.[1] ?? "";
+      out.push({ id: `${file}:${s}`, filePath: file, startLine: s + 1, endLine: Math.min(lines.length, s + 40), language: file.endsWith(".ts") ? "typescript" : "javascript", kind: sym ? "function" : "lines", symbol: sym, context: "", content, contentHash: `${file}:${s}`, description: "" });
+    }
+    if (out.length >= target) break;
+  }
+  return out;
+}
+
+let seed = 12345;
+function rnd(): number {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return seed / 2147483648 - 0.5;
+}
+function unit(): Float32Array {
+  const v = new Float32Array(DIM);
+  let n = 0;
+  for (let i = 0; i < DIM; i++) n += (v[i] = rnd()) ** 2;
+  n = Math.sqrt(n);
+  for (let i = 0; i < DIM; i++) v[i] /= n;
+  return v;
+}
+
+function pct(times: number[], p: number): string {
+  const s = [...times].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))].toFixed(2);
+}
+async function timeIt(n: number, fn: (i: number) => Promise<unknown> | unknown): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await fn(i);
+    out.push(performance.now() - t);
+  }
+  return out;
+}
+const mb = (b: number) => (b / 1048576).toFixed(1) + " MB";
+
+const QUERIES = ["function to parse arguments", "getUserById", "read file sync", "tokenizer split words", "createIndex vector", "error handling retry", "promise resolve reject", "buffer to string utf8", "map set delete keys", "async iterator next"];
+
+async function main() {
+  const rows = corpus(TARGET);
+  const files = new Set(rows.map((r) => r.filePath)).size;
+  console.log(`corpus: ${rows.length} chunks from ${files} files, ${mb(rows.reduce((a, r) => a + r.content.length, 0))} of text`);
+
+  // Keyword index.
+  const docs: KeywordDoc[] = rows.map((r) => ({ id: r.id, text: r.content, filePath: r.filePath, language: r.language, kind: r.kind, symbol: r.symbol }));
+  gc();
+  const heap0 = used();
+  let t = performance.now();
+  const keyword = new KeywordIndex();
+  for (let i = 0; i < docs.length; i += 500) keyword.add(docs.slice(i, i + 500));
+  keyword.merge();
+  const buildMs = performance.now() - t;
+  gc();
+  const heapIndex = used() - heap0;
+  t = performance.now();
+  const bytes = keyword.serialize();
+  const serMs = performance.now() - t;
+  t = performance.now();
+  const loaded = KeywordIndex.deserialize(bytes);
+  const loadMs = performance.now() - t;
+  const stats = loaded as unknown as { terms: string[]; baseDocs: Uint32Array };
+  console.log(`keyword: ${stats.terms.length} terms, ${stats.baseDocs.length} postings`);
+  const kq = await timeIt(200, (i) => loaded.search(QUERIES[i % QUERIES.length], 40));
+  const kqf = await timeIt(200, (i) => loaded.search(QUERIES[i % QUERIES.length], 40, { pathPrefixes: ["node_modules/typescript/"] }));
+  console.log(`keyword: build ${buildMs.toFixed(0)} ms (${(rows.reduce((a, r) => a + r.content.length, 0) / 1048576 / (buildMs / 1000)).toFixed(1)} MB/s), memory ${mb(heapIndex)}, serialized ${mb(bytes.length)} in ${serMs.toFixed(0)} ms, load ${loadMs.toFixed(0)} ms`);
+  console.log(`keyword: query p50 ${pct(kq, 50)} ms p95 ${pct(kq, 95)} ms; with path filter p50 ${pct(kqf, 50)} ms`);
+
+  if (ONLY === "keyword") return;
+
+  // LanceDB.
+  const dir = mkdtempSync(join(tmpdir(), "ocr-bench-"));
+  try {
+    const store = await openLanceStore({ uri: dir, tableName: "chunks", dimension: DIM, annMinRows: Infinity });
+    const withVectors = rows.map((r) => ({ ...r, vector: unit() }));
+    const first = withVectors.slice(0, 10_000);
+    t = performance.now();
+    for (let i = 0; i < first.length; i += 1000) await store.add(first.slice(i, i + 1000));
+    console.log(`lancedb: add 10k rows (1k batches) ${(performance.now() - t).toFixed(0)} ms`);
+    const qv = Array.from({ length: 20 }, unit);
+    let s = await timeIt(30, (i) => store.searchVector(qv[i % 20], 40));
+    console.log(`lancedb 10k: search p50 ${pct(s, 50)} ms p95 ${pct(s, 95)} ms`);
+    s = await timeIt(30, (i) => store.searchVector(qv[i % 20], 40, { pathPrefixes: ["node_modules/typescript/"], languages: ["javascript"] }));
+    console.log(`lancedb 10k: filtered search p50 ${pct(s, 50)} ms`);
+    const paths = [...new Set(first.map((r) => r.filePath))].slice(0, 20);
+    s = await timeIt(20, (i) => store.deleteByFilePaths([paths[i]]));
+    console.log(`lancedb 10k: delete one file p50 ${pct(s, 50)} ms`);
+    s = await timeIt(20, (i) => store.getByIds(first.slice(i * 40, i * 40 + 40).map((r) => r.id)));
+    console.log(`lancedb 10k: getByIds(40) p50 ${pct(s, 50)} ms`);
+
+    const rest = withVectors.slice(10_000);
+    for (let i = 0; i < rest.length; i += 5000) await store.add(rest.slice(i, i + 5000));
+    const n = await store.count();
+    s = await timeIt(30, (i) => store.searchVector(qv[i % 20], 40));
+    console.log(`lancedb ${n}: flat search p50 ${pct(s, 50)} ms p95 ${pct(s, 95)} ms`);
+    const hy = await timeIt(30, (i) => hybridSearch({ query: QUERIES[i % 10], queryVector: qv[i % 20], store, keyword: loaded, topK: 10, minScore: 0, mode: "hybrid", rank: true }));
+    console.log(`hybrid ${n} (flat vectors): p50 ${pct(hy, 50)} ms p95 ${pct(hy, 95)} ms`);
+    const ko = await timeIt(30, (i) => hybridSearch({ query: QUERIES[i % 10], queryVector: null, store, keyword: loaded, topK: 10, minScore: 0, mode: "hybrid", rank: true }));
+    console.log(`hybrid ${n} keyword-only: p50 ${pct(ko, 50)} ms p95 ${pct(ko, 95)} ms`);
+
+    t = performance.now();
+    await (store as unknown as { table: { createIndex: (c: string, o: unknown) => Promise<void> } }).table.createIndex("vector", {
+      config: (await import("@lancedb/lancedb")).Index.hnswSq({ distanceType: "cosine" }),
+    });
+    await store.init();
+    console.log(`lancedb ${n}: HNSW-SQ build ${(performance.now() - t).toFixed(0)} ms`);
+    const exact = new MemoryVectorStore(DIM);
+    await exact.add(withVectors.filter((r) => !paths.includes(r.filePath)));
+    let hit = 0;
+    for (const q of qv) {
+      const truth = new Set((await exact.searchVector(q, 10)).map((h) => h.id));
+      for (const h of await store.searchVector(q, 10)) if (truth.has(h.id)) hit++;
+    }
+    s = await timeIt(30, (i) => store.searchVector(qv[i % 20], 40));
+    console.log(`lancedb ${n}: HNSW search p50 ${pct(s, 50)} ms p95 ${pct(s, 95)} ms, recall@10 ${(hit / (qv.length * 10)).toFixed(3)} (random vectors: the hard case)`);
+    const hy2 = await timeIt(30, (i) => hybridSearch({ query: QUERIES[i % 10], queryVector: qv[i % 20], store, keyword: loaded, topK: 10, minScore: 0, mode: "hybrid", rank: true }));
+    console.log(`hybrid ${n} (HNSW): p50 ${pct(hy2, 50)} ms p95 ${pct(hy2, 95)} ms`);
+    await store.close();
+
+    const mem = new MemoryVectorStore(DIM);
+    await mem.add(withVectors);
+    s = await timeIt(20, (i) => mem.searchVector(qv[i % 20], 40));
+    console.log(`memory store ${n}: search p50 ${pct(s, 50)} ms`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
