@@ -64,7 +64,7 @@ const defaultIO: EvalIO = {
 
 export class EvalUsageError extends Error {}
 
-interface EvalArgs {
+export interface EvalArgs {
   queries?: string;
   root?: string;
   suite?: string;
@@ -78,7 +78,7 @@ interface EvalArgs {
   json: boolean;
 }
 
-interface QuerySet {
+export interface QuerySet {
   name: string;
   root: string;
   queries: EvalQuery[];
@@ -171,7 +171,7 @@ function readQueries(file: string, setName: string, args: EvalArgs, repo?: strin
   return qs;
 }
 
-function loadSets(args: EvalArgs): QuerySet[] {
+export function loadSets(args: EvalArgs): QuerySet[] {
   if (args.queries) {
     const file = resolve(args.queries);
     const name = basename(file).replace(/\.jsonl?$/, "");

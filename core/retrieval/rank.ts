@@ -1,7 +1,20 @@
 // The ranking stage: re-scores fused candidates with code-aware signals before de-duplication.
-// Portable. The interface (RankCandidate, rankCandidates) is the stable plug point for a richer
-// ranking stack; this first version only rewards an exact symbol-name match.
+// Portable. Steps (see README.md): analyse the query, lift each candidate by weighted
+// features, lift chunks of files with several good chunks, demote tests / generated /
+// vendored code unless asked for, then decay repeated chunks of one file so one file cannot
+// fill the top 10. Scores stay in [0,1] and the output is sorted best first.
 import type { ChunkRecord } from "../types.js";
+import { analyseQuery, type QueryAnalysis } from "./query-analysis.js";
+import {
+  classifyPath,
+  definesIdentifier,
+  exactSymbolMatch,
+  kindPrior,
+  onlyReferencesIdentifier,
+  pathTermCoverage,
+  symbolTermCoverage,
+  type PathClass,
+} from "./features.js";
 
 export interface RankCandidate {
   record: ChunkRecord;
@@ -17,23 +30,157 @@ export interface RankCandidate {
   vectorRank: number | null;
 }
 
-/** Share of the remaining distance to 1 that an exact symbol match closes. */
-const SYMBOL_MATCH_LIFT = 0.3;
+/** The switchable parts of the stack (config `retrieval.rankFeatures`, ablations). */
+export interface RankFeatureFlags {
+  /** The query names the chunk's symbol exactly. */
+  symbolMatch: boolean;
+  /** The query's words make up the chunk's symbol name (`parse a level` → `ParseLevel`). */
+  symbolTerms: boolean;
+  /** The query's words appear in the file name or directories. */
+  pathMatch: boolean;
+  /** For named identifiers: declarations over mere references. */
+  definitions: boolean;
+  /** Declarations over loose code over prose. */
+  chunkKind: boolean;
+  /** Chunks of files with several matching chunks go up. */
+  fileAggregation: boolean;
+  /** Repeated chunks of one file decay, so results cover more files. */
+  diversity: boolean;
+  /** Tests, generated and vendored code go down unless the query asks for tests. */
+  demoteNonSource: boolean;
+}
 
-const IDENTIFIER = /[\p{L}\p{N}_$]+/gu;
+export const DEFAULT_RANK_FEATURES: Readonly<RankFeatureFlags> = Object.freeze({
+  symbolMatch: true,
+  symbolTerms: true,
+  pathMatch: true,
+  definitions: true,
+  chunkKind: true,
+  fileAggregation: true,
+  diversity: true,
+  demoteNonSource: true,
+});
+
+/**
+ * Weights calibrated on the dev benchmarks (test/eval, see docs/retrieval.md). A lift adds
+ * weight × feature (each feature in [0,1]) to the fused score; multipliers scale it.
+ */
+export const RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
+  /** Lift for an exact symbol match. Symbol queries: the definition should win outright. */
+  symbolMatch: 0.6,
+  /** Lift for full coverage of the symbol's words by the query. */
+  symbolTerms: 0.15,
+  /** Lift for all query words in the path (file name full, directories half). */
+  pathMatch: 0.1,
+  /** Lift for declaring a named identifier. */
+  definition: 0.2,
+  /** Multiplier on a chunk that only references a named identifier in a symbol query. */
+  referencePenalty: 0.8,
+  /** Lift for declarations (kind prior 1) vs loose code (0.5) vs prose (0). */
+  chunkKind: 0.05,
+  /** Lift for the chunk's file by its aggregated evidence (relative to the best file). */
+  fileAggregation: 0.1,
+  /** How much each later chunk of a file counts towards the file's evidence. */
+  fileAggregationDecay: 0.5,
+  /** Multiplier per earlier chunk of the same file already ranked above. */
+  diversity: 0.85,
+  /** Multipliers by path class when the query does not ask for tests. */
+  demote: { test: 0.7, generated: 0.6, vendored: 0.6, example: 0.85, source: 1 },
+});
+
+export interface RankWeights {
+  symbolMatch: number;
+  symbolTerms: number;
+  pathMatch: number;
+  definition: number;
+  referencePenalty: number;
+  chunkKind: number;
+  fileAggregation: number;
+  fileAggregationDecay: number;
+  diversity: number;
+  demote: Record<PathClass, number>;
+}
+
+export interface RankOptions {
+  /** Switch parts off (missing keys stay on). */
+  features?: Partial<RankFeatureFlags>;
+  /** Other weights than the calibrated ones (calibration runs only). */
+  weights?: Partial<RankWeights>;
+}
+
+/** Score of one candidate from its own features (no file-level or list-level effects yet). */
+function ownLift(q: QueryAnalysis, c: RankCandidate, f: RankFeatureFlags, w: RankWeights): number {
+  const r = c.record;
+  let lift = 0;
+  if (f.symbolMatch) lift += w.symbolMatch * exactSymbolMatch(q, r);
+  if (f.symbolTerms) lift += w.symbolTerms * symbolTermCoverage(q, r);
+  if (f.pathMatch) lift += w.pathMatch * pathTermCoverage(q, r);
+  if (f.definitions) lift += w.definition * definesIdentifier(q, r);
+  if (f.chunkKind) lift += w.chunkKind * kindPrior(r);
+  return lift;
+}
+
+/** Per file: best score plus decaying shares of the next ones, relative to the best file. */
+function fileEvidence(scored: Array<{ c: RankCandidate; s: number }>, decay: number): Map<string, number> {
+  const byFile = new Map<string, number[]>();
+  for (const x of scored) {
+    const list = byFile.get(x.c.record.filePath) ?? [];
+    list.push(x.s);
+    byFile.set(x.c.record.filePath, list);
+  }
+  const raw = new Map<string, number>();
+  let best = 0;
+  for (const [file, scores] of byFile) {
+    scores.sort((a, b) => b - a);
+    let total = 0;
+    let share = 1;
+    for (const s of scores) {
+      total += share * s;
+      share *= decay;
+    }
+    raw.set(file, total);
+    if (total > best) best = total;
+  }
+  if (best > 0) for (const [file, v] of raw) raw.set(file, v / best);
+  return raw;
+}
 
 /**
  * Returns the candidates re-scored (scores stay in [0,1]) and sorted best first.
- * A chunk whose symbol the query names exactly (`parseConfig` in "where is parseConfig
- * called") is lifted, because a user naming an identifier almost always wants its definition.
+ * Deterministic: ties keep the incoming order.
  */
-export function rankCandidates(query: string, candidates: RankCandidate[]): RankCandidate[] {
-  const named = new Set<string>();
-  for (const m of query.matchAll(IDENTIFIER)) if (m[0].length >= 3) named.add(m[0].toLowerCase());
-  const out = candidates.map((c) => {
-    const symbol = c.record.symbol.toLowerCase();
-    if (symbol.length > 0 && named.has(symbol)) return { ...c, score: c.score + (1 - c.score) * SYMBOL_MATCH_LIFT };
-    return c;
+export function rankCandidates(query: string, candidates: RankCandidate[], options: RankOptions = {}): RankCandidate[] {
+  if (candidates.length === 0) return [];
+  const f: RankFeatureFlags = { ...DEFAULT_RANK_FEATURES, ...options.features };
+  const q = analyseQuery(query);
+  const w: RankWeights = { ...RANK_WEIGHTS, ...options.weights };
+
+  let scored = candidates.map((c, i) => ({ c, i, s: c.score + ownLift(q, c, f, w) }));
+  if (f.fileAggregation) {
+    const evidence = fileEvidence(scored, w.fileAggregationDecay);
+    scored = scored.map((x) => ({ ...x, s: x.s + w.fileAggregation * (evidence.get(x.c.record.filePath) ?? 0) }));
+  }
+  scored = scored.map((x) => {
+    let s = x.s;
+    if (f.definitions && q.kind === "symbol" && onlyReferencesIdentifier(q, x.c.record)) s *= w.referencePenalty;
+    if (f.demoteNonSource && !q.wantsTests) s *= w.demote[classifyPath(x.c.record.filePath)];
+    return { ...x, s };
   });
-  return out.sort((a, b) => b.score - a.score);
+  scored.sort((a, b) => b.s - a.s || a.i - b.i);
+
+  if (f.diversity) {
+    const seen = new Map<string, number>();
+    scored = scored.map((x) => {
+      const n = seen.get(x.c.record.filePath) ?? 0;
+      seen.set(x.c.record.filePath, n + 1);
+      return n === 0 ? x : { ...x, s: x.s * Math.pow(w.diversity, n) };
+    });
+    scored.sort((a, b) => b.s - a.s || a.i - b.i);
+  }
+  // Lifts only order the list; scores keep the scale of the fused scores (the best result keeps
+  // the best fused score) so that minScore thresholds mean the same with ranking on or off.
+  const bestBase = Math.max(...candidates.map((c) => c.score));
+  const bestRanked = scored[0].s;
+  const factor = bestRanked > 0 ? bestBase / bestRanked : 0;
+  return scored.map((x) => ({ ...x.c, score: Math.min(1, Math.max(0, x.s * factor)) }));
 }

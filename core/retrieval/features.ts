@@ -1,0 +1,146 @@
+// Ranking features that code search rewards. Each one reads a candidate chunk (and the
+// analysed query) and returns a value in [0,1]; rank.ts weighs them. Portable.
+import type { ChunkRecord } from "../types.js";
+import { contentTerms, identifierKey, type QueryAnalysis } from "./query-analysis.js";
+import { normaliseTerm, tokenizeCode, tokenizePath } from "../keyword/tokenize.js";
+
+/** Kinds that declare something: what a user naming or describing code usually wants. */
+const DEFINITION_KINDS = new Set([
+  "function",
+  "method",
+  "constructor",
+  "class",
+  "interface",
+  "type",
+  "enum",
+  "struct",
+  "trait",
+  "impl",
+  "protocol",
+  "extension",
+  "module",
+  "namespace",
+  "record",
+]);
+
+/** Prose kinds (Markdown and friends): useful, but code questions want code first. */
+const PROSE_KINDS = new Set(["section", "heading", "paragraph", "preamble"]);
+
+/** 1 for declarations, 0.5 for other code, 0 for prose. */
+export function kindPrior(record: ChunkRecord): number {
+  if (DEFINITION_KINDS.has(record.kind)) return 1;
+  if (PROSE_KINDS.has(record.kind)) return 0;
+  return 0.5;
+}
+
+/** Words of an identifier, normalised as the keyword index does. */
+function identifierWords(name: string): string[] {
+  return [...new Set(tokenizeCode(name).map(normaliseTerm))].filter((w) => !/^\d+$/.test(w));
+}
+
+/** Last declared name in a context string like `class Foo > method bar(a, b)`: ["Foo", "bar"]. */
+function contextNames(context: string): string[] {
+  const out: string[] = [];
+  for (const part of context.split(">")) {
+    const m = part.trim().match(/([\p{L}_$][\p{L}\p{N}_$]*)\s*(?:\(|<|$)/u);
+    if (m) out.push(m[1]);
+  }
+  return out;
+}
+
+/**
+ * The query names this chunk's symbol exactly (separators and case ignored), or names its
+ * qualified form (`Retry.increment` for method `increment` in class `Retry`).
+ */
+export function exactSymbolMatch(q: QueryAnalysis, record: ChunkRecord): number {
+  if (q.identifierKeys.size === 0) return 0;
+  const own = record.symbol ? identifierKey(record.symbol) : "";
+  if (own && q.identifierKeys.has(own)) return 1;
+  const names = contextNames(record.context);
+  if (names.length >= 2) {
+    const qualified = identifierKey(names.slice(-2).join(""));
+    if (q.identifierKeys.has(qualified)) return 1;
+  }
+  return 0;
+}
+
+/** Share of the symbol's words that the query mentions: "parse a log level" vs `ParseLevel` → 1. */
+export function symbolTermCoverage(q: QueryAnalysis, record: ChunkRecord): number {
+  if (!record.symbol || q.terms.length === 0) return 0;
+  const words = identifierWords(record.symbol);
+  if (words.length === 0) return 0;
+  const terms = new Set(q.terms);
+  let hit = 0;
+  for (const w of words) if (terms.has(w)) hit++;
+  return hit / words.length;
+}
+
+/**
+ * Share of the query's content words found in the path; a word in the file name counts fully,
+ * one in a directory name half. `retry` → util/retry.py, `HashWithIndifferentAccess` →
+ * hash_with_indifferent_access.rb.
+ */
+export function pathTermCoverage(q: QueryAnalysis, record: ChunkRecord): number {
+  if (q.terms.length === 0) return 0;
+  const slash = record.filePath.lastIndexOf("/");
+  const stem = new Set(tokenizePath(record.filePath.slice(slash + 1)).map(normaliseTerm));
+  const dirs = new Set(slash > 0 ? tokenizePath(record.filePath.slice(0, slash) + "/x").map(normaliseTerm) : []);
+  let score = 0;
+  for (const t of q.terms) {
+    if (stem.has(t)) score += 1;
+    else if (dirs.has(t)) score += 0.5;
+  }
+  return Math.min(1, score / q.terms.length);
+}
+
+const DECLARATION_WORDS =
+  "(?:def|class|module|function|fn|func|struct|enum|trait|interface|type|impl|object|record|protocol|extension|namespace|macro_rules!|const|let|var|val|static)";
+
+/**
+ * The chunk declares one of the identifiers the query names (not merely uses it): its symbol
+ * matches, or a declaration line in its text does (`def parse_url(`, `func (l *Logger) WithField(`).
+ */
+export function definesIdentifier(q: QueryAnalysis, record: ChunkRecord): number {
+  if (q.identifiers.length === 0) return 0;
+  if (exactSymbolMatch(q, record)) return 1;
+  for (const id of q.identifiers) {
+    const last = id.replace(/\(\)$/, "").split(/::|\.|#|->/).pop() ?? "";
+    if (last.length < 2) continue;
+    const name = last.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const decl = new RegExp(`(?:^|\\n)[ \\t]*(?:[\\w@#\\[\\]()"'.,:]+[ \\t]+)*${DECLARATION_WORDS}[ \\t]+(?:\\([^)]*\\)[ \\t]*)?(?:[\\w$]+(?:\\.|::))*${name}\\b`);
+    if (decl.test(record.content)) return 1;
+    // Assignment-style declarations: `const parseUrl = (`, `parse_url = lambda`, `Foo: {`.
+    const assign = new RegExp(`(?:^|\\n)[ \\t]*(?:export[ \\t]+)?${name}[ \\t]*(?:=[^=]|:[ \\t]*(?:function|\\())`);
+    if (assign.test(record.content)) return 1;
+  }
+  return 0;
+}
+
+/** The chunk's text mentions a named identifier without declaring it: a reference. */
+export function onlyReferencesIdentifier(q: QueryAnalysis, record: ChunkRecord): boolean {
+  if (q.identifierKeys.size === 0 || definesIdentifier(q, record)) return false;
+  const text = identifierKey(record.content);
+  for (const k of q.identifierKeys) if (k.length >= 4 && text.includes(k)) return true;
+  return false;
+}
+
+const TEST_PATH =
+  /(^|\/)(tests?|__tests__|__mocks__|specs?|fixtures?|mocks?|testdata|testing|e2e)(\/|$)|[._-](test|spec)s?\.[\p{L}\p{N}]+$|_test\.go$|(^|\/)test_[^/]*\.py$|(^|\/)conftest\.py$/u;
+const GENERATED_PATH = /(^|\/)(generated|gen|__generated__)\/|\.(pb|generated|gen|g)\.[a-z]+$|_pb2(_grpc)?\.py$|\.min\.[a-z]+$|\.d\.ts$/;
+const VENDORED_PATH = /(^|\/)(vendor|vendored|third[_-]party|external|node_modules|bower_components|packages\/vendor)\//;
+const EXAMPLE_PATH = /(^|\/)(examples?|samples?|demos?|benches|benchmarks?)\//;
+
+export type PathClass = "test" | "generated" | "vendored" | "example" | "source";
+
+export function classifyPath(filePath: string): PathClass {
+  if (VENDORED_PATH.test(filePath)) return "vendored";
+  if (GENERATED_PATH.test(filePath)) return "generated";
+  if (TEST_PATH.test(filePath)) return "test";
+  if (EXAMPLE_PATH.test(filePath)) return "example";
+  return "source";
+}
+
+/** Content words of the chunk's symbol, context and path (used for prose-kind checks). */
+export function recordTerms(record: ChunkRecord): string[] {
+  return contentTerms(`${record.filePath} ${record.context} ${record.symbol}`);
+}

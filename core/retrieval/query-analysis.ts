@@ -1,0 +1,104 @@
+// Query analysis for the ranking stage: is the query an identifier ("HTTPHeaderDict",
+// "parse_url", "Thor::Group") or a question in words ("where are retries with backoff done")?
+// Which identifiers does it name, which content words does it carry, does it ask for tests?
+// Portable: no Node built-ins.
+import { normaliseTerm, tokenizeCode } from "../keyword/tokenize.js";
+
+export type QueryKind = "symbol" | "natural";
+
+export interface QueryAnalysis {
+  raw: string;
+  kind: QueryKind;
+  /** Identifiers as written in the query (`PoolManager`, `Retry.get_backoff_time`). */
+  identifiers: string[];
+  /**
+   * Lower-case keys the identifiers go by, separators removed: the whole name and, for
+   * qualified names, the last part (`Retry.get_backoff_time` → `retrygetbackofftime`, `getbackofftime`).
+   */
+  identifierKeys: Set<string>;
+  /** Normalised content words (split identifiers included), without English filler words. */
+  terms: string[];
+  /** The query is about tests (then test files are not demoted). */
+  wantsTests: boolean;
+}
+
+/** Question and filler words: they say how the user asks, not what they look for. */
+const STOPWORDS = new Set(
+  (
+    "a an the and or but if then else of in on at to for from by with without into onto over under about as is are was were be been being " +
+    "do does did done doing has have had having can could should would will shall may might must it its this that these those there here " +
+    "what which who whom whose where when why how i me my we our you your they them their he she his her not no yes all any each every " +
+    "some such more most other than too very just also only so up down out off again once get gets got make makes made use uses used using " +
+    "find finds found show shows code implementation implemented implement happen happens handled handle handles place part thing way ways"
+  ).split(" "),
+);
+
+const TEST_WORDS = new Set(["test", "tests", "testing", "spec", "specs", "mock", "mocks", "fixture", "fixtures", "unittest", "e2e"]);
+
+/** A qualified or plain identifier, optionally followed by "()" as users often write. */
+const IDENT_TOKEN = /^[\p{L}_$][\p{L}\p{N}_$]*(?:(?:::|\.|#|->)[\p{L}_$][\p{L}\p{N}_$]*)*(?:\(\))?$/u;
+
+/** Looks like code rather than an English word: camelCase, snake_case, qualified, ALLCAPS... */
+function looksLikeIdentifier(token: string): boolean {
+  const bare = token.replace(/\(\)$/, "");
+  if (!IDENT_TOKEN.test(token)) return false;
+  if (/::|\.|#|->/.test(bare)) return true;
+  if (/_/.test(bare.replace(/^_+|_+$/g, ""))) return true;
+  if (/\p{Ll}\p{Lu}/u.test(bare)) return true; // camelCase / PascalCase with a hump
+  if (/^\p{Lu}{2,}\p{Ll}/u.test(bare)) return true; // HTTPServer
+  if (token.endsWith("()")) return true;
+  return false;
+}
+
+export function identifierKey(name: string): string {
+  return name.replace(/\(\)$/, "").replace(/[^\p{L}\p{N}]+/gu, "").toLowerCase();
+}
+
+function keysOf(identifier: string): string[] {
+  const bare = identifier.replace(/\(\)$/, "");
+  const parts = bare.split(/::|\.|#|->/).filter(Boolean);
+  const keys = [identifierKey(bare)];
+  if (parts.length > 1) keys.push(identifierKey(parts[parts.length - 1]));
+  return keys.filter((k) => k.length >= 2);
+}
+
+/** Normalised content terms of free text, filler words removed, order kept, no repeats. */
+export function contentTerms(text: string): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const t of tokenizeCode(text)) {
+    if (STOPWORDS.has(t)) continue;
+    const n = normaliseTerm(t);
+    if (!seen.has(n)) {
+      seen.add(n);
+      out.push(n);
+    }
+  }
+  return out;
+}
+
+export function analyseQuery(query: string): QueryAnalysis {
+  const raw = query.trim();
+  // Words with surrounding quotes and punctuation stripped; "::", ".", "#" and "()" inside stay.
+  const tokens = raw
+    .split(/\s+/)
+    .map((t) => t.replace(/^["'`(<[{]+|["'`>\]},;:!?.]+$/g, ""))
+    .filter(Boolean);
+  const identifiers = tokens.filter(looksLikeIdentifier);
+  const words = raw.split(/\s+/).filter(Boolean);
+  // One or two tokens with no filler words read as a name even when it is a plain word ("Timeout").
+  const singleName = words.length === 1 && IDENT_TOKEN.test(words[0]);
+  if (singleName && identifiers.length === 0) identifiers.push(words[0]);
+  const identifierKeys = new Set(identifiers.flatMap(keysOf));
+  const fillers = words.filter((w) => STOPWORDS.has(w.toLowerCase())).length;
+  const kind: QueryKind = identifiers.length > 0 && words.length <= 3 && fillers === 0 ? "symbol" : "natural";
+  const lowerWords = raw.toLowerCase().split(/[^a-z0-9]+/);
+  return {
+    raw,
+    kind,
+    identifiers,
+    identifierKeys,
+    terms: contentTerms(raw),
+    wantsTests: lowerWords.some((w) => TEST_WORDS.has(w)),
+  };
+}

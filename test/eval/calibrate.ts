@@ -1,0 +1,176 @@
+// Calibrates the fusion and ranking weights on the dev benchmarks (never on held-out code).
+// Step 1 collects, once, the keyword and vector candidates of every dev query through the
+// engine (cached in test/.cache/eval/candidates.json); step 2 re-fuses and re-ranks them
+// in-process for each weight setting (coordinate ascent), scoring the mean of natural-query
+// NDCG@10 and docstring MRR@10. Run: node test/eval/calibrate.mjs [--refresh]
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { openEngine } from "../../core/engine.js";
+import { silentLogger } from "../../core/logging/index.js";
+import { loadSets, parseEvalArgs } from "../../cli/commands/eval.js";
+import { rankCandidates, RANK_WEIGHTS, type RankCandidate, type RankWeights, type RankFeatureFlags } from "../../core/retrieval/rank.js";
+import { scoreQuery } from "../../core/eval/metrics.js";
+import type { ChunkRecord } from "../../core/types.js";
+import type { EvalQuery } from "../../core/eval/types.js";
+
+interface Hit {
+  record: ChunkRecord;
+  score: number;
+}
+interface Collected {
+  query: EvalQuery;
+  keyword: Hit[];
+  vector: Hit[];
+}
+
+const root = process.cwd();
+const cacheFile = join(root, "test", ".cache", "eval", "candidates.json");
+const POOL = 40;
+
+async function collect(): Promise<Collected[]> {
+  const args = parseEvalArgs(["--suite", join(root, "test", "eval", "dev-suite.json")]);
+  const out: Collected[] = [];
+  for (const set of loadSets(args)) {
+    const engine = await openEngine({ root: set.root, overrides: { retrieval: { maxChunks: POOL } }, logger: silentLogger });
+    try {
+      await engine.index();
+      for (const q of set.queries) {
+        const strip = (rs: Array<{ chunk: ChunkRecord; score: number }>) =>
+          rs.map((r) => ({ record: { ...r.chunk, content: r.chunk.content }, score: r.score }));
+        const keyword = strip(await engine.search(q.query, { topK: POOL, mode: "keyword", rank: false }));
+        const vector = strip(await engine.search(q.query, { topK: POOL, mode: "vector", rank: false }));
+        out.push({ query: q, keyword, vector });
+      }
+    } finally {
+      await engine.close();
+    }
+    process.stderr.write(`collected ${set.name} ${set.root}\n`);
+  }
+  return out;
+}
+
+interface Params {
+  vectorWeight: number;
+  rank: boolean;
+  weights: Partial<RankWeights>;
+  features?: Partial<RankFeatureFlags>;
+  /** Candidates per source handed to fusion (production: max(4·topK, 40)). */
+  fetch: number;
+}
+
+function fuse(c: Collected, p: Params, mode: "hybrid" | "keyword" | "vector"): RankCandidate[] {
+  const kw = mode === "vector" ? [] : c.keyword.slice(0, p.fetch);
+  const vec = mode === "keyword" ? [] : c.vector.slice(0, p.fetch);
+  const map = new Map<string, RankCandidate>();
+  kw.forEach((h, i) => map.set(h.record.id, { record: h.record, score: 0, keywordScore: h.score, vectorScore: null, keywordRank: i, vectorRank: null }));
+  vec.forEach((h, i) => {
+    const f = map.get(h.record.id);
+    if (f) {
+      f.vectorScore = h.score;
+      f.vectorRank = i;
+    } else map.set(h.record.id, { record: h.record, score: 0, keywordScore: null, vectorScore: h.score, keywordRank: null, vectorRank: i });
+  });
+  const floor = vec.length >= p.fetch ? vec[vec.length - 1].score : 0;
+  for (const f of map.values()) {
+    if (mode === "hybrid") f.score = p.vectorWeight * (f.vectorScore ?? floor) + (1 - p.vectorWeight) * (f.keywordScore ?? 0);
+    else f.score = (mode === "vector" ? f.vectorScore : f.keywordScore) ?? 0;
+  }
+  return [...map.values()];
+}
+
+function top10(cands: RankCandidate[]): Array<{ filePath: string; startLine: number; endLine: number }> {
+  const kept = new Map<string, ChunkRecord[]>();
+  const out = [];
+  for (const c of cands) {
+    const list = kept.get(c.record.filePath) ?? [];
+    if (list.some((k) => c.record.startLine <= k.endLine && k.startLine <= c.record.endLine)) continue;
+    list.push(c.record);
+    kept.set(c.record.filePath, list);
+    out.push({ filePath: c.record.filePath, startLine: c.record.startLine, endLine: c.record.endLine });
+    if (out.length >= 10) break;
+  }
+  return out;
+}
+
+function evaluate(data: Collected[], p: Params, mode: "hybrid" | "keyword" | "vector" = "hybrid") {
+  const acc: Record<string, { n: number; ndcg: number; mrr: number }> = {};
+  for (const c of data) {
+    let cands = fuse(c, p, mode);
+    cands = p.rank ? rankCandidates(c.query.query, cands, { weights: p.weights, features: p.features }) : cands.sort((a, b) => b.score - a.score);
+    const s = scoreQuery(top10(cands), c.query.relevant);
+    for (const g of [c.query.set ?? "x", `${c.query.set}:${c.query.category}`]) {
+      const a = (acc[g] ??= { n: 0, ndcg: 0, mrr: 0 });
+      a.n++;
+      a.ndcg += s.ndcg10;
+      a.mrr += s.mrr10;
+    }
+  }
+  for (const a of Object.values(acc)) {
+    a.ndcg /= a.n;
+    a.mrr /= a.n;
+  }
+  const objective = (acc.natural?.ndcg ?? 0) + (acc.docstring?.mrr ?? 0);
+  return { objective, acc };
+}
+
+function fmt(r: ReturnType<typeof evaluate>): string {
+  return (
+    `obj ${r.objective.toFixed(4)} | ` +
+    Object.entries(r.acc)
+      .map(([k, v]) => `${k} n${v.n} ndcg ${v.ndcg.toFixed(3)} mrr ${v.mrr.toFixed(3)}`)
+      .join(" | ")
+  );
+}
+
+async function main() {
+  const refresh = process.argv.includes("--refresh");
+  let data: Collected[];
+  if (!refresh && existsSync(cacheFile)) data = JSON.parse(readFileSync(cacheFile, "utf8"));
+  else {
+    data = await collect();
+    writeFileSync(cacheFile, JSON.stringify(data));
+  }
+  const base: Params = { vectorWeight: 0.6, rank: true, weights: {}, fetch: 40 };
+  console.log("bm25        ", fmt(evaluate(data, { ...base, rank: false }, "keyword")));
+  console.log("keyword+rank", fmt(evaluate(data, base, "keyword")));
+  console.log("vector      ", fmt(evaluate(data, { ...base, rank: false }, "vector")));
+  console.log("hybrid      ", fmt(evaluate(data, { ...base, rank: false })));
+  console.log("hybrid+rank ", fmt(evaluate(data, base)));
+  if (!process.argv.includes("--search")) return;
+
+  // Coordinate ascent over the fusion weight and every numeric ranking weight.
+  const grid: Record<string, number[]> = {
+    vectorWeight: [0.3, 0.4, 0.5, 0.6, 0.7, 0.8],
+    symbolMatch: [0, 0.2, 0.4, 0.6, 0.8, 1.2],
+    symbolTerms: [0, 0.05, 0.1, 0.15, 0.25, 0.4],
+    pathMatch: [0, 0.05, 0.1, 0.2, 0.3],
+    definition: [0, 0.1, 0.2, 0.3, 0.5],
+    referencePenalty: [0.5, 0.7, 0.8, 0.9, 1],
+    chunkKind: [0, 0.02, 0.05, 0.1, 0.2],
+    fileAggregation: [0, 0.05, 0.1, 0.2, 0.3],
+    fileAggregationDecay: [0.25, 0.5, 0.75],
+    diversity: [0.6, 0.75, 0.85, 0.95, 1],
+  };
+  let best: Params = { ...base, weights: { ...RANK_WEIGHTS } };
+  let bestScore = evaluate(data, best).objective;
+  for (let round = 0; round < 2; round++) {
+    for (const [key, values] of Object.entries(grid)) {
+      for (const v of values) {
+        const cand: Params = key === "vectorWeight" ? { ...best, vectorWeight: v } : { ...best, weights: { ...best.weights, [key]: v } };
+        const r = evaluate(data, cand).objective;
+        if (r > bestScore + 1e-4) {
+          bestScore = r;
+          best = cand;
+        }
+      }
+      console.log(`round ${round} ${key}: best ${bestScore.toFixed(4)}`, key === "vectorWeight" ? best.vectorWeight : (best.weights as Record<string, unknown>)[key]);
+    }
+  }
+  console.log("best", JSON.stringify({ vectorWeight: best.vectorWeight, ...best.weights }));
+  console.log("best        ", fmt(evaluate(data, best)));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
