@@ -5,9 +5,10 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-/** dist/cli.js beside this bundle (dist/tui.js). */
+/** dist/cli.js: beside this bundle (dist/tui.js), or in dist/ when run from the sources (tests). */
 export function cliPath(): string {
-  return fileURLToPath(new URL("./cli.js", import.meta.url));
+  const candidates = [new URL("./cli.js", import.meta.url), new URL("../dist/cli.js", import.meta.url)].map((u) => fileURLToPath(u));
+  return candidates.find((p) => existsSync(p)) ?? candidates[0];
 }
 
 /** Runs `opencode-rag index` in `root`; calls back with a one-line error if it cannot start. */
