@@ -14,6 +14,7 @@ export { lexicalSimilarity, tokenOverlap, wordTokens } from "./similarity.js";
 export { effectiveConfidence } from "./decay.js";
 export { QUIRK_KIND, quirkFilePath } from "./store-index.js";
 export { QUIRK_LOG_FILE, MEMORY_DIAGNOSTICS_FILE } from "./quirk-log.js";
+export { captureQuirks, detectErrorSignal, QUIRK_ENFORCEMENT_RULES } from "./capture.js";
 
 export interface OpenQuirkMemoryOptions {
   stateDir: string;

@@ -127,7 +127,8 @@ export class QuirkMemory {
     return typeof s === "function" ? s() : s;
   }
 
-  private diag(entry: Omit<MemoryDiagnostic, "at">): void {
+  /** Appends an outcome to the diagnostics log (never throws). */
+  record(entry: Omit<MemoryDiagnostic, "at">): void {
     try {
       this.options.diagnostics?.({ at: new Date(this.now()).toISOString(), ...entry } as MemoryDiagnostic);
     } catch {
@@ -148,7 +149,7 @@ export class QuirkMemory {
       this.quirks.clear();
       for (const e of await this.options.log.readAll()) this.apply(e);
       const reindexed = await this.options.index.sync([...this.quirks.values()]);
-      if (reindexed > 0) this.diag({ op: "rebuild", latencyMs: this.now() - started, reindexed });
+      if (reindexed > 0) this.record({ op: "rebuild", latencyMs: this.now() - started, reindexed });
     })();
     this.loaded.catch(() => (this.loaded = null));
     return this.loaded;
@@ -203,7 +204,7 @@ export class QuirkMemory {
     }
     const verdict = checkTrust(raw);
     if (!verdict.ok) {
-      this.diag({ op: "refuse", latencyMs: this.now() - started, rule: verdict.rule });
+      this.record({ op: "refuse", latencyMs: this.now() - started, rule: verdict.rule });
       return { ok: false, reason: verdict.reason };
     }
     const scan = stripSecrets(raw.length > MAX_QUIRK_CHARS ? raw.slice(0, MAX_QUIRK_CHARS) : raw);
@@ -213,7 +214,7 @@ export class QuirkMemory {
       // Seeing the same fact again is evidence it still holds: refresh it instead of storing twice.
       const at = new Date(this.now()).toISOString();
       await this.appendOwn({ op: "confirm", at, id: dup.quirk.id });
-      this.diag({ op: "duplicate", latencyMs: this.now() - started, id: dup.quirk.id, similarity: round(dup.similarity) });
+      this.record({ op: "duplicate", latencyMs: this.now() - started, id: dup.quirk.id, similarity: round(dup.similarity) });
       return { ok: false, reason: `already remembered as ${dup.quirk.id} (similarity ${round(dup.similarity)}); it was marked as confirmed`, duplicateOf: dup.quirk, similarity: dup.similarity };
     }
     const at = new Date(this.now()).toISOString();
@@ -221,7 +222,7 @@ export class QuirkMemory {
     const quirk: Quirk = { id: this.newId(), content: scan.text, type, tags, confidence, createdAt: at, confirmedAt: at, source: input.source ?? "agent" };
     await this.appendOwn({ op: "add", at, quirk });
     await this.options.index.upsert([quirk]);
-    this.diag({ op: "add", latencyMs: this.now() - started, id: quirk.id, type, redacted: redactionCount(scan) });
+    this.record({ op: "add", latencyMs: this.now() - started, id: quirk.id, type, redacted: redactionCount(scan) });
     return { ok: true, quirk, redacted: redactionCount(scan) };
   }
 
@@ -231,7 +232,7 @@ export class QuirkMemory {
     const at = new Date(this.now()).toISOString();
     await this.appendOwn({ op: "forget", at, id });
     await this.options.index.remove([id]);
-    this.diag({ op: "forget", latencyMs: 0, id });
+    this.record({ op: "forget", latencyMs: 0, id });
     return true;
   }
 
@@ -250,7 +251,7 @@ export class QuirkMemory {
     // Confidence re-weights retrieval: a sure, fresh fact beats a doubtful near-match.
     out.sort((a, b) => b.score * (0.5 + 0.5 * b.confidence) - a.score * (0.5 + 0.5 * a.confidence));
     const result = out.slice(0, topK);
-    this.diag({ op: "recall", latencyMs: this.now() - started, query: preview(query), hits: result.length });
+    this.record({ op: "recall", latencyMs: this.now() - started, query: preview(query), hits: result.length });
     return result;
   }
 
@@ -270,13 +271,13 @@ export class QuirkMemory {
     try {
       recalled = await Promise.race([this.recall(query, s.autoInjectTopK * 3, s.autoInjectMinScore), timeout]);
     } catch (err) {
-      this.diag({ op: "error", latencyMs: this.now() - started, where: "autoInject", error: String((err as Error).message ?? err) });
+      this.record({ op: "error", latencyMs: this.now() - started, where: "autoInject", error: String((err as Error).message ?? err) });
       return null;
     } finally {
       clearTimeout(timer);
     }
     if (recalled === "timeout") {
-      this.diag({ op: "inject-skip", latencyMs: this.now() - started, reason: "latency budget exceeded", budgetMs: s.latencyBudgetMs });
+      this.record({ op: "inject-skip", latencyMs: this.now() - started, reason: "latency budget exceeded", budgetMs: s.latencyBudgetMs });
       return null;
     }
     const seen = this.injected.get(sessionId) ?? new Set<string>();
@@ -293,13 +294,13 @@ export class QuirkMemory {
       chosen.push(r);
     }
     if (chosen.length === 0) {
-      this.diag({ op: "inject-skip", latencyMs: this.now() - started, reason: recalled.length ? "no candidate passed the gate" : "nothing recalled", candidates: recalled.length });
+      this.record({ op: "inject-skip", latencyMs: this.now() - started, reason: recalled.length ? "no candidate passed the gate" : "nothing recalled", candidates: recalled.length });
       return null;
     }
     for (const r of chosen) seen.add(r.quirk.id);
     this.injected.set(sessionId, seen);
     const block = [header, ...chosen.map((r) => formatQuirkLine(r.quirk))].join("\n");
-    this.diag({ op: "inject", latencyMs: this.now() - started, sessionId, ids: chosen.map((r) => r.quirk.id), tokens: this.countTokens(block) });
+    this.record({ op: "inject", latencyMs: this.now() - started, sessionId, ids: chosen.map((r) => r.quirk.id), tokens: this.countTokens(block) });
     return block;
   }
 
