@@ -291,10 +291,25 @@ class WorkspaceEngine implements Engine {
   /** The store as search sees it, and whether its vectors match the embedding model. */
   private async searchResources(): Promise<{ store: VectorStore; provider: EmbeddingProvider | null; vectorsUsable: boolean }> {
     const { provider } = await this.embedding();
-    const dimension = provider ? await provider.dimension() : null;
+    const { dimension, down } = await this.searchDimension(provider);
     const store = this.storePromise && this.storeDimension !== undefined ? await this.storePromise : await this.storeForSearch(dimension);
-    const vectorsUsable = provider !== null && this.storeDimension === dimension && dimension !== null;
+    const vectorsUsable = !down && provider !== null && this.storeDimension === dimension && dimension !== null;
     return { store, provider, vectorsUsable };
+  }
+
+  /**
+   * The model's vector length for searching. A remote provider that cannot be reached must not
+   * fail a search keywords can answer: use the dimension the index was built with, and no vectors.
+   */
+  private async searchDimension(provider: EmbeddingProvider | null): Promise<{ dimension: number | null; down: boolean }> {
+    if (!provider) return { dimension: null, down: false };
+    try {
+      return { dimension: await provider.dimension(), down: false };
+    } catch (err) {
+      this.logger.error("the embedding provider is unreachable; searching keywords only", { error: oneLine(err) });
+      const read = readManifest(this.stateDir);
+      return { dimension: read.status === "ok" ? read.manifest.dimension : null, down: true };
+    }
   }
 
   async memory(): Promise<QuirkMemory> {
@@ -314,15 +329,24 @@ class WorkspaceEngine implements Engine {
   async search(query: string, options: SearchOptions = {}): Promise<SearchResult[]> {
     this.assertOpen();
     const { provider } = await this.embedding();
-    const dimension = provider ? await provider.dimension() : null;
+    const { dimension, down } = await this.searchDimension(provider);
     const store = this.storePromise && this.storeDimension !== undefined ? await this.storePromise : await this.storeForSearch(dimension);
     const keyword = this.currentKeyword();
     const r = this.config.retrieval;
     const topK = Math.min(options.topK ?? r.topK, r.maxChunks);
-    const vectorsUsable = provider !== null && this.storeDimension === dimension && dimension !== null;
+    const vectorsUsable = !down && provider !== null && this.storeDimension === dimension && dimension !== null;
     let mode = options.mode ?? (r.hybrid ? "hybrid" : "vector");
     if (!vectorsUsable && mode === "vector") mode = "keyword";
-    const queryVector = vectorsUsable && mode !== "keyword" && query.trim() ? (await provider!.embed([query], "query"))[0] : null;
+    let queryVector: Float32Array | null = null;
+    if (vectorsUsable && mode !== "keyword" && query.trim()) {
+      try {
+        queryVector = (await provider!.embed([query], "query"))[0];
+      } catch (err) {
+        // A remote provider failing mid-session: keywords still answer.
+        this.logger.error("embedding the query failed; searching keywords only", { error: oneLine(err) });
+        mode = "keyword";
+      }
+    }
     return hybridSearch({
       query,
       queryVector,
@@ -341,8 +365,12 @@ class WorkspaceEngine implements Engine {
     const read = readManifest(this.stateDir);
     const manifest = read.status === "ok" ? read.manifest : null;
     let keywordOnlyReason: string | null = null;
+    let activeModel: string | null = null;
     try {
-      keywordOnlyReason = (await this.embedding()).reason;
+      const state = await this.embedding();
+      keywordOnlyReason = state.reason;
+      // Remote providers fill in their own default model when the config names none.
+      activeModel = state.provider?.model ?? null;
     } catch (err) {
       keywordOnlyReason = oneLine(err);
     }
@@ -374,7 +402,7 @@ class WorkspaceEngine implements Engine {
       chunks: manifest?.chunkCount ?? 0,
       files,
       provider: this.config.embedding.provider,
-      model: this.config.embedding.model,
+      model: activeModel ?? this.config.embedding.model,
       dimension: manifest?.dimension ?? null,
       keywordOnlyReason,
       manifestStatus: read.status,

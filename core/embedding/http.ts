@@ -201,6 +201,11 @@ function networkFailure(err: unknown, options: HttpClientOptions, base: string):
     case "UNABLE_TO_VERIFY_LEAF_SIGNATURE":
       return new RemoteServiceError(`cannot reach ${options.service} at ${base} (TLS: ${code}): fix the certificate or the URL`);
     default: {
+      const message = err instanceof Error ? (causeOf(err)?.message ?? err.message) : String(err);
+      if (message === "bad port") {
+        // fetch refuses some well-known ports (e.g. 1, 9, 25) outright.
+        return new RemoteServiceError(`cannot reach ${options.service} at ${base}: fetch refuses to connect to that port; use another port`);
+      }
       const detail = code ?? firstLine(err instanceof Error ? (causeOf(err)?.message ?? err.message) : String(err));
       return new RetryableFailure(`connection to ${options.service} at ${base} failed (${detail})`, null);
     }

@@ -148,6 +148,13 @@ describe("ollama embedding provider", () => {
     expect(err.message).not.toContain("\n");
   });
 
+  it("explains a port that fetch refuses instead of retrying it", async () => {
+    const provider = createOllamaProvider(config({ baseUrl: "http://127.0.0.1:9", maxRetries: 3 }));
+    await expect(provider.dimension()).rejects.toThrow(
+      "cannot reach Ollama at http://127.0.0.1:9: fetch refuses to connect to that port; use another port",
+    );
+  });
+
   it("tells the user to pull a model the server does not have", async () => {
     server = await startFakeOllama();
     const provider = createOllamaProvider(config({ baseUrl: server.url, model: "mxbai-embed-large" }));

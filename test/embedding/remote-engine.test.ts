@@ -12,7 +12,7 @@ import type { Engine } from "../../core/engine-types.js";
 import { closeDescribers } from "../../core/description/index.js";
 import { startFakeOllama } from "../fakes/ollama.js";
 import { startFakeOpenAI } from "../fakes/openai.js";
-import type { FakeHttpServer } from "../fakes/http-fake.js";
+import { closedPort, type FakeHttpServer } from "../fakes/http-fake.js";
 
 const FIXTURE_REPO = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "repo");
 
@@ -156,6 +156,25 @@ describe("indexing through remote providers", () => {
     expect(summary.filesIndexed).toBe(1);
     const retry = await engine.search("retry with backoff attempts", { topK: 3 });
     expect(retry[0].chunk.filePath).toBe("src/new.ts");
+  });
+
+  it("answers searches from keywords while the provider is down", async () => {
+    root = makeWorkspace();
+    const engine = await open("ollama");
+    await engine.index();
+
+    // Mid-session outage: the query cannot be embedded.
+    ollama.failNext({ status: 503, body: { error: "loading model" } }, { status: 503, body: { error: "loading model" } });
+    const during = await engine.search("average temperature of the weather station", { topK: 3 });
+    expect(during[0].chunk.filePath).toBe("src/weather.py");
+
+    // A new session while Ollama is not running at all (nothing probed yet).
+    const down = { ...overrides("ollama").embedding, model: "", baseUrl: `http://127.0.0.1:${await closedPort()}` };
+    const offline = await open("ollama", { embedding: down });
+    const hits = await offline.search("verify the session token signature", { topK: 3 });
+    expect(hits[0].chunk.filePath).toBe("src/tokens.ts");
+    const status = await offline.status();
+    expect([status.provider, status.model, status.dimension]).toEqual(["ollama", "nomic-embed-text", 64]);
   });
 
   it("resumes a failed pass without re-embedding what was finished", async () => {

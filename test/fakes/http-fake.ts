@@ -123,3 +123,13 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** A port on 127.0.0.1 with nothing listening (connection refused), for "server is down" tests. */
+export async function closedPort(): Promise<number> {
+  const { createServer: createNetServer } = await import("node:net");
+  const s = createNetServer();
+  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
+}
