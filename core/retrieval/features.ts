@@ -1,7 +1,7 @@
 // Ranking features that code search rewards. Each one reads a candidate chunk (and the
 // analysed query) and returns a value in [0,1]; rank.ts weighs them. Portable.
 import type { ChunkRecord } from "../types.js";
-import { contentTerms, identifierKey, type QueryAnalysis } from "./query-analysis.js";
+import { identifierKey, type QueryAnalysis } from "./query-analysis.js";
 import { normaliseTerm, tokenizeCode, tokenizePath } from "../keyword/tokenize.js";
 
 /** Kinds that declare something: what a user naming or describing code usually wants. */
@@ -35,7 +35,10 @@ export function kindPrior(record: ChunkRecord): number {
 
 /** Words of an identifier, normalised as the keyword index does. */
 function identifierWords(name: string): string[] {
-  return [...new Set(tokenizeCode(name).map(normaliseTerm))].filter((w) => !/^\d+$/.test(w));
+  const tokens = tokenizeCode(name);
+  // The tokenizer also emits the joined identifier (`parselevel`); coverage counts its words only.
+  const whole = tokens.length > 1 ? tokens[tokens.length - 1] : null;
+  return [...new Set(tokens.filter((t) => t !== whole).map(normaliseTerm))].filter((w) => !/^\d+$/.test(w));
 }
 
 /** Last declared name in a context string like `class Foo > method bar(a, b)`: ["Foo", "bar"]. */
@@ -138,9 +141,4 @@ export function classifyPath(filePath: string): PathClass {
   if (TEST_PATH.test(filePath)) return "test";
   if (EXAMPLE_PATH.test(filePath)) return "example";
   return "source";
-}
-
-/** Content words of the chunk's symbol, context and path (used for prose-kind checks). */
-export function recordTerms(record: ChunkRecord): string[] {
-  return contentTerms(`${record.filePath} ${record.context} ${record.symbol}`);
 }

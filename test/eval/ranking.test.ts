@@ -1,0 +1,166 @@
+// The code-aware ranking stage on small synthetic candidate lists: each feature moves the
+// candidate it should, and switching the feature off removes the effect.
+import { describe, expect, it } from "vitest";
+import { analyseQuery } from "../../core/retrieval/query-analysis.js";
+import { classifyPath, definesIdentifier, pathTermCoverage, symbolTermCoverage } from "../../core/retrieval/features.js";
+import { rankCandidates, type RankCandidate, type RankFeatureFlags } from "../../core/retrieval/rank.js";
+import type { ChunkRecord } from "../../core/types.js";
+
+let nextId = 0;
+function chunk(p: Partial<ChunkRecord> & { filePath: string }): ChunkRecord {
+  nextId++;
+  return {
+    id: `c${nextId}`,
+    contentHash: `h${nextId}`,
+    description: "",
+    startLine: 1,
+    endLine: 20,
+    language: "typescript",
+    kind: "function",
+    symbol: "",
+    context: "",
+    content: "",
+    ...p,
+  };
+}
+
+function cand(record: ChunkRecord, score: number): RankCandidate {
+  return { record, score, keywordScore: score, vectorScore: null, keywordRank: null, vectorRank: null };
+}
+
+const order = (rs: RankCandidate[]) => rs.map((r) => r.record.id);
+const only = (on: keyof RankFeatureFlags): Partial<RankFeatureFlags> => ({
+  symbolMatch: false,
+  symbolTerms: false,
+  pathMatch: false,
+  definitions: false,
+  chunkKind: false,
+  fileAggregation: false,
+  diversity: false,
+  demoteNonSource: false,
+  [on]: true,
+});
+const none = { ...only("symbolMatch"), symbolMatch: false };
+
+describe("query analysis", () => {
+  it("reads identifiers as symbol queries", () => {
+    for (const q of ["HTTPHeaderDict", "parse_url", "Thor::Group", "Retry.get_backoff_time", "getUser()", "Timeout"]) {
+      expect(analyseQuery(q).kind, q).toBe("symbol");
+    }
+    expect([...analyseQuery("Retry.get_backoff_time").identifierKeys]).toEqual(["retrygetbackofftime", "getbackofftime"]);
+  });
+
+  it("reads questions as natural language and keeps the identifiers they name", () => {
+    const q = analyseQuery("how does PoolManager choose which pool serves a URL?");
+    expect(q.kind).toBe("natural");
+    expect(q.identifiers).toEqual(["PoolManager"]);
+    expect(q.terms).toEqual(expect.arrayContaining(["pool", "manager", "poolmanager", "choose", "serve", "url"]));
+    expect(q.terms).not.toContain("how");
+    expect(q.terms).not.toContain("does");
+  });
+
+  it("notices when tests are asked for", () => {
+    expect(analyseQuery("where are the retry tests").wantsTests).toBe(true);
+    expect(analyseQuery("where are retries with backoff done").wantsTests).toBe(false);
+  });
+});
+
+describe("features", () => {
+  it("symbol-term coverage: the query's words make up the symbol", () => {
+    const q = analyseQuery("parse a log level from a string");
+    expect(symbolTermCoverage(q, chunk({ filePath: "a.go", symbol: "ParseLevel" }))).toBe(1);
+    expect(symbolTermCoverage(q, chunk({ filePath: "a.go", symbol: "WriteLevel" }))).toBe(0.5);
+  });
+
+  it("path coverage counts file names fully and directories half", () => {
+    const q = analyseQuery("retry policy");
+    expect(pathTermCoverage(q, chunk({ filePath: "util/retry.py" }))).toBe(0.5);
+    expect(pathTermCoverage(q, chunk({ filePath: "retry/policy.py" }))).toBe(0.75);
+    expect(pathTermCoverage(q, chunk({ filePath: "src/other.py" }))).toBe(0);
+  });
+
+  it("recognises declarations in text even when the chunk has no symbol", () => {
+    const q = analyseQuery("parse_url");
+    expect(definesIdentifier(q, chunk({ filePath: "u.py", kind: "lines", content: "x = 1\ndef parse_url(url):\n    pass" }))).toBe(1);
+    expect(definesIdentifier(q, chunk({ filePath: "u.py", kind: "lines", content: "return parse_url(u)" }))).toBe(0);
+    const go = analyseQuery("WithField");
+    expect(definesIdentifier(go, chunk({ filePath: "e.go", kind: "lines", content: "func (entry *Entry) WithField(key string) *Entry {" }))).toBe(1);
+  });
+
+  it("classifies test, generated, vendored and example paths", () => {
+    expect(classifyPath("src/foo.test.ts")).toBe("test");
+    expect(classifyPath("tests/test_pool.py")).toBe("test");
+    expect(classifyPath("logger_test.go")).toBe("test");
+    expect(classifyPath("api/v1/service.pb.go")).toBe("generated");
+    expect(classifyPath("vendor/github.com/x/y.go")).toBe("vendored");
+    expect(classifyPath("examples/basic.rs")).toBe("example");
+    expect(classifyPath("src/contest.ts")).toBe("source");
+  });
+});
+
+describe("rankCandidates", () => {
+  it("puts the definition a symbol query names above higher-scored references", () => {
+    const ref = chunk({ filePath: "src/client.ts", kind: "method", symbol: "send", content: "const d = new HeaderDict(h)" });
+    const def = chunk({ filePath: "src/headers.ts", kind: "class", symbol: "HeaderDict", content: "export class HeaderDict {}" });
+    const input = [cand(ref, 0.9), cand(def, 0.6)];
+    expect(order(rankCandidates("HeaderDict", input, { features: none }))).toEqual([ref.id, def.id]);
+    expect(order(rankCandidates("HeaderDict", input, { features: only("symbolMatch") }))).toEqual([def.id, ref.id]);
+    expect(order(rankCandidates("HeaderDict", input, { features: only("definitions") }))).toEqual([def.id, ref.id]);
+  });
+
+  it("lifts chunks whose symbol spells out the question", () => {
+    const other = chunk({ filePath: "b.go", symbol: "Format", content: "level string" });
+    const target = chunk({ filePath: "a.go", symbol: "ParseLevel" });
+    const input = [cand(other, 0.5), cand(target, 0.45)];
+    expect(order(rankCandidates("parse a log level from a string", input, { features: only("symbolTerms") }))).toEqual([target.id, other.id]);
+  });
+
+  it("lifts files whose name matches the question", () => {
+    const other = chunk({ filePath: "src/pool.py" });
+    const target = chunk({ filePath: "src/util/retry.py" });
+    const input = [cand(other, 0.5), cand(target, 0.47)];
+    expect(order(rankCandidates("retry backoff", input, { features: none }))).toEqual([other.id, target.id]);
+    expect(order(rankCandidates("retry backoff", input, { features: only("pathMatch") }))).toEqual([target.id, other.id]);
+  });
+
+  it("prefers declarations over prose at equal scores", () => {
+    const prose = chunk({ filePath: "README.md", kind: "section" });
+    const code = chunk({ filePath: "src/a.ts", kind: "function" });
+    expect(order(rankCandidates("connect to the server", [cand(prose, 0.5), cand(code, 0.49)], { features: only("chunkKind") }))).toEqual([code.id, prose.id]);
+  });
+
+  it("aggregates evidence per file", () => {
+    const a1 = chunk({ filePath: "a.ts", startLine: 1, endLine: 10 });
+    const a2 = chunk({ filePath: "a.ts", startLine: 20, endLine: 30 });
+    const b = chunk({ filePath: "b.ts" });
+    const input = [cand(b, 0.5), cand(a1, 0.48), cand(a2, 0.45)];
+    expect(order(rankCandidates("anything here", input, { features: only("fileAggregation") }))[0]).toBe(a1.id);
+    expect(order(rankCandidates("anything here", input, { features: none }))[0]).toBe(b.id);
+  });
+
+  it("keeps one file from filling the top of the list", () => {
+    const a = [0.9, 0.85, 0.8, 0.78].map((s, i) => cand(chunk({ filePath: "big.ts", startLine: i * 50 + 1, endLine: i * 50 + 40 }), s));
+    const b = cand(chunk({ filePath: "small.ts" }), 0.76);
+    const ranked = rankCandidates("anything", [...a, b], { features: only("diversity") });
+    expect(ranked.findIndex((r) => r.record.filePath === "small.ts")).toBeLessThan(4);
+    expect(rankCandidates("anything", [...a, b], { features: none }).at(-1)!.record.filePath).toBe("small.ts");
+  });
+
+  it("demotes tests unless the query asks for them", () => {
+    const test = chunk({ filePath: "src/pool.test.ts" });
+    const src = chunk({ filePath: "src/pool.ts" });
+    const input = [cand(test, 0.6), cand(src, 0.5)];
+    expect(order(rankCandidates("connection pool", input, { features: only("demoteNonSource") }))).toEqual([src.id, test.id]);
+    expect(order(rankCandidates("connection pool tests", input, { features: only("demoteNonSource") }))).toEqual([test.id, src.id]);
+  });
+
+  it("keeps scores in [0,1], the best at the best fused score, sorted best first", () => {
+    const input = [0.3, 0.2, 0.7, 0.1].map((s, i) => cand(chunk({ filePath: `f${i}.ts`, symbol: i === 1 ? "target" : "" }), s));
+    const ranked = rankCandidates("target", input);
+    expect(ranked[0].record.symbol).toBe("target");
+    expect(ranked[0].score).toBeCloseTo(0.7, 10);
+    for (let i = 1; i < ranked.length; i++) expect(ranked[i].score).toBeLessThanOrEqual(ranked[i - 1].score);
+    for (const r of ranked) expect(r.score).toBeGreaterThanOrEqual(0);
+    expect(rankCandidates("x", [])).toEqual([]);
+  });
+});
