@@ -16,6 +16,10 @@ export { IndexCancelledError } from "./indexing/indexer.js";
 export { registerFileHandler, registerChunkEnricher, type FileHandler, type ChunkEnricher, type FileHandlerContext, type HandlerResult } from "./indexing/handlers.js";
 export { createFileLogger, silentLogger } from "./logging/index.js";
 export { chunkFile, languageForPath, embeddingText } from "./chunking/index.js";
+export { createEmbeddingProvider } from "./embedding/index.js";
+export { RemoteServiceError } from "./embedding/http.js";
+export { resolveApiKey } from "./embedding/api-keys.js";
+export { createDescriber, getImageDescription, IMAGE_CHUNK_KIND, type Describer } from "./description/index.js";
 export type * from "./types.js";
 export type * from "./engine-types.js";
 
