@@ -142,6 +142,15 @@ describe("settings dialog", () => {
     expect(v.frame()).toContain("Re-index started");
   });
 
+  test("turning descriptions on without a model says to pick one", async () => {
+    const v = await open();
+    await v.press("down", "down", "down", "down", "enter", "enter"); // LLM Descriptions → enabled
+    expect(overrides()).toEqual({ description: { enabled: true } });
+    const f = flat(v.frame());
+    expect(f).toContain("description.enabled changed: the index must be rebuilt.");
+    expect(f).toContain("Pick a description model below");
+  });
+
   test("a setting that does not touch the index does not offer a re-index", async () => {
     const v = await open();
     await v.press("enter", "down", "down", "down", "enter"); // hybrid

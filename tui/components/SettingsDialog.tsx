@@ -67,12 +67,15 @@ export function SettingsDialog(props: SettingsDialogProps) {
     const keys = Object.keys(changes);
     const rebuild = keys.filter((k) => needsReindex(k) && describe(getPath(before, k)) !== describe(getPath(after, k)));
     const summary = keys.map((k) => `${k} = ${describe(changes[k])}`).join(", ");
+    const notes: string[] = [];
     if (rebuild.length > 0) {
       setReindexKeys((old) => [...new Set([...old, ...rebuild])]);
-      setMessage({ tone: "warn", text: `Saved ${summary}. ${rebuild.join(", ")} changed: the index must be rebuilt.` });
-    } else {
-      setMessage({ tone: "ok", text: `Saved ${summary}` });
+      notes.push(`${rebuild.join(", ")} changed: the index must be rebuilt.`);
     }
+    if (changes["description.enabled"] === true && !after.description.model) {
+      notes.push("Pick a description model below: without one no descriptions are made.");
+    }
+    setMessage(notes.length > 0 ? { tone: "warn", text: `Saved ${summary}. ${notes.join(" ")}` } : { tone: "ok", text: `Saved ${summary}` });
     props.onSaved?.(keys);
     return true;
   }
