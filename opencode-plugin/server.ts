@@ -13,11 +13,11 @@ import { systemGuidance } from "./guidance.js";
 import { buildInjection, injectionQuery, type InjectionMode } from "./injection.js";
 import { extractMarkers, type FoundMarker } from "./markers.js";
 import { newPartId } from "./part-id.js";
-import { describeImageArgs, runDescribeImage } from "./tools/describe-image.js";
-import { fileSkeletonArgs, runFileSkeleton } from "./tools/file-skeleton.js";
-import { findUsagesArgs, runFindUsages } from "./tools/find-usages.js";
-import { readArgs, runRead } from "./tools/read-override.js";
-import { runSearchSemantic, searchSemanticArgs } from "./tools/search-semantic.js";
+import { DescribeImageSchema, describeImageArgs, runDescribeImage } from "./tools/describe-image.js";
+import { FileSkeletonSchema, fileSkeletonArgs, runFileSkeleton } from "./tools/file-skeleton.js";
+import { FindUsagesSchema, findUsagesArgs, runFindUsages } from "./tools/find-usages.js";
+import { ReadSchema, readArgs, runRead } from "./tools/read-override.js";
+import { runSearchSemantic, SearchSemanticSchema, searchSemanticArgs } from "./tools/search-semantic.js";
 import { runWikiCommand } from "./wiki-mode.js";
 import { RagWorkspace } from "./workspace.js";
 
@@ -38,11 +38,25 @@ export function guard<A extends unknown[]>(name: string, logger: () => Logger, f
   };
 }
 
-/** Runs a tool body; an unexpected failure becomes a one-line answer instead of a failed call. */
-async function answer(ws: RagWorkspace, name: string, fn: () => Promise<string>): Promise<string> {
+/** The zod slice the tools' schemas offer: enough to validate without importing zod's types. */
+interface ArgsSchema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } };
+}
+
+/**
+ * Runs a tool body. OpenCode (1.18) does not check a plugin tool's arguments against its schema,
+ * so they are validated here, and an unexpected failure becomes a one-line answer instead of a
+ * failed call.
+ */
+async function answer<T>(ws: RagWorkspace, name: string, schema: ArgsSchema<T>, args: unknown, fn: (args: T) => Promise<string>): Promise<string> {
+  const parsed = schema.safeParse(args);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.map(String).join(".") || "arguments"}: ${i.message}`).join("; ");
+    return `Invalid arguments for ${name}: ${problems}. Fix them and call ${name} again.`;
+  }
   try {
     await ws.refreshConfig();
-    return await fn();
+    return await fn(parsed.data);
   } catch (err) {
     ws.logger.error(`tool ${name} failed`, { error: err as Error });
     return `${name} failed: ${(err as Error).message || String(err)}. The index may be rebuilding; try again, or use your usual tools.`;
@@ -90,29 +104,29 @@ export function createRagHooks(ws: RagWorkspace, tracker = new ConversationTrack
       description:
         "Semantic + keyword search over this workspace's index. Finds code, docs and images by meaning; returns path, line range, score, language and a preview per hit. Use narrow, specific queries.",
       args: searchSemanticArgs,
-      execute: (args, ctx) => answer(ws, "search_semantic", () => runSearchSemantic(ws, args, ctx.sessionID)),
+      execute: (args, ctx) => answer(ws, "search_semantic", SearchSemanticSchema, args, (a) => runSearchSemantic(ws, a, ctx.sessionID)),
     }),
     get_file_skeleton: tool({
       description: "Outline of one workspace file (classes, functions, methods, types, headings) with line ranges, without its bodies. Any file, indexed or not.",
       args: fileSkeletonArgs,
-      execute: (args) => answer(ws, "get_file_skeleton", () => runFileSkeleton(ws, args.filePath)),
+      execute: (args) => answer(ws, "get_file_skeleton", FileSkeletonSchema, args, (a) => runFileSkeleton(ws, a.filePath)),
     }),
     find_usages: tool({
       description: "Every reference to an identifier (not substrings, not comments unless asked), grouped by file with surrounding lines; the definition is left out. Use before changing or renaming a symbol.",
       args: findUsagesArgs,
-      execute: (args) => answer(ws, "find_usages", () => runFindUsages(ws, args)),
+      execute: (args) => answer(ws, "find_usages", FindUsagesSchema, args, (a) => runFindUsages(ws, a)),
     }),
     describe_image: tool({
       description: "The stored description of an indexed image (written at index time; no model is called).",
       args: describeImageArgs,
-      execute: (args) => answer(ws, "describe_image", () => runDescribeImage(ws, args.filePath)),
+      execute: (args) => answer(ws, "describe_image", DescribeImageSchema, args, (a) => runDescribeImage(ws, a.filePath)),
     }),
   };
   if (ws.config.openCode.readOverride) {
     tools.read = tool({
       description: "Reads a file from the local filesystem (full text with line numbers), followed by related code from elsewhere in the workspace found by opencode-rag.",
       args: readArgs,
-      execute: (args) => answer(ws, "read", () => runRead(ws, args)),
+      execute: (args) => answer(ws, "read", ReadSchema, args, (a) => runRead(ws, a)),
     });
   }
 

@@ -42,8 +42,11 @@ export async function runSearchSemantic(ws: RagWorkspace, input: SearchSemanticI
     ...(prefixes.length ? { pathPrefixes: prefixes } : {}),
     ...(input.languageHints?.length ? { languages: input.languageHints.map((l) => l.toLowerCase()) } : {}),
   };
-  const [results, status] = await Promise.all([engine.search(input.query, { topK, filter }), safeStatus(engine)]);
+  const status = await safeStatus(engine);
   const notice = status ? indexNotice(status) : null;
+  // Nothing indexed and nothing on the way: say so without loading the embedding model.
+  if (status && status.chunks === 0 && !status.indexing) return notice!;
+  const results = await engine.search(input.query, { topK, filter });
   if (results.length === 0) {
     const scope = prefixes.length || input.languageHints?.length ? " with these path/language hints (try without them)" : "";
     return [notice, `No results for "${input.query}"${scope}. Try other words: names of functions, types or concepts in this codebase.`].filter(Boolean).join("\n\n");

@@ -1,5 +1,7 @@
 // The plugin inside the real OpenCode: the scripted model calls each tool in turn; the test
 // checks what the model received — tools offered, their answers, the guidance, context.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GUIDANCE_TEXT } from "../../opencode-plugin/guidance.js";
 import { INJECT_FILES_MARKER } from "../../opencode-plugin/markers.js";
@@ -42,6 +44,21 @@ describe("opencode-rag in the real OpenCode: tools, guidance and injection on an
   afterAll(async () => {
     await llm.stop();
     project?.cleanup();
+  });
+
+  it("logs the session's events and each retrieval's metrics", () => {
+    const dir = join(project.dir, ".opencode/rag_db/eval-sessions");
+    const files = readdirSync(dir).filter((f) => f.startsWith("ses_"));
+    expect(files).toHaveLength(1);
+    const entries = readFileSync(join(dir, files[0]), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const events = new Set(entries.filter((e) => e.type === "event").map((e) => e.eventType));
+    expect(events).toContain("message.part.updated");
+    expect(events).toContain("session.idle");
+    const retrieval = entries.find((e) => e.type === "retrieval");
+    expect(retrieval).toMatchObject({ source: "search_semantic", query: SCRIPT[0].arguments.query });
+    expect(retrieval.chunkCount).toBeGreaterThan(0);
+    expect(retrieval.contextTokens).toBeGreaterThan(20);
+    expect(retrieval.topScore).toBeGreaterThan(0);
   });
 
   it("expands the marker the TUI appends into a file list in the user's message", async () => {

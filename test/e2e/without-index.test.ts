@@ -75,6 +75,7 @@ describe("a broken config file", () => {
   const llm = agentCalling([
     { name: "search_semantic", arguments: { query: "session expiry" } },
     { name: "get_file_skeleton", arguments: { filePath: "src/api/rates.py" } },
+    { name: "find_usages", arguments: { symbolName: "store.save()" } },
   ]);
   let project: E2EProject;
 
@@ -90,10 +91,12 @@ describe("a broken config file", () => {
   it("gives a one-line tool message naming the file and the fix, while other tools keep working", async () => {
     const run = await project.run("Find the session expiry code.");
     expect(run.code, run.stderr.slice(-3000)).toBe(0);
-    const [search, skeleton] = toolResults(lastAgentTurn(llm));
+    const [search, skeleton, invalid] = toolResults(lastAgentTurn(llm));
     expect(search).toMatch(/^opencode-rag is not available in this workspace: .*opencode-rag\.json:\d+: invalid JSON \(\w+\); fix the syntax and retry$/);
     expect(skeleton).toContain("□ class RateLimiter");
     expect(skeleton).toContain("ƒ method allow");
     expect(existsSync(join(project.dir, ".opencode/plugins/rag-plugin.js"))).toBe(true);
+    // Arguments outside the schema are refused with the schema's own explanation.
+    expect(invalid).toContain("symbolName must be one identifier");
   }, 180_000);
 });

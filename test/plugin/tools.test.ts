@@ -173,3 +173,24 @@ describe("describe_image", () => {
     expect(await runDescribeImage(ws, "docs/other.png")).toContain("No stored description for `docs/other.png`");
   });
 });
+
+describe("tool calls through the hooks", () => {
+  const ctx = { sessionID: "ses_t", messageID: "msg_t", agent: "build", directory: "", worktree: "", abort: new AbortController().signal, metadata() {}, ask: async () => {} };
+
+  it("validate arguments themselves (OpenCode does not) and explain what to fix", async () => {
+    const { ws, state } = makeWorkspace(root(), { results: [] });
+    const hooks = (await import("../../opencode-plugin/server.js")).createRagHooks(ws);
+    const out = await hooks.tool!.search_semantic.execute({ query: "auth", topK: 99 } as never, ctx as never);
+    expect(out).toMatch(/^Invalid arguments for search_semantic: topK: .*25.*Fix them and call search_semantic again\.$/);
+    expect(state.searches).toHaveLength(0);
+    const usages = await hooks.tool!.find_usages.execute({ symbolName: "a.b()" } as never, ctx as never);
+    expect(usages).toContain("symbolName: symbolName must be one identifier");
+  });
+
+  it("turn an unexpected failure into a one-line answer", async () => {
+    const { ws } = makeWorkspace(root(), { results: [chunk("a.ts", 1, 1, "x")], failSearch: new Error("disk I/O error") });
+    const hooks = (await import("../../opencode-plugin/server.js")).createRagHooks(ws);
+    const out = await hooks.tool!.search_semantic.execute({ query: "auth" } as never, ctx as never);
+    expect(out).toBe("search_semantic failed: disk I/O error. The index may be rebuilding; try again, or use your usual tools.");
+  });
+});
