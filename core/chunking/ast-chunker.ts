@@ -42,7 +42,7 @@ interface Piece {
 }
 
 const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "impl", "record", "enum", "protocol", "extension", "object"]);
-const CONSTRUCTOR_NAMES = new Set(["constructor", "__init__", "initialize", "init"]);
+const CONSTRUCTOR_NAMES = new Set(["constructor", "__init__", "__construct", "initialize", "init"]);
 const CALLABLE_KINDS = new Set(["function", "method", "constructor"]);
 
 const queries = new Map<string, Query>();
@@ -112,8 +112,11 @@ function collectUnits(spec: AstLanguage, tree: Tree, query: Query, lines: LineIn
     seen.add(node.id);
     let outer = node;
     while (outer.parent && spec.wrappers?.includes(outer.parent.type)) outer = outer.parent;
-    let [start, end] = rowsOf(outer);
-    start = widenOverLeading(spec, outer, start, lines);
+    const rows = rowsOf(outer);
+    // Some grammars end a node where the next one starts (TOML tables): drop blank edges.
+    const trimmed = lines.trim(widenOverLeading(spec, outer, rows[0], lines), rows[1]);
+    if (!trimmed) continue;
+    const [start, end] = trimmed;
     // Extra node types from config are named only by an explicit `name` field: guessing from
     // their children would call a match statement by its subject.
     const configured = !(capture.name in spec.units);

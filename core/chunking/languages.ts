@@ -314,6 +314,60 @@ export const AST_LANGUAGES: AstLanguage[] = [
       return { symbol: singleLine(node.text.split("{")[0]) };
     },
   },
+  {
+    language: "php",
+    grammar: "tree-sitter-php",
+    extensions: [".php", ".phtml"],
+    units: {
+      class: ["class_declaration"],
+      interface: ["interface_declaration"],
+      trait: ["trait_declaration"],
+      enum: ["enum_declaration"],
+      namespace: ["(namespace_definition body: (_)) @namespace"],
+      function: ["function_definition"],
+      method: ["method_declaration"],
+    },
+    leading: [...COMMENTS, "attribute_list"],
+  },
+  {
+    language: "scala",
+    grammar: "tree-sitter-scala",
+    extensions: [".scala", ".sc"],
+    units: {
+      class: ["class_definition", "object_definition"],
+      trait: ["trait_definition"],
+      function: ["function_definition"],
+    },
+    leading: [...COMMENTS, "annotation"],
+  },
+  {
+    language: "bash",
+    grammar: "tree-sitter-bash",
+    extensions: [".sh", ".bash", ".zsh"],
+    units: { function: ["function_definition"] },
+    leading: COMMENTS,
+  },
+  {
+    language: "yaml",
+    grammar: "tree-sitter-yaml",
+    extensions: [".yaml", ".yml"],
+    units: { key: ["(stream (document (block_node (block_mapping (block_mapping_pair) @key))))"] },
+    leading: COMMENTS,
+    refine(node) {
+      return { symbol: singleLine(node.childForFieldName("key")?.text ?? "") };
+    },
+  },
+  {
+    language: "toml",
+    grammar: "tree-sitter-toml",
+    extensions: [".toml"],
+    units: { table: ["table", "table_array_element"], key: ["(document (pair) @key)"] },
+    leading: COMMENTS,
+    refine(node) {
+      const key = node.namedChildren.find((c) => !!c && /key$/.test(c.type));
+      return { symbol: singleLine(key?.text ?? "") };
+    },
+  },
 ];
 
 /** `typedef struct {…} Buffer;` is a struct named Buffer, not an anonymous struct. */

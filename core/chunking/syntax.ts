@@ -86,29 +86,35 @@ export function nameOf(node: Node): string {
   return "";
 }
 
+/** A parameter list on one line: comments dropped, `( a, b )` tightened to `(a, b)`. */
+function compactParams(text: string): string {
+  const bare = text.replace(/\/\*[\s\S]*?\*\//g, " ").replace(/(^|\s)(\/\/|#)[^\n]*/g, "$1");
+  return oneLine(bare.replace(/([([])\s+/g, "$1").replace(/\s+([)\]])/g, "$1").replace(/,\s*([)\]])/g, "$1"), 100);
+}
+
 /** The parameter list of a function-like unit, as written, on one line; "" when there is none. */
 export function paramsOf(node: Node): string {
   const direct = node.childForFieldName("parameters");
-  if (direct) return oneLine(direct.text, 100);
+  if (direct) return compactParams(direct.text);
   for (const d of declarators(node)) {
     const params = d.childForFieldName("parameters");
-    if (params) return oneLine(params.text, 100);
+    if (params) return compactParams(params.text);
   }
   const loose: string[] = [];
   for (const child of node.namedChildren) {
     if (!child) continue;
-    if (PARAM_TYPES.has(child.type)) return oneLine(child.text, 100);
+    if (PARAM_TYPES.has(child.type)) return compactParams(child.text);
     if (child.type === "parameter") loose.push(child.text);
     // Arrow functions and function expressions bound to a name: look at the value.
     if (child.type === "variable_declarator") {
       const value = child.childForFieldName("value");
       if (value) {
         const p = value.childForFieldName("parameters") ?? value.childForFieldName("parameter");
-        if (p) return oneLine(p.type.includes("parameters") ? p.text : `(${p.text})`, 100);
+        if (p) return compactParams(p.type.includes("parameters") ? p.text : `(${p.text})`);
       }
     }
   }
-  return loose.length ? oneLine(`(${loose.join(", ")})`, 100) : "";
+  return loose.length ? compactParams(`(${loose.join(", ")})`) : "";
 }
 
 /** The first anonymous keyword child among `keywords`, e.g. `struct` in Swift's class_declaration. */

@@ -9,26 +9,26 @@ const plugin = (name: string) => join(FIXTURES, "plugins", name);
 
 afterEach(() => clearCustomChunkers());
 
-const TOML = '[package]\nname = "demo"\n\n[dependencies]\nserde = "1"\n';
+const INI = "[server]\nport = 8080\n\n[log]\nlevel = info\n";
 
 describe("registerChunker", () => {
   it("routes a new extension to the registered chunker", async () => {
     const seen: string[] = [];
     const chunker: Chunker = {
-      language: "ini",
+      language: "properties",
       async chunk(filePath, content) {
         seen.push(filePath);
-        return [{ filePath, startLine: 1, endLine: 2, language: "ini", kind: "section", symbol: "core", context: "[core]", content }];
+        return [{ filePath, startLine: 1, endLine: 2, language: "properties", kind: "block", symbol: "core", context: "core", content }];
       },
     };
-    registerChunker(chunker, [".ini", "CFG"]);
-    expect(languageForPath("conf/app.ini")).toBe("ini");
-    expect(languageForPath("conf/app.cfg")).toBe("ini");
-    const chunks = await chunkFile("conf/app.ini", "[core]\nx=1", options());
+    registerChunker(chunker, [".properties", "CFG"]);
+    expect(languageForPath("conf/app.properties")).toBe("properties");
+    expect(languageForPath("conf/app.cfg")).toBe("properties");
+    const chunks = await chunkFile("conf/app.properties", "core.x=1\ncore.y=2", options());
     expect(chunks).toEqual([
-      { filePath: "conf/app.ini", startLine: 1, endLine: 2, language: "ini", kind: "section", symbol: "core", context: "[core]", content: "[core]\nx=1" },
+      { filePath: "conf/app.properties", startLine: 1, endLine: 2, language: "properties", kind: "block", symbol: "core", context: "core", content: "core.x=1\ncore.y=2" },
     ]);
-    expect(seen).toEqual(["conf/app.ini"]);
+    expect(seen).toEqual(["conf/app.properties"]);
   });
 
   it("warns and skips an extension a built-in chunker owns", async () => {
@@ -58,13 +58,13 @@ describe("registerChunker", () => {
 
 describe("loadCustomChunkers (config `chunkers`)", () => {
   it("loads a default-exported chunker module for its extensions", async () => {
-    await loadCustomChunkers([{ module: plugin("toml-chunker.mjs"), extensions: [".toml"] }]);
-    const chunks = await chunkFile("Cargo.toml", TOML, options());
+    await loadCustomChunkers([{ module: plugin("ini-chunker.mjs"), extensions: [".ini"] }]);
+    const chunks = await chunkFile("conf/app.ini", INI, options());
     expect(chunks.map((c) => `${c.kind} ${c.symbol} ${c.startLine}-${c.endLine}`)).toEqual([
-      "table package 1-3",
-      "table dependencies 4-6",
+      "section server 1-3",
+      "section log 4-6",
     ]);
-    expect(chunks[0].language).toBe("toml");
+    expect(chunks[0].language).toBe("ini");
   });
 
   it("accepts a named export returning the older { content, metadata } shape", async () => {
@@ -96,7 +96,7 @@ describe("loadCustomChunkers (config `chunkers`)", () => {
       /^chunkers\[0\]\.module: cannot load ".*does-not-exist\.mjs".*fix the path/,
     );
     await expect(
-      loadCustomChunkers([{ module: plugin("toml-chunker.mjs") }, { module: plugin("not-a-chunker.mjs") }]),
+      loadCustomChunkers([{ module: plugin("ini-chunker.mjs") }, { module: plugin("not-a-chunker.mjs") }]),
     ).rejects.toThrow(/^chunkers\[1\]\.module: .*exports no chunker/);
   });
 });

@@ -1,0 +1,63 @@
+// Languages beyond the required set (PHP, Scala, Bash, YAML, TOML), and a guard that every
+// language table compiles against its grammar.
+import { describe, expect, it } from "vitest";
+import { chunkFile } from "../../core/chunking/index.js";
+import { AST_LANGUAGES } from "../../core/chunking/languages.js";
+import { chunkFixture, find, options, outline } from "./helpers.js";
+
+const unmerged = { minChars: 0 };
+
+describe("every language table", () => {
+  it("compiles its unit query against its grammar and chunks a line of text", async () => {
+    for (const spec of AST_LANGUAGES) {
+      const path = `probe/file${spec.extensions[0]}`;
+      const chunks = await chunkFile(path, "x\n", options());
+      expect(chunks, path).toHaveLength(1);
+      expect(chunks[0].language, path).toBe(spec.language);
+    }
+  });
+});
+
+describe("PHP", () => {
+  it("interfaces, traits, classes with constructors and methods, enums, functions", async () => {
+    const chunks = await chunkFixture("User.php", { minChars: 0, maxLines: 5 });
+    expect(find(chunks, "Greets", "trait")).toMatchObject({ startLine: 8, endLine: 10 });
+    expect(find(chunks, "__construct", "constructor").context).toBe("class User > constructor __construct(string $first)");
+    expect(find(chunks, "name", "method").context).toBe("class User > method name()");
+    expect(find(chunks, "Role", "enum").startLine).toBe(25);
+    expect(find(chunks, "helper", "function").context).toBe("function helper(int $x)");
+  });
+});
+
+describe("Scala", () => {
+  it("traits, case classes, objects and their defs", async () => {
+    const chunks = await chunkFixture("Shapes.scala", { minChars: 0, maxLines: 2 });
+    expect(find(chunks, "Shape", "trait").startLine).toBe(5);
+    expect(find(chunks, "total", "method").context).toBe("class Geometry > method total(shapes: Seq[Shape])");
+    expect(find(chunks, "area", "method").context).toBe("class Circle > method area");
+  });
+});
+
+describe("Bash", () => {
+  it("functions in both syntaxes, top-level commands in between", async () => {
+    const chunks = await chunkFixture("build.sh", unmerged);
+    expect(outline(chunks)).toEqual(["preamble  1-2", "function log 4-6", "function build 8-11", "block  13-13"]);
+  });
+});
+
+describe("YAML and TOML", () => {
+  it("YAML: one chunk per top-level key of each document", async () => {
+    const chunks = await chunkFixture("workflow.yaml", unmerged);
+    expect(chunks.filter((c) => c.kind === "key").map((c) => `${c.symbol} ${c.startLine}-${c.endLine}`)).toEqual([
+      "name 2-2",
+      "on 3-5",
+      "jobs 6-11",
+      "second 13-13",
+    ]);
+  });
+
+  it("TOML: top-level keys, tables and arrays of tables", async () => {
+    const chunks = await chunkFixture("Cargo.toml", unmerged);
+    expect(outline(chunks)).toEqual(["key title 1-1", "table package 3-5", "table dependencies 7-8", "table bin 10-11"]);
+  });
+});
