@@ -18,6 +18,8 @@ export interface JsonResult {
   kind: string;
   symbol: string;
   preview: string;
+  /** The LLM-written description (F14), only when the chunk has one. */
+  description?: string;
 }
 
 export function toJsonResult(r: SearchResult): JsonResult {
@@ -32,6 +34,7 @@ export function toJsonResult(r: SearchResult): JsonResult {
     kind: c.kind,
     symbol: c.symbol,
     preview,
+    ...(c.description ? { description: c.description } : {}),
   };
 }
 
@@ -41,7 +44,8 @@ function humanResult(r: SearchResult): string {
   const head = `${c.filePath}:${c.startLine}-${c.endLine}  ${r.score.toFixed(2)}${what ? `  ${what}` : ""}`;
   const lines = c.content.split("\n").filter((l) => l.trim()).slice(0, PREVIEW_LINES);
   const body = lines.map((l) => `    ${l.length > 120 ? l.slice(0, 117) + "…" : l}`).join("\n");
-  return body ? `${head}\n${body}` : head;
+  const described = c.description ? `${head}\n    » ${c.description.replace(/\s+/g, " ").trim()}` : head;
+  return body ? `${described}\n${body}` : described;
 }
 
 function parseTopK(value: unknown): number | undefined {
