@@ -1,14 +1,12 @@
 // Reads what the sidebar shows from the state folder the indexer writes (manifest.json,
-// watcher-status.json, index-progress.json). The TUI runs on another thread than the server
-// plugin that indexes, so files are the channel. The reader is tolerant: a missing, partial or
-// unreadable file becomes "unknown" in the sidebar, never an exception in the UI.
-import { existsSync, readFileSync, statSync, watch, type FSWatcher } from "node:fs";
-import { join } from "node:path";
+// watcher-status.json, index-progress.json) through the core's own readers, which know the
+// files' shapes and tell a live pass or watcher from one left behind by a killed process.
+// The TUI runs on another thread than the server plugin that indexes, so files are the
+// channel. A missing or unreadable file becomes a note in the sidebar, never an exception.
+import { existsSync, watch, type FSWatcher } from "node:fs";
 import type { RagConfig } from "../core/config/defaults.js";
-
-export const MANIFEST_FILE = "manifest.json";
-export const WATCHER_STATUS_FILE = "watcher-status.json";
-export const INDEX_PROGRESS_FILE = "index-progress.json";
+import { readManifest } from "../core/indexing/manifest.js";
+import { readProgress, readWatcherStatus } from "../core/indexing/state-files.js";
 
 export interface SidebarStatus {
   chunks: number | null;
@@ -23,45 +21,7 @@ export interface SidebarStatus {
   note: string | null;
 }
 
-type Json = Record<string, unknown>;
-
-function readJson(file: string): Json | null | "corrupt" {
-  if (!existsSync(file)) return null;
-  try {
-    const v = JSON.parse(readFileSync(file, "utf8"));
-    return v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : "corrupt";
-  } catch {
-    return "corrupt";
-  }
-}
-
-const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
-const str = (v: unknown): string | null => (typeof v === "string" && v ? v : null);
-
-/** Chunk count of one manifest file entry, whichever way the indexer records it. */
-function entryChunks(entry: unknown): number {
-  if (!entry || typeof entry !== "object") return 0;
-  const e = entry as Json;
-  if (typeof e.chunks === "number") return e.chunks;
-  if (typeof e.chunkCount === "number") return e.chunkCount;
-  if (Array.isArray(e.chunks)) return e.chunks.length;
-  if (Array.isArray(e.chunkIds)) return e.chunkIds.length;
-  return 0;
-}
-
-function manifestCounts(m: Json): { files: number | null; chunks: number | null } {
-  const files = m.files;
-  const entries = Array.isArray(files) ? files : files && typeof files === "object" ? Object.values(files) : null;
-  const fileCount = num(m.fileCount) ?? num((m.totals as Json | undefined)?.files) ?? (entries ? entries.length : null);
-  const chunkCount =
-    num(m.chunkCount) ?? num(m.chunks) ?? num((m.totals as Json | undefined)?.chunks) ?? (entries ? entries.reduce((n: number, e) => n + entryChunks(e), 0) : null);
-  return { files: fileCount, chunks: chunkCount };
-}
-
-/** How long a progress file may go without an update before it counts as left over from a crash. */
-const STALE_PROGRESS_MS = 10 * 60_000;
-
-export function readSidebarStatus(stateDir: string, config: RagConfig, now = Date.now()): SidebarStatus {
+export function readSidebarStatus(stateDir: string, config: RagConfig): SidebarStatus {
   const status: SidebarStatus = {
     chunks: null,
     files: null,
@@ -72,36 +32,21 @@ export function readSidebarStatus(stateDir: string, config: RagConfig, now = Dat
     progress: null,
     note: null,
   };
-  const manifestPath = join(stateDir, MANIFEST_FILE);
-  const manifest = readJson(manifestPath);
-  if (manifest === null) status.note = "not indexed yet";
-  else if (manifest === "corrupt") status.note = "manifest unreadable: the next pass rebuilds";
+  const manifest = readManifest(stateDir);
+  if (manifest.status === "missing") status.note = "not indexed yet";
+  else if (manifest.status === "corrupt") status.note = `${manifest.reason}: the next pass rebuilds`;
   else {
-    Object.assign(status, manifestCounts(manifest));
-    const emb = (manifest.embedding as Json | undefined) ?? manifest;
-    status.provider = str(emb.provider) ?? status.provider;
-    status.model = str(emb.model) ?? str(emb.modelId) ?? status.model;
-    status.lastIndexedAt =
-      str(manifest.lastIndexedAt) ?? str(manifest.updatedAt) ?? str(manifest.indexedAt) ?? new Date(statSync(manifestPath).mtimeMs).toISOString();
+    const m = manifest.manifest;
+    status.chunks = m.chunkCount;
+    status.files = Object.values(m.files).filter((f) => !f.skipped).length;
+    status.provider = m.provider;
+    status.model = m.model;
+    status.lastIndexedAt = m.lastIndexedAt;
   }
-  const watcher = readJson(join(stateDir, WATCHER_STATUS_FILE));
-  if (watcher && watcher !== "corrupt") {
-    status.watch = {
-      state: str(watcher.state) ?? str(watcher.status) ?? "unknown",
-      backend: str(watcher.backend) ?? undefined,
-      message: str(watcher.message) ?? str(watcher.error) ?? undefined,
-    };
-  }
-  const progressPath = join(stateDir, INDEX_PROGRESS_FILE);
-  const progress = readJson(progressPath);
-  if (progress && progress !== "corrupt") {
-    const fresh = now - statSync(progressPath).mtimeMs < STALE_PROGRESS_MS;
-    const phase = str(progress.phase) ?? undefined;
-    const running = progress.running !== false && progress.done !== true && phase !== "done";
-    if (fresh && running) {
-      status.progress = { filesDone: num(progress.filesDone) ?? 0, filesTotal: num(progress.filesTotal) ?? 0, phase };
-    }
-  }
+  const watcher = readWatcherStatus(stateDir);
+  if (watcher) status.watch = { state: watcher.state, backend: watcher.backend, message: watcher.message };
+  const progress = readProgress(stateDir);
+  if (progress) status.progress = { filesDone: progress.filesDone, filesTotal: progress.filesTotal, phase: progress.phase };
   return status;
 }
 

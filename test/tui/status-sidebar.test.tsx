@@ -1,11 +1,15 @@
 /** @jsxImportSource @opentui/solid */
-// The status sidebar reads the indexer's files in the state folder and follows them live.
+// The status sidebar reads the indexer's files in the state folder (written here with the
+// core's own writers and lock, as a pass writes them) and follows them live.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSignal } from "solid-js";
 import { DEFAULT_CONFIG } from "../../core/config/defaults.js";
+import { acquireIndexLock, type IndexLock } from "../../core/indexing/lock.js";
+import { emptyManifest, writeManifest } from "../../core/indexing/manifest.js";
+import { clearProgress, writeProgress, writeWatcherStatus } from "../../core/indexing/state-files.js";
 import { StatusSidebar } from "../../tui/components/StatusSidebar.js";
 import { readSidebarStatus, watchSidebarStatus, type SidebarStatus } from "../../tui/index-status.js";
 import { render } from "./render.js";
@@ -13,27 +17,29 @@ import { render } from "./render.js";
 let stateDir: string;
 let view: Awaited<ReturnType<typeof render>> | null = null;
 let stop: (() => void) | null = null;
+let lock: IndexLock | null = null;
 const config = structuredClone(DEFAULT_CONFIG);
 const NOW = Date.parse("2026-03-01T12:00:00Z");
 
 function manifest(files: Record<string, number>, lastIndexedAt: string) {
-  return {
-    version: 1,
-    lastIndexedAt,
-    provider: "ollama",
-    model: "nomic-embed-text",
-    dimension: 768,
-    chunkingFingerprint: "x",
-    storeCheckpoint: 3,
-    chunkCount: Object.values(files).reduce((a, b) => a + b, 0),
-    keywordFile: null,
-    generation: 3,
-    files: Object.fromEntries(
-      Object.entries(files).map(([f, n]) => [f, { size: 10, mtimeMs: 1, hash: "h", chunkIds: Array.from({ length: n }, (_, i) => `${f}#${i}`) }]),
-    ),
-  };
+  const m = emptyManifest("ollama", "nomic-embed-text", 768, "fp");
+  m.lastIndexedAt = lastIndexedAt;
+  m.chunkCount = Object.values(files).reduce((a, b) => a + b, 0);
+  for (const [f, n] of Object.entries(files)) {
+    m.files[f] = { size: 10, mtimeMs: 1, hash: "h", chunkIds: Array.from({ length: n }, (_, i) => `${f}#${i}`) };
+  }
+  m.files["logo.bin"] = { size: 10, mtimeMs: 1, hash: "h", chunkIds: [], skipped: "binary" };
+  return m;
 }
-const write = (name: string, value: unknown) => writeFileSync(join(stateDir, name), JSON.stringify(value));
+const progress = (filesDone: number, filesTotal: number, phase = "embedding") => ({
+  pid: process.pid,
+  startedAt: new Date().toISOString(),
+  updatedAt: new Date().toISOString(),
+  phase,
+  filesDone,
+  filesTotal,
+  chunksDone: 0,
+});
 
 beforeEach(() => {
   stateDir = mkdtempSync(join(tmpdir(), "rag-tui-status-"));
@@ -41,6 +47,8 @@ beforeEach(() => {
 afterEach(() => {
   stop?.();
   stop = null;
+  lock?.release();
+  lock = null;
   view?.destroy();
   view = null;
   rmSync(stateDir, { recursive: true, force: true });
@@ -60,13 +68,15 @@ describe("status sidebar", () => {
     expect(f).toContain("Chunks  –");
     expect(f).toContain("Model   local/opencode-rag-code-v1");
     expect(f).toContain("Indexed never");
+    expect(f).toContain("Watcher not running");
     expect(f).toContain("not indexed yet");
   });
 
-  test("shows chunks, files, model, age, watcher and progress from the indexer's files", async () => {
-    write("manifest.json", manifest({ "src/a.ts": 3, "src/b.ts": 4, "README.md": 1 }, new Date(NOW - 5 * 60_000).toISOString()));
-    write("watcher-status.json", { pid: process.pid, state: "watching", backend: "chokidar", updatedAt: new Date(NOW).toISOString() });
-    write("index-progress.json", { pid: process.pid, startedAt: "", updatedAt: "", phase: "embedding", filesDone: 120, filesTotal: 340, chunksDone: 800 });
+  test("shows chunks, files, model, age, watcher and the running pass's progress", async () => {
+    writeManifest(stateDir, manifest({ "src/a.ts": 3, "src/b.ts": 4, "README.md": 1 }, new Date(NOW - 5 * 60_000).toISOString()));
+    writeWatcherStatus(stateDir, { pid: process.pid, state: "watching", backend: "chokidar", updatedAt: new Date().toISOString() });
+    lock = acquireIndexLock(stateDir);
+    writeProgress(stateDir, progress(120, 340));
     const s = readSidebarStatus(stateDir, config);
     const v = await show(() => s);
     const f = v.frame();
@@ -80,18 +90,16 @@ describe("status sidebar", () => {
     expect(f).not.toContain("not indexed yet");
   });
 
-  test("a progress file left behind long ago is not shown as a running pass", () => {
-    write("index-progress.json", { phase: "chunking", filesDone: 1, filesTotal: 9 });
-    const old = (Date.now() - 60 * 60_000) / 1000;
-    utimesSync(join(stateDir, "index-progress.json"), old, old);
+  test("progress left behind by a killed pass (no lock holder) is not shown", () => {
+    writeProgress(stateDir, progress(1, 9));
     expect(readSidebarStatus(stateDir, config).progress).toBeNull();
   });
 
-  test("unreadable files become a note, never an error", () => {
+  test("an unreadable manifest becomes a note, never an error", () => {
     writeFileSync(join(stateDir, "manifest.json"), "{ truncated");
     writeFileSync(join(stateDir, "watcher-status.json"), "[");
     const s = readSidebarStatus(stateDir, config);
-    expect(s.note).toContain("manifest unreadable");
+    expect(s.note).toContain("manifest.json is not valid JSON");
     expect(s.chunks).toBeNull();
   });
 
@@ -101,14 +109,16 @@ describe("status sidebar", () => {
     stop = watchSidebarStatus(stateDir, () => config, setStatus, { idleMs: 600_000, busyMs: 100 });
     const v = await show(status);
     await v.waitUntil(() => v.frame().includes("not indexed yet"));
-    write("index-progress.json", { phase: "chunking", filesDone: 3, filesTotal: 10 });
+    lock = acquireIndexLock(stateDir);
+    writeProgress(stateDir, progress(3, 10, "chunking"));
     await v.waitUntil(() => v.frame().includes("Indexing 3/10 files"));
     expect(v.frame()).toContain("Indexing 3/10 files");
-    write("index-progress.json", { phase: "embedding", filesDone: 9, filesTotal: 10 });
+    writeProgress(stateDir, progress(9, 10));
     await v.waitUntil(() => v.frame().includes("Indexing 9/10 files"));
     expect(v.frame()).toContain("90%");
-    write("manifest.json", manifest({ "a.ts": 5 }, new Date().toISOString()));
-    unlinkSync(join(stateDir, "index-progress.json"));
+    writeManifest(stateDir, manifest({ "a.ts": 5 }, new Date().toISOString()));
+    clearProgress(stateDir);
+    lock.release();
     await v.waitUntil(() => v.frame().includes("Chunks  5"));
     expect(v.frame()).toContain("Chunks  5");
     expect(v.frame()).not.toContain("Indexing");
