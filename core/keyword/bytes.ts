@@ -41,6 +41,24 @@ export class ByteWriter {
     this.buf[this.pos++] = v;
   }
 
+  /** Values [start, end) of `values` as varints; as differences from the previous one when `delta`. */
+  varints(values: Uint32Array | Uint16Array, start: number, end: number, delta: boolean): void {
+    this.ensure((end - start) * 5);
+    const buf = this.buf;
+    let pos = this.pos;
+    let prev = 0;
+    for (let i = start; i < end; i++) {
+      let v = delta ? values[i] - prev : values[i];
+      if (delta) prev = values[i];
+      while (v >= 0x80) {
+        buf[pos++] = (v & 0x7f) | 0x80;
+        v >>>= 7;
+      }
+      buf[pos++] = v;
+    }
+    this.pos = pos;
+  }
+
   /** A block of raw bytes preceded by its length. */
   block(data: Uint8Array): void {
     this.varint(data.length);

@@ -42,9 +42,19 @@ const FORMAT_VERSION = 1;
  * Removal marks a doc dead; merge() drops dead docs and folds the delta into a new base.
  */
 export class KeywordIndex {
-  // Term dictionary.
-  private termIds = new Map<string, number>();
+  // Term dictionary. Term ids are stable for the life of the object: merge() never renumbers.
   private terms: string[] = [];
+  /**
+   * Full term → id map. Null after deserialize(): building it costs more than all the rest of
+   * loading, and a search needs only a few lookups (binary search in sortedTerms). A large
+   * add() builds it.
+   */
+  private termIds: Map<string, number> | null = new Map();
+  /** Terms created while termIds is null (small adds to a loaded index). */
+  private newTermIds = new Map<string, number>();
+  /** Ids of the terms [0, sortedCount), in string order; maintained by merge(). */
+  private sortedTerms: Uint32Array = new Uint32Array(0);
+  private sortedCount = 0;
   // Base postings (CSR): postings of term t are [baseOffsets[t], baseOffsets[t+1]).
   private baseTermCount = 0;
   private baseOffsets: Uint32Array = new Uint32Array(1);
@@ -77,6 +87,7 @@ export class KeywordIndex {
 
   /** Adds documents; a document whose id is already present replaces the old one. */
   add(docs: KeywordDoc[]): void {
+    if (this.termIds === null && (docs.length > 256 || this.newTermIds.size > 20_000)) this.buildTermMap();
     for (const doc of docs) {
       checkDoc(doc);
       const existing = this.idToDoc.get(doc.id);
@@ -157,7 +168,7 @@ export class KeywordIndex {
     const termIds: number[] = [];
     const seen = new Set<number>();
     for (const token of tokenizeCode(query)) {
-      const termId = this.termIds.get(normaliseTerm(token));
+      const termId = this.lookupTerm(normaliseTerm(token));
       if (termId !== undefined && !seen.has(termId)) {
         seen.add(termId);
         termIds.push(termId);
@@ -226,18 +237,20 @@ export class KeywordIndex {
       w.varint(this.docLang[d]);
       w.varint(this.docKind[d]);
     }
-    strings(this.terms);
+    // Terms in string order (so a loaded index can binary-search them), without dead ones.
+    const live: number[] = [];
+    for (let i = 0; i < this.sortedCount; i++) {
+      const t = this.sortedTerms[i];
+      if (this.baseOffsets[t + 1] > this.baseOffsets[t]) live.push(t);
+    }
+    strings(live.map((t) => this.terms[t]));
     w.varint(this.baseDocs.length);
-    for (let t = 0; t < this.baseTermCount; t++) {
+    for (const t of live) {
       const start = this.baseOffsets[t];
       const end = this.baseOffsets[t + 1];
       w.varint(end - start);
-      let prev = 0;
-      for (let i = start; i < end; i++) {
-        w.varint(this.baseDocs[i] - prev);
-        prev = this.baseDocs[i];
-      }
-      for (let i = start; i < end; i++) w.varint(this.baseTfs[i]);
+      w.varints(this.baseDocs, start, end, true);
+      w.varints(this.baseTfs, start, end, false);
     }
     for (const b of MAGIC) w.u8(b); // trailer: catches truncated files
     return w.finish();
@@ -285,24 +298,16 @@ export class KeywordIndex {
       if (list) for (let i = 0; i < list.length; i += 2) if (remap[list[i]] >= 0) c++;
       counts[t] = c;
     }
-    // Terms left with no postings are dropped from the dictionary.
-    const terms: string[] = [];
-    const termIds = new Map<string, number>();
+    // Term ids stay as they are; a term left without postings keeps an empty range.
     let total = 0;
-    for (let t = 0; t < termCount; t++) {
-      if (counts[t] === 0) continue;
-      termIds.set(this.terms[t], terms.length);
-      terms.push(this.terms[t]);
-      total += counts[t];
-    }
-    const offsets = new Uint32Array(terms.length + 1);
+    for (let t = 0; t < termCount; t++) total += counts[t];
+    const offsets = new Uint32Array(termCount + 1);
     const docs = new Uint32Array(total);
     const tfs = new Uint16Array(total);
     let pos = 0;
-    let nt = 0;
     for (let t = 0; t < termCount; t++) {
+      offsets[t] = pos;
       if (counts[t] === 0) continue;
-      offsets[nt] = pos;
       if (t < this.baseTermCount) {
         for (let i = this.baseOffsets[t]; i < this.baseOffsets[t + 1]; i++) {
           const d = remap[this.baseDocs[i]];
@@ -322,12 +327,10 @@ export class KeywordIndex {
           }
         }
       }
-      nt++;
     }
-    offsets[nt] = pos;
-    this.terms = terms;
-    this.termIds = termIds;
-    this.baseTermCount = terms.length;
+    offsets[termCount] = pos;
+    this.baseTermCount = termCount;
+    this.sortNewTerms();
     this.baseOffsets = offsets;
     this.baseDocs = docs;
     this.baseTfs = tfs;
@@ -338,17 +341,64 @@ export class KeywordIndex {
     this.docPath = docPath;
     this.docLang = docLang;
     this.docKind = docKind;
-    this.idToDoc = new Map(docIds.map((id, i) => [id, i]));
+    this.idToDoc = indexOf(docIds);
+  }
+
+  private lookupTerm(term: string): number | undefined {
+    if (this.termIds) return this.termIds.get(term);
+    const fresh = this.newTermIds.get(term);
+    if (fresh !== undefined) return fresh;
+    let lo = 0;
+    let hi = this.sortedCount - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const id = this.sortedTerms[mid];
+      const t = this.terms[id];
+      if (t === term) return id;
+      if (t < term) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+
+  private buildTermMap(): void {
+    const map = new Map<string, number>();
+    for (let i = 0; i < this.terms.length; i++) map.set(this.terms[i], i);
+    this.termIds = map;
+    this.newTermIds.clear();
+  }
+
+  /** Folds terms created since the last merge into sortedTerms: sort the new ones, merge two sorted runs. */
+  private sortNewTerms(): void {
+    const n = this.terms.length;
+    if (this.sortedCount === n) return;
+    const terms = this.terms;
+    const fresh: number[] = [];
+    for (let t = this.sortedCount; t < n; t++) fresh.push(t);
+    fresh.sort((a, b) => (terms[a] < terms[b] ? -1 : terms[a] > terms[b] ? 1 : 0));
+    const out = new Uint32Array(n);
+    let i = 0;
+    let j = 0;
+    let k = 0;
+    while (i < this.sortedCount && j < fresh.length) {
+      out[k++] = terms[this.sortedTerms[i]] <= terms[fresh[j]] ? this.sortedTerms[i++] : fresh[j++];
+    }
+    while (i < this.sortedCount) out[k++] = this.sortedTerms[i++];
+    while (j < fresh.length) out[k++] = fresh[j++];
+    this.sortedTerms = out;
+    this.sortedCount = n;
+    // Every term is now findable by binary search.
+    this.newTermIds.clear();
   }
 
   private countTokens(tokens: string[], weight: number, touched: number[]): void {
     for (const token of tokens) {
       const term = normaliseTerm(token);
-      let termId = this.termIds.get(term);
+      let termId = this.lookupTerm(term);
       if (termId === undefined) {
         termId = this.terms.length;
         this.terms.push(term);
-        this.termIds.set(term, termId);
+        (this.termIds ?? this.newTermIds).set(term, termId);
         if (termId >= this.tfScratch.length) {
           const grown = new Uint32Array(this.tfScratch.length * 2);
           grown.set(this.tfScratch);
@@ -384,14 +434,19 @@ export class KeywordIndex {
     index.docPath = parts.docPath;
     index.docLang = parts.docLang;
     index.docKind = parts.docKind;
-    index.idToDoc = new Map(parts.docIds.map((id, i) => [id, i]));
+    index.idToDoc = indexOf(parts.docIds);
     index.liveDocs = parts.docIds.length;
-    index.liveLenSum = parts.docLens.reduce((a, b) => a + b, 0);
+    let sum = 0;
+    for (const len of parts.docLens) sum += len;
+    index.liveLenSum = sum;
     index.paths = Interner.from(parts.paths);
     index.languages = Interner.from(parts.languages);
     index.kinds = Interner.from(parts.kinds);
     index.terms = parts.terms;
-    index.termIds = new Map(parts.terms.map((t, i) => [t, i]));
+    // Terms arrive sorted: ids are positions, lookups binary-search until a large add().
+    index.termIds = null;
+    index.sortedTerms = new Uint32Array(parts.terms.length).map((_, i) => i);
+    index.sortedCount = parts.terms.length;
     index.baseTermCount = parts.terms.length;
     index.baseOffsets = parts.offsets;
     index.baseDocs = parts.docs;
@@ -467,6 +522,13 @@ function readParts(bytes: Uint8Array): IndexParts {
   return { docIds, docLens, docPath, docLang, docKind, paths, languages, kinds, terms, offsets, docs, tfs };
 }
 
+/** value → position, built with a plain loop (no temporary pair arrays: this runs on every load). */
+function indexOf(values: string[]): Map<string, number> {
+  const map = new Map<string, number>();
+  for (let i = 0; i < values.length; i++) map.set(values[i], i);
+  return map;
+}
+
 function checkRef(value: number, length: number): number {
   if (value >= length) throw new Error("metadata reference out of range");
   return value;
@@ -490,7 +552,7 @@ class Interner {
   static from(values: string[]): Interner {
     const i = new Interner();
     i.list = values;
-    i.map = new Map(values.map((v, n) => [v, n]));
+    i.map = indexOf(values);
     return i;
   }
 

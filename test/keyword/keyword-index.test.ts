@@ -124,3 +124,22 @@ describe("KeywordIndex serialization", () => {
     expect(() => KeywordIndex.deserialize(new TextEncoder().encode("{\"json\": true}"))).toThrow(/corrupt/);
   });
 });
+
+describe("KeywordIndex loaded from bytes", () => {
+  test("small and large additions to a loaded index find old and new terms alike", () => {
+    const loaded = KeywordIndex.deserialize(build().serialize());
+    loaded.add([doc("fresh", "zebraCrossing near parse_config")]);
+    expect(loaded.search("zebra crossing", 5).map((h) => h.id)).toEqual(["fresh"]);
+    expect(loaded.search("parse_config", 5).map((h) => h.id)).toEqual(["parse", "fresh"]);
+    // A large batch switches the loaded index to its full term map; results stay exact.
+    const many = Array.from({ length: 300 }, (_, i) => doc(`m${i}`, `filler${i} common words ${i % 2 ? "zebraCrossing" : ""}`));
+    loaded.add(many);
+    const fresh = build([...corpus, doc("fresh", "zebraCrossing near parse_config"), ...many]);
+    for (const q of ["zebra crossing", "parse_config", "getUserById", "filler17 common"]) {
+      expect(loaded.search(q, 10)).toEqual(fresh.search(q, 10));
+    }
+    // And survives another round trip.
+    const again = KeywordIndex.deserialize(loaded.serialize());
+    expect(again.search("zebra crossing", 10)).toEqual(fresh.search("zebra crossing", 10));
+  });
+});

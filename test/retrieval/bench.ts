@@ -1,7 +1,7 @@
 // Measures the store, the keyword index and hybrid retrieval on real source text (files from
 // node_modules, cut into 40-line chunks) with random unit vectors. Not a test: prints numbers.
 // Run: node test/retrieval/run-bench.mjs [chunks]   (bundles this file, then runs it)
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { KeywordIndex, type KeywordDoc } from "../../core/keyword/index.js";
@@ -89,6 +89,13 @@ const mb = (b: number) => (b / 1048576).toFixed(1) + " MB";
 const QUERIES = ["function to parse arguments", "getUserById", "read file sync", "tokenizer split words", "createIndex vector", "error handling retry", "promise resolve reject", "buffer to string utf8", "map set delete keys", "async iterator next"];
 
 async function main() {
+  if (ONLY === "load") {
+    // Load timing alone, on the file a previous "keyword" run wrote.
+    const bytes = new Uint8Array(readFileSync(join("test", ".cache", "keyword-bench.bin")));
+    const times = await timeIt(5, () => KeywordIndex.deserialize(bytes));
+    console.log(`keyword: load ${mb(bytes.length)} p50 ${pct(times, 50)} ms`);
+    return;
+  }
   const rows = corpus(TARGET);
   const files = new Set(rows.map((r) => r.filePath)).size;
   console.log(`corpus: ${rows.length} chunks from ${files} files, ${mb(rows.reduce((a, r) => a + r.content.length, 0))} of text`);
@@ -117,7 +124,10 @@ async function main() {
   console.log(`keyword: build ${buildMs.toFixed(0)} ms (${(rows.reduce((a, r) => a + r.content.length, 0) / 1048576 / (buildMs / 1000)).toFixed(1)} MB/s), memory ${mb(heapIndex)}, serialized ${mb(bytes.length)} in ${serMs.toFixed(0)} ms, load ${loadMs.toFixed(0)} ms`);
   console.log(`keyword: query p50 ${pct(kq, 50)} ms p95 ${pct(kq, 95)} ms; with path filter p50 ${pct(kqf, 50)} ms`);
 
-  if (ONLY === "keyword") return;
+  if (ONLY === "keyword") {
+    writeFileSync(join("test", ".cache", "keyword-bench.bin"), bytes);
+    return;
+  }
 
   // LanceDB.
   const dir = mkdtempSync(join(tmpdir(), "ocr-bench-"));
