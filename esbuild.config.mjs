@@ -54,6 +54,45 @@ async function buildTui() {
   });
 }
 
+// The browser build of the core's search path (F35). The guard fails the build when anything
+// in our import graph reaches a Node built-in. Third-party runtimes that merely probe for Node
+// (web-tree-sitter, onnxruntime-web) get empty stand-ins; so does the Node grammar reader,
+// which the page replaces with an HTTP grammar source.
+const webEntry = ["core/web/index.ts", "web/opencode-rag-web.js"];
+const NODE_BUILTIN = /^(node:)?(assert|buffer|child_process|crypto|dns|events|fs|fs\/promises|http|https|module|net|os|path|perf_hooks|process|readline|stream|string_decoder|tls|url|util|v8|vm|worker_threads|zlib)$/;
+const PROBING_RUNTIMES = /node_modules[\\/](web-tree-sitter|onnxruntime-web|onnxruntime-common|@huggingface[\\/]transformers)[\\/]/;
+
+const noNodeBuiltins = {
+  name: "no-node-builtins",
+  setup(b) {
+    b.onResolve({ filter: /grammar-files-node\.js$/ }, () => ({ path: "grammar-files-node", namespace: "web-stub" }));
+    b.onResolve({ filter: NODE_BUILTIN }, (args) => {
+      if (PROBING_RUNTIMES.test(args.importer)) return { path: args.path, namespace: "web-stub" };
+      return { errors: [{ text: `Node built-in "${args.path}" imported by ${args.importer.replace(root + "/", "")}: the browser build must stay free of Node APIs (move that code behind a Node-only module)` }] };
+    });
+    b.onLoad({ filter: /.*/, namespace: "web-stub" }, () => ({ contents: "export default {};", loader: "js" }));
+  },
+};
+
+async function buildWeb() {
+  if (!existsSync(join(root, webEntry[0]))) return;
+  await build({
+    bundle: true,
+    platform: "browser",
+    format: "esm",
+    target: "es2022",
+    sourcemap: "linked",
+    logLevel: "error",
+    entryPoints: [join(root, webEntry[0])],
+    outfile: join(dist, webEntry[1]),
+    // unpdf is only reached for .pdf files, which the page does not offer.
+    external: ["unpdf", "sharp"],
+    plugins: [noNodeBuiltins],
+  });
+  const demo = join(root, "docs", "web");
+  if (existsSync(demo)) for (const f of readdirSync(demo)) copyFileSync(join(demo, f), join(dist, "web", f));
+}
+
 /** Copies grammar .wasm files once into dist/grammars; every bundle loads them from there. */
 function copyGrammars() {
   const out = join(dist, "grammars");
@@ -91,11 +130,17 @@ async function main() {
     jobs.push(build({ ...nodeBase, ...extra, entryPoints: [join(root, src)], outfile: join(dist, out) }));
   }
   jobs.push(buildTui());
+  jobs.push(buildWeb());
   await Promise.all(jobs);
   if (existsSync(join(dist, "cli.js"))) chmodSync(join(dist, "cli.js"), 0o755);
 }
 
-main().catch((err) => {
-  console.error(`build failed: ${err.message}`);
-  process.exit(1);
-});
+export { noNodeBuiltins };
+
+// Run as a script (`node esbuild.config.mjs`); importing it (tests) only exposes the guard.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((err) => {
+    console.error(`build failed: ${err.message}`);
+    process.exit(1);
+  });
+}

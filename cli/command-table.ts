@@ -8,6 +8,7 @@ import { clearCommand } from "./commands/clear.js";
 import { initCommand } from "./commands/init.js";
 import { evalCommand, EVAL_USAGE } from "./commands/eval.js";
 import { quirkCommand } from "./commands/quirk.js";
+import { serveWebCommand } from "./commands/serve-web.js";
 
 /** `eval` parses its own arguments (query files, presets). */
 const evalEntry: Command = {
@@ -19,4 +20,4 @@ const evalEntry: Command = {
   runRaw: (argv) => evalCommand(argv),
 };
 
-export const COMMANDS: Command[] = [indexCommand, queryCommand, statusCommand, clearCommand, initCommand, evalEntry, quirkCommand];
+export const COMMANDS: Command[] = [indexCommand, queryCommand, statusCommand, clearCommand, initCommand, evalEntry, quirkCommand, serveWebCommand];

@@ -1,0 +1,127 @@
+// The core's portable search path as one browser module (F35): tree-sitter chunking with the
+// same grammar files, the in-memory vector store, the BM25 keyword index, hybrid ranking and
+// the bundled model on onnxruntime-web. Built to dist/web/ by esbuild.config.mjs, which fails
+// the build if anything here reaches a Node built-in.
+import { DEFAULT_CONFIG } from "../config/defaults.js";
+import { chunkFile, embeddingText, languageForPath, setGrammarSource } from "../chunking/index.js";
+import { createBrowserEmbedder, type BrowserEmbedderOptions } from "../embedding/browser.js";
+import { KeywordIndex } from "../keyword/keyword-index.js";
+import { hybridSearch } from "../retrieval/hybrid.js";
+import { MemoryVectorStore } from "../store/memory.js";
+import type { Chunk, ChunkRecord, EmbeddingProvider, SearchFilter, SearchResult } from "../types.js";
+
+export { chunkFile, embeddingText, languageForPath, createBrowserEmbedder, DEFAULT_CONFIG };
+export type { Chunk, ChunkRecord, SearchResult };
+
+export interface WebSearchOptions {
+  /** URL folder with tree-sitter.wasm and the grammar files (dist/grammars/). */
+  grammarsUrl: string;
+  /** Embedding model; omit to search keywords only. */
+  model?: BrowserEmbedderOptions;
+  chunking?: Partial<typeof DEFAULT_CONFIG.chunking>;
+}
+
+export interface WebFile {
+  /** Path relative to the dropped folder, forward slashes. */
+  path: string;
+  text: string;
+}
+
+export interface IndexProgress {
+  filesDone: number;
+  filesTotal: number;
+  chunks: number;
+}
+
+/** Points the chunker at grammar files served over HTTP. */
+export function useGrammarsFrom(grammarsUrl: string): void {
+  const base = grammarsUrl.endsWith("/") ? grammarsUrl : grammarsUrl + "/";
+  setGrammarSource(async (file) => {
+    const res = await fetch(base + file);
+    if (!res.ok) throw new Error(`grammar ${file} not found at ${base} (HTTP ${res.status})`);
+    return new Uint8Array(await res.arrayBuffer());
+  });
+}
+
+/** A short stable id for a chunk (FNV-1a over path, range and text). */
+function chunkId(c: Chunk): string {
+  let h = 0x811c9dc5;
+  const s = `${c.filePath}\n${c.startLine}\n${c.endLine}\n${c.content}`;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return `${h.toString(16).padStart(8, "0")}-${c.startLine}`;
+}
+
+export class WebSearch {
+  private readonly store: MemoryVectorStore;
+  private readonly keyword = new KeywordIndex();
+  private files = 0;
+
+  private constructor(
+    private readonly embedder: EmbeddingProvider | null,
+    dimension: number | null,
+    private readonly chunking: typeof DEFAULT_CONFIG.chunking,
+  ) {
+    this.store = new MemoryVectorStore(dimension);
+  }
+
+  static async create(o: WebSearchOptions): Promise<WebSearch> {
+    useGrammarsFrom(o.grammarsUrl);
+    const embedder = o.model ? await createBrowserEmbedder(o.model) : null;
+    const dimension = embedder ? await embedder.dimension() : null;
+    return new WebSearch(embedder, dimension, { ...DEFAULT_CONFIG.chunking, ...(o.chunking ?? {}) });
+  }
+
+  get fileCount(): number {
+    return this.files;
+  }
+
+  get chunkCount(): number {
+    return this.keyword.size;
+  }
+
+  get semantic(): boolean {
+    return this.embedder !== null;
+  }
+
+  /** Chunks, embeds and indexes files; a file that fails to chunk is reported and skipped. */
+  async addFiles(files: WebFile[], onProgress?: (p: IndexProgress) => void): Promise<{ errors: Array<{ path: string; error: string }> }> {
+    const errors: Array<{ path: string; error: string }> = [];
+    let done = 0;
+    for (const f of files) {
+      let chunks: Chunk[] = [];
+      try {
+        chunks = await chunkFile(f.path, f.text, this.chunking);
+      } catch (err) {
+        errors.push({ path: f.path, error: (err as Error).message });
+      }
+      if (chunks.length > 0) {
+        const records: ChunkRecord[] = chunks.map((c) => ({ ...c, id: chunkId(c), contentHash: chunkId(c), description: "" }));
+        const vectors = this.embedder ? await this.embedder.embed(records.map((r) => embeddingText(r)), "document") : null;
+        await this.store.add(records.map((r, i) => ({ ...r, vector: vectors ? vectors[i] : null })));
+        this.keyword.add(records.map((r) => ({ id: r.id, text: embeddingText(r), filePath: r.filePath, language: r.language, kind: r.kind, symbol: r.symbol })));
+        this.files++;
+      }
+      done++;
+      onProgress?.({ filesDone: done, filesTotal: files.length, chunks: this.keyword.size });
+    }
+    return { errors };
+  }
+
+  async search(query: string, topK = 10, filter?: SearchFilter): Promise<SearchResult[]> {
+    const queryVector = this.embedder && query.trim() ? (await this.embedder.embed([query], "query"))[0] : null;
+    return hybridSearch({
+      query,
+      queryVector,
+      store: this.store,
+      keyword: this.keyword,
+      topK,
+      minScore: 0,
+      filter,
+      mode: queryVector ? "hybrid" : "keyword",
+      rank: true,
+    });
+  }
+}
