@@ -46,7 +46,7 @@ export async function runRead(ws: RagWorkspace, input: ReadInput): Promise<strin
   if (stat.isDirectory()) return readdirSync(path.abs).sort().join("\n");
   const content = readFileSync(path.abs, "utf8");
   if (content.includes("\u0000")) return `${path.rel} is a binary file and cannot be shown as text.`;
-  const all = content.split("\n");
+  const all = content.replace(/\n$/, "").split("\n");
   const from = input.offset ?? 0;
   const slice = all.slice(from, from + (input.limit ?? DEFAULT_LIMIT));
   const body = slice.map((line, i) => `${String(from + i + 1).padStart(5, "0")}| ${line}`).join("\n");

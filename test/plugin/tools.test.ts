@@ -188,7 +188,7 @@ describe("tool calls through the hooks", () => {
   });
 
   it("turn an unexpected failure into a one-line answer", async () => {
-    const { ws } = makeWorkspace(root(), { results: [chunk("a.ts", 1, 1, "x")], failSearch: new Error("disk I/O error") });
+    const { ws } = makeWorkspace(root(), { results: [{ chunk: chunk("a.ts", 1, 1, "x"), score: 1 }], failSearch: new Error("disk I/O error") });
     const hooks = (await import("../../opencode-plugin/server.js")).createRagHooks(ws);
     const out = await hooks.tool!.search_semantic.execute({ query: "auth" } as never, ctx as never);
     expect(out).toBe("search_semantic failed: disk I/O error. The index may be rebuilding; try again, or use your usual tools.");
