@@ -74,13 +74,16 @@ class RetryableFailure extends Error {
 
 type FetchFn = (url: string, init: RequestInit) => Promise<Response>;
 
+/** `base` + `/path`, keeping a query string of the base (e.g. Azure's `?api-version=`) at the end. */
 export function joinUrl(baseUrl: string, path: string): string {
   if (/^https?:\/\//i.test(path)) return path;
-  return `${baseUrl.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
+  const q = baseUrl.indexOf("?");
+  const [base, query] = q >= 0 ? [baseUrl.slice(0, q), baseUrl.slice(q)] : [baseUrl, ""];
+  return `${base.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}${query}`;
 }
 
 export function createHttpClient(options: HttpClientOptions): HttpClient {
-  const base = options.baseUrl.replace(/\/+$/, "");
+  const base = options.baseUrl.replace(/\/+(?=\?|$)/, "");
   if (!/^https?:\/\//i.test(base)) {
     throw new RemoteServiceError(
       `invalid ${options.baseUrlKey ?? "base URL"} ${JSON.stringify(options.baseUrl)} for ${options.service}: use an http:// or https:// URL`,

@@ -21,7 +21,12 @@ export interface OpenAIProviderOptions extends RemoteProviderOptions {
 }
 
 export function openaiBaseUrl(configured: string): string {
-  return (configured.trim() || OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, "");
+  return (configured.trim() || OPENAI_DEFAULT_BASE_URL).replace(/\/+(?=\?|$)/, "");
+}
+
+/** Azure OpenAI: base URL like https://NAME.openai.azure.com/openai/deployments/DEPLOYMENT?api-version=... */
+function isAzure(baseUrl: string): boolean {
+  return /^https:\/\/[^/]+\.(openai\.azure\.com|cognitiveservices\.azure\.com)(\/|$)/i.test(baseUrl);
 }
 
 /** True for OpenAI's own API, which always needs a key (compatible local servers usually don't). */
@@ -51,7 +56,8 @@ export function openaiClient(
     concurrency: cfg.concurrency,
     retryBaseMs: cfg.retryBaseMs,
     proxyUrl: cfg.proxy.url,
-    headers: key ? { authorization: `Bearer ${key.key}` } : undefined,
+    // Azure OpenAI takes the key in `api-key`; everyone else in a bearer token.
+    headers: key ? (isAzure(baseUrl) ? { "api-key": key.key } : { authorization: `Bearer ${key.key}` }) : undefined,
     unreachableHint: `start the server or set ${keyPrefix}.baseUrl`,
     timeoutKey: `${keyPrefix}.timeoutMs`,
     baseUrlKey: `${keyPrefix}.baseUrl`,

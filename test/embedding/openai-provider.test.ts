@@ -48,6 +48,14 @@ describe("openai embedding provider", () => {
     expect(server.requestsTo("/v1/embeddings")[0].body.dimensions).toBe(16);
   });
 
+  it("keeps a query string of the base URL (Azure's api-version) after the path", async () => {
+    server = await startFakeOpenAI();
+    const provider = createOpenAIProvider(config({ baseUrl: `${server.url}/v1/?api-version=2024-02-01` }), { env: noEnv });
+    expect(await provider.dimension()).toBe(48);
+    const [call] = server.requestsTo("/v1/embeddings");
+    expect(call.query).toBe("?api-version=2024-02-01");
+  });
+
   it("reorders data by index when a gateway shuffles it", async () => {
     server = await startFakeOpenAI();
     server.failNext({

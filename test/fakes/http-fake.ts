@@ -7,7 +7,10 @@ import type { AddressInfo, Socket } from "node:net";
 
 export interface FakeRequest {
   method: string;
+  /** The path without the query string. */
   path: string;
+  /** The query string including "?", or "". */
+  query: string;
   headers: IncomingMessage["headers"];
   /** Parsed JSON body, or the raw text when it is not JSON. */
   body: any;
@@ -79,7 +82,15 @@ export class FakeHttpServer {
     } catch {
       // keep the raw text
     }
-    const request: FakeRequest = { method: req.method ?? "GET", path: req.url ?? "/", headers: req.headers, body };
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const request: FakeRequest = {
+      method: req.method ?? "GET",
+      path: q >= 0 ? url.slice(0, q) : url,
+      query: q >= 0 ? url.slice(q) : "",
+      headers: req.headers,
+      body,
+    };
     this.requests.push(request);
     this.inFlight++;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
