@@ -1,4 +1,4 @@
-// The real OpenCode TUI in tmux with both plugins installed as `opencode-rag init` installs them:
+// The real OpenCode TUI in tmux with both plugins installed by `opencode-rag init`:
 // open the settings with Ctrl+Shift+R, change topK and find it in runtime-overrides.json; press
 // Ctrl+Enter on an empty prompt (toast) and on a typed one, and find the retrieved file list in
 // what the (fake) LLM received; the sidebar shows the index. Skipped only where tmux is missing.
@@ -70,7 +70,7 @@ beforeAll(async () => {
   if (!hasTmux()) return;
   if (![TUI_BUNDLE, SERVER_BUNDLE, CLI_BUNDLE].every(existsSync)) execFileSync("node", ["esbuild.config.mjs"], { cwd: REPO_ROOT, stdio: "inherit" });
   llm = await startFakeOpenAI({ chat: () => ANSWER });
-  ws = createWorkspace({ files, llmBaseUrl: `${llm.url}/v1`, tuiPlugin: TUI_BUNDLE, serverPlugin: SERVER_BUNDLE });
+  ws = createWorkspace({ files, llmBaseUrl: `${llm.url}/v1`, cli: CLI_BUNDLE });
   // Index first, as a user does after `opencode-rag init`; the TUI only reads what it wrote.
   execFileSync("node", [CLI_BUNDLE, "index"], { cwd: ws.project, stdio: "ignore", env: { ...process.env, ...ws.env } });
   term = new TmuxTerminal(ws);
@@ -88,6 +88,8 @@ test.skipIf(!hasTmux())(
   "settings key, topK saved, Ctrl+Enter injects the file list, sidebar shows the index",
   async () => {
     const stateDir = join(ws.project, ".opencode", "rag_db");
+    // `opencode-rag init` registered this very bundle.
+    expect(readFileSync(join(ws.project, ".opencode", "tui.json"), "utf8")).toContain(TUI_BUNDLE);
 
     // Settings dialog on Ctrl+Shift+R; change topK to 4.
     term.key("C-S-r");

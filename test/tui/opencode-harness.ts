@@ -20,10 +20,8 @@ export interface WorkspaceOptions {
   files: Record<string, string>;
   /** Base URL (…/v1) of the fake OpenAI-compatible LLM. */
   llmBaseUrl: string;
-  /** Absolute path of the TUI plugin bundle, listed in .opencode/tui.json. */
-  tuiPlugin: string;
-  /** Absolute path of the server plugin bundle, re-exported from .opencode/plugins/. */
-  serverPlugin?: string;
+  /** The package's CLI bundle: its `init` installs both plugins the way a user does. */
+  cli: string;
 }
 
 export interface Workspace {
@@ -67,11 +65,8 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
 
   seedConfigDir(join(project, ".opencode"));
   seedConfigDir(join(home, ".config", "opencode"));
-  writeFileSync(join(project, ".opencode", "tui.json"), JSON.stringify({ plugin: [options.tuiPlugin] }, null, 2));
-  if (options.serverPlugin) {
-    mkdirSync(join(project, ".opencode", "plugins"), { recursive: true });
-    writeFileSync(join(project, ".opencode", "plugins", "rag-plugin.js"), `export * from ${JSON.stringify(options.serverPlugin)};\nexport { default } from ${JSON.stringify(options.serverPlugin)};\n`);
-  }
+  // .opencode/plugins/rag-plugin.js and .opencode/tui.json, exactly as users get them.
+  execFileSync("node", [options.cli, "init"], { cwd: project, stdio: "ignore" });
   const model = { name: "Fake Model", tool_call: true, limit: { context: 200000, output: 8192 } };
   writeFileSync(
     join(project, "opencode.json"),
