@@ -25,7 +25,8 @@ export function formatSearchResult(r: SearchResult, rank: number): string {
   const c = r.chunk;
   const what = c.symbol ? ` · ${c.kind} \`${c.symbol}\`` : c.kind ? ` · ${c.kind}` : "";
   const lines = [`### ${rank}. ${c.filePath}:${c.startLine}-${c.endLine} · ${c.language}${what} · score ${r.score.toFixed(2)}`];
-  if (c.context && c.context !== c.symbol) lines.push(`context: ${c.context}`);
+  // The context line earns its tokens only when it says more than the header (a signature, a parent).
+  if (c.context && c.context !== c.symbol && c.context !== `${c.kind} ${c.symbol}`) lines.push(`context: ${c.context}`);
   if (c.description) lines.push(`> ${c.description.replace(/\s+/g, " ").trim()}`);
   if (c.kind !== "image") lines.push(fence(preview(c.content, PREVIEW_LINES), c.language));
   return lines.join("\n");

@@ -194,3 +194,17 @@ describe("tool calls through the hooks", () => {
     expect(out).toBe("search_semantic failed: disk I/O error. The index may be rebuilding; try again, or use your usual tools.");
   });
 });
+
+describe("search_semantic context line", () => {
+  it("shows a signature or parent, and drops a context that only repeats the header", async () => {
+    const { ws } = makeWorkspace(root(), {
+      results: [
+        { chunk: chunk("a.ts", 1, 3, "class A {}", { kind: "class", symbol: "A", context: "class A" }), score: 0.9 },
+        { chunk: chunk("b.ts", 1, 3, "run() {}", { kind: "method", symbol: "run", context: "class B > method run(x)" }), score: 0.8 },
+      ],
+    });
+    const out = await runSearchSemantic(ws, { query: "a" });
+    expect(out).not.toContain("context: class A");
+    expect(out).toContain("context: class B > method run(x)");
+  });
+});
