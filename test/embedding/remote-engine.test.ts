@@ -61,10 +61,6 @@ async function open(provider: "ollama" | "openai", extra: Record<string, unknown
   return engine;
 }
 
-function embeddedTexts(server: FakeHttpServer, path: string): string[] {
-  return server.requestsTo(path).flatMap((r) => (Array.isArray(r.body?.input) ? r.body.input : []));
-}
-
 beforeAll(async () => {
   ollama = await startFakeOllama();
   openai = await startFakeOpenAI({ apiKey: "sk-fake" });
@@ -177,24 +173,35 @@ describe("indexing through remote providers", () => {
     expect([status.provider, status.model, status.dimension]).toEqual(["ollama", "nomic-embed-text", 64]);
   });
 
-  it("resumes a failed pass without re-embedding what was finished", async () => {
+  it("resumes a failed pass without re-embedding what was finished, keeping the old index meanwhile", async () => {
     root = makeWorkspace();
-    for (let i = 0; i < 6; i++) {
-      writeFileSync(join(root, "src", `module${i}.ts`), `export function feature${i}Handler(input${i}: string) {\n  return "feature ${i} " + input${i};\n}\n`);
-    }
+    const module = (i: number, version: string) =>
+      `export function feature${i}Handler(input${i}: string) {\n  return "feature ${i} ${version} " + input${i};\n}\n`;
+    for (let i = 0; i < 6; i++) writeFileSync(join(root, "src", `module${i}.ts`), module(i, "first"));
     const engine = await open("ollama", { embedding: { ...overrides("ollama").embedding, batchSize: 2, concurrency: 1 } });
-    const requestsBefore = ollama.requestsTo("/api/embed").length;
-    // The probe and two batches succeed, then the server fails for good.
-    ollama.failNext({ delayMs: 0 }, { delayMs: 0 }, { delayMs: 0 }, ...Array.from({ length: 2 }, () => ({ status: 500, body: { error: "boom" } })));
-    await expect(engine.index()).rejects.toThrow(/Ollama at .* answered 500: boom/);
-    const firstTry = embeddedTexts(ollama, "/api/embed").slice(0);
-    const embeddedInFailedPass = ollama.requestsTo("/api/embed").slice(requestsBefore + 1, requestsBefore + 3).flatMap((r) => r.body.input);
-    expect(embeddedInFailedPass.length).toBe(4);
+    await engine.index();
+    const before = await engine.status();
 
+    for (let i = 0; i < 6; i++) writeFileSync(join(root, "src", `module${i}.ts`), module(i, "second"));
+    const requestsBefore = ollama.requestsTo("/api/embed").length;
+    // Two batches succeed, then the server fails for good.
+    ollama.failNext({ delayMs: 0 }, { delayMs: 0 }, ...Array.from({ length: 2 }, () => ({ status: 500, body: { error: "boom" } })));
+    await expect(engine.index()).rejects.toThrow(/^Ollama at .* answered 500: boom \(gave up after 2 attempts\)$/);
+    const embeddedInFailedPass = ollama.requestsTo("/api/embed").slice(requestsBefore, requestsBefore + 2).flatMap((r) => r.body.input);
+    expect(embeddedInFailedPass).toHaveLength(4);
+
+    // The failed pass left the index exactly as it was.
+    expect((await engine.status()).chunks).toBe(before.chunks);
+    const old = await engine.search("feature3Handler", { mode: "keyword", topK: 1 });
+    expect(old[0].chunk.content).toContain("feature 3 first");
+
+    const requestsAfterFailure = ollama.requestsTo("/api/embed").length;
     const summary = await engine.index();
     expect(summary.chunksFromCache).toBeGreaterThanOrEqual(4);
-    const secondPass = embeddedTexts(ollama, "/api/embed").slice(firstTry.length);
-    for (const t of embeddedInFailedPass) expect(secondPass).not.toContain(t);
+    const resent = ollama.requestsTo("/api/embed").slice(requestsAfterFailure).flatMap((r) => r.body.input);
+    for (const t of embeddedInFailedPass) expect(resent).not.toContain(t);
+    const fresh = await engine.search("feature3Handler", { mode: "keyword", topK: 1 });
+    expect(fresh[0].chunk.content).toContain("feature 3 second");
   });
 });
 
