@@ -72,6 +72,9 @@ export class E2EProject {
 
   /** Copies the fixture, installs opencode-rag into node_modules (a link to this checkout), runs init. */
   setup(options: ProjectOptions = {}): this {
+    for (const built of [CLI, join(REPO, "dist/plugin.js")]) {
+      if (!existsSync(built)) throw new Error(`${built} is missing: build first with \`node esbuild.config.mjs\` (npm test does)`);
+    }
     cpSync(FIXTURE, this.dir, { recursive: true });
     mkdirSync(join(this.dir, "node_modules"), { recursive: true });
     symlinkSync(REPO, join(this.dir, "node_modules/opencode-rag"), "dir");
