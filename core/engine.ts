@@ -433,7 +433,7 @@ class WorkspaceEngine implements Engine {
       rmSync(join(this.stateDir, EMBEDDING_CACHE_DIR), { recursive: true, force: true });
       if (existsSync(this.stateDir)) {
         for (const n of readdirSync(this.stateDir)) {
-          if (n.startsWith(KEYWORD_FILE_PREFIX) && n.endsWith(".bin")) removeQuietly(join(this.stateDir, n));
+          if (n.startsWith(KEYWORD_FILE_PREFIX)) removeQuietly(join(this.stateDir, n));
         }
       }
       clearProgress(this.stateDir);

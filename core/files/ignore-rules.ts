@@ -34,6 +34,8 @@ export class IgnoreRules {
   private readonly excludeExtensions: string[];
   /** Patterns that apply from the workspace root: indexing.exclude and .git/info/exclude. */
   private readonly rootRules: Ignore;
+  /** Most workspaces have none: then the check is skipped (it is the walker's hot path). */
+  private readonly hasRootRules: boolean;
   /** Per directory (workspace-relative, "" for the root): its own ignore files, or null. */
   private readonly dirRules = new Map<string, Ignore | null>();
   /** Workspace-relative folders that are always excluded (the store, the state folder). */
@@ -47,10 +49,15 @@ export class IgnoreRules {
     this.excludeDirs = new Set(rules.excludeDirs);
     this.excludeExtensions = rules.excludeExtensions.map((e) => e.toLowerCase());
     this.rootRules = ignore().add(rules.exclude);
+    let rootPatterns = rules.exclude.length;
     if (rules.respectGitignore) {
       const infoExclude = readPatterns(join(root, ".git", "info", "exclude"));
-      if (infoExclude) this.rootRules.add(infoExclude);
+      if (infoExclude) {
+        this.rootRules.add(infoExclude);
+        rootPatterns += infoExclude.split("\n").filter((l) => l.trim() && !l.startsWith("#")).length;
+      }
     }
+    this.hasRootRules = rootPatterns > 0;
     this.extraExcludedPrefixes = extraExcludedPaths.filter((p) => p && p !== "." && !p.startsWith("..")).map((p) => p.replace(/\/+$/, ""));
   }
 
@@ -92,7 +99,7 @@ export class IgnoreRules {
   isEntryExcluded(relPath: string, isDir: boolean): boolean {
     if (this.excludedByName(relPath, isDir) || this.excludedByPrefix(relPath)) return true;
     const test = isDir ? relPath + "/" : relPath;
-    if (this.rootRules.ignores(test)) return true;
+    if (this.hasRootRules && this.rootRules.ignores(test)) return true;
     // Every ancestor folder's ignore files apply, each relative to its own folder.
     let slash = -1;
     for (;;) {

@@ -53,8 +53,6 @@ export async function walkWorkspace(root: string, options: WalkOptions): Promise
   const files: WalkedFile[] = [];
   const skipped: SkippedFile[] = [];
   const rootReal = realpathSync(root);
-  // Real paths of folders already walked: a symlink back up the tree is not followed twice.
-  const visited = new Set<string>([rootReal]);
   let sinceYield = 0;
 
   const stack: Array<{ abs: string; rel: string }> = [{ abs: root, rel: "" }];
@@ -78,7 +76,9 @@ export async function walkWorkspace(root: string, options: WalkOptions): Promise
       let isFile = entry.isFile();
       let st: Stats | null = null;
       if (entry.isSymbolicLink()) {
-        // Follow only links that stay inside the workspace; never a folder twice (loops).
+        // A linked folder is never followed: one outside the workspace is not ours, and one
+        // inside is indexed at its real place (following it would index files twice, or loop).
+        // A linked file is indexed only when it points inside the workspace.
         let real: string;
         try {
           real = realpathSync(childAbs);
@@ -86,21 +86,9 @@ export async function walkWorkspace(root: string, options: WalkOptions): Promise
         } catch {
           continue; // dangling link
         }
-        if (!isInside(rootReal, real)) continue;
-        isDir = st.isDirectory();
-        isFile = st.isFile();
-        if (isDir) {
-          if (visited.has(real)) continue;
-          visited.add(real);
-        }
-      } else if (isDir) {
-        try {
-          const real = realpathSync(childAbs);
-          if (visited.has(real)) continue;
-          visited.add(real);
-        } catch {
-          continue;
-        }
+        if (!isInside(rootReal, real) || !st.isFile()) continue;
+        isDir = false;
+        isFile = true;
       }
       if (!isDir && !isFile) continue; // sockets, fifos, devices
       if (options.rules.isEntryExcluded(childRel, isDir)) continue;

@@ -58,8 +58,8 @@ export class ChunkPool {
       });
       worker.on("error", (err) => this.failSlot(slot, err));
       worker.on("exit", () => this.failSlot(slot, new Error("chunking worker exited")));
-      // Workers must not keep a CLI process alive after its work is done.
-      worker.unref();
+      // Not unref'd: a pass awaiting its workers must keep the process alive. The pass closes
+      // the pool when it ends, whatever happens.
       this.slots.push(slot);
     }
   }

@@ -71,14 +71,36 @@ export function ignoreRulesFor(env: Pick<PassEnv, "root" | "config" | "stateDir"
   );
 }
 
-/** Loads the keyword snapshot a manifest names; null when it is missing or unreadable. */
+/** Keyword changes of one small pass, stored beside the snapshot instead of a new snapshot. */
+interface KeywordDelta {
+  remove: string[];
+  add: KeywordDoc[];
+}
+
+/** A pass whose keyword changes are at most this big writes a delta file, not a snapshot... */
+const KEYWORD_DELTA_MAX_OPS = 2000;
+/** ...until this many deltas have piled up; then the next pass folds them into a snapshot. */
+const KEYWORD_DELTA_MAX_FILES = 16;
+
+/** Loads the keyword snapshot a manifest names, plus its deltas; null when any is missing or unreadable. */
 export function loadKeywordSnapshot(stateDir: string, manifest: Manifest): KeywordIndex | null {
   if (!manifest.keywordFile) return manifest.chunkCount === 0 ? new KeywordIndex() : null;
   try {
-    return KeywordIndex.deserialize(new Uint8Array(readFileSync(join(stateDir, manifest.keywordFile))));
+    const index = KeywordIndex.deserialize(new Uint8Array(readFileSync(join(stateDir, manifest.keywordFile))));
+    for (const file of manifest.keywordDeltas ?? []) {
+      const delta = JSON.parse(readFileSync(join(stateDir, file), "utf8")) as KeywordDelta;
+      index.removeIds(delta.remove);
+      index.add(delta.add);
+    }
+    return index;
   } catch {
     return null;
   }
+}
+
+/** The keyword files a manifest names (snapshot and deltas). */
+export function keywordFilesOf(manifest: Manifest): string[] {
+  return [...(manifest.keywordFile ? [manifest.keywordFile] : []), ...(manifest.keywordDeltas ?? [])];
 }
 
 function keywordDoc(r: ChunkRecord, text: string): KeywordDoc {
@@ -124,6 +146,14 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
   const startedAt = new Date(started).toISOString();
   const { config, stateDir, logger } = env;
   const summary = emptySummary();
+  // Where a pass spends its time, logged at debug level (the bench and --debug read it).
+  const timings: Record<string, number> = {};
+  let lastMark = performance.now();
+  const mark = (step: string) => {
+    const now = performance.now();
+    timings[step] = Math.round((timings[step] ?? 0) + now - lastMark);
+    lastMark = now;
+  };
   const checkAbort = () => {
     if (options.signal?.aborted) throw new IndexCancelledError();
   };
@@ -161,6 +191,7 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
   const fingerprint = chunkingFingerprint(config);
   const store = (await env.store(dimension)) as StoreLike;
   const startCheckpoint = await store.checkpoint();
+  mark("open");
 
   const read = readManifest(stateDir);
   let manifest: Manifest;
@@ -198,9 +229,17 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
     manifest = emptyManifest(providerName, modelName, dimension, fingerprint);
     manifest.generation = prevGeneration;
   } else {
-    manifest = structuredClone((read as { manifest: Manifest }).manifest);
+    // Freshly parsed for this pass: edited in place, written back at commit.
+    manifest = (read as { manifest: Manifest }).manifest;
   }
+  const previousKeywordFiles = read.status === "ok" ? keywordFilesOf(read.manifest) : [];
+  // Keyword changes of this pass, for a delta file (removals apply before additions: a pass
+  // never removes and re-adds the same id).
+  const kwRemoved: string[] = [];
+  const kwAdded: KeywordDoc[] = [];
+  let touchedEntries = 0;
   summary.rebuildReason = rebuildReason;
+  mark("reconcile");
   // The pass edits this keyword index in place. Searches in this process may see it mid-pass
   // (hits whose rows are not stored yet are dropped by retrieval); a failed pass discards it.
   const kw = keyword!;
@@ -222,6 +261,7 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
   progress.phase = "done";
   report(true);
   logger.info("index pass finished", { ...summary, errors: summary.errors.length });
+  logger.debug("index pass timings (ms)", timings);
   return summary;
 
   async function runSteps(): Promise<void> {
@@ -251,6 +291,7 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
       deleted = Object.keys(manifest.files).filter((p) => !seen.has(p));
     }
     summary.filesScanned = present.length;
+    mark("walk");
     checkAbort();
 
     // 3. Changed files: size or mtime differ from the manifest. The rest is not even opened.
@@ -264,6 +305,7 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
       }
       changed.push({ path: f.path, absPath: f.absPath, size: f.size, mtimeMs: f.mtimeMs, previousHash: entry?.hash });
     }
+    mark("diff");
     progress.filesTotal = changed.length + deleted.length;
     progress.phase = "chunking";
     report(true);
@@ -277,6 +319,7 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
       }
       await store.deleteByIds(ids);
       kw.removeIds(ids);
+      kwRemoved.push(...ids);
       summary.filesDeleted = deleted.length;
       summary.chunksRemoved += ids.length;
       progress.filesDone += deleted.length;
@@ -304,9 +347,11 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
       let next: Promise<PreparedFile[]> | null = batches.length > 0 ? Promise.all(batches[0].map(prepare)) : null;
       for (let b = 0; b < batches.length; b++) {
         const prepared = await next!;
+        mark("prepare");
         checkAbort();
         next = b + 1 < batches.length ? Promise.all(batches[b + 1].map(prepare)) : null;
         await applyBatch(prepared, cache);
+        mark("embed+write");
       }
     } finally {
       await pool?.close();
@@ -316,8 +361,10 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
     // 6. Commit: store durable -> keyword snapshot -> manifest (atomic) -> old snapshot removed.
     progress.phase = "writing";
     report(true);
-    const changedAnything = rebuildReason !== null || deleted.length > 0 || summary.filesIndexed > 0 || read.status !== "ok";
+    const changedAnything =
+      rebuildReason !== null || read.status !== "ok" || kwRemoved.length > 0 || summary.chunksAdded > 0 || summary.filesDeleted > 0;
     await commit(changedAnything, cache);
+    mark("commit");
   }
 
   function toBatches(files: FileToPrepare[]): FileToPrepare[][] {
@@ -354,7 +401,10 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
         } else {
           summary.errors.push({ filePath: p.path, error: p.error });
           // Keep the old chunks, but make the next pass try this file again.
-          if (old) old.mtimeMs = -1;
+          if (old) {
+            old.mtimeMs = -1;
+            touchedEntries++;
+          }
         }
         continue;
       }
@@ -443,12 +493,16 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
     if (removeIds.length > 0) {
       await store.deleteByIds(removeIds);
       kw.removeIds(removeIds);
+      kwRemoved.push(...removeIds);
     }
     if (addRecords.length > 0) {
       await store.add(addRecords.map((r, i) => ({ ...r, vector: vectors[i] })));
-      kw.add(addRecords.map((r, i) => keywordDoc(r, addTexts[i])));
+      const docs = addRecords.map((r, i) => keywordDoc(r, addTexts[i]));
+      kw.add(docs);
+      if (kwAdded.length + kwRemoved.length <= KEYWORD_DELTA_MAX_OPS) kwAdded.push(...docs);
     }
     for (const t of touched) manifest.files[t.path] = t.entry;
+    touchedEntries += touched.length;
     summary.chunksAdded += addRecords.length;
     summary.chunksRemoved += removeIds.length;
     if (!provider) progress.chunksDone += addRecords.length;
@@ -466,26 +520,43 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
       if (storeRows !== chunkCount) {
         throw new Error(`the store holds ${storeRows} rows but the pass expected ${chunkCount}; run \`opencode-rag index --force\``);
       }
-      const oldKeywordFile = read.status === "ok" ? read.manifest.keywordFile : null;
       manifest.generation += 1;
-      const keywordFile = `${KEYWORD_FILE_PREFIX}${manifest.generation}.bin`;
-      writeFileAtomic(join(stateDir, keywordFile), kw.serialize());
-      manifest.keywordFile = keywordFile;
+      mark("commit:store-count");
+      const deltas = manifest.keywordDeltas ?? [];
+      const small = kwAdded.length + kwRemoved.length <= KEYWORD_DELTA_MAX_OPS;
+      if (!rebuildReason && read.status === "ok" && manifest.keywordFile && small && deltas.length < KEYWORD_DELTA_MAX_FILES) {
+        const deltaFile = `${KEYWORD_FILE_PREFIX}${manifest.generation}.delta.json`;
+        const delta: KeywordDelta = { remove: kwRemoved, add: kwAdded };
+        writeFileAtomic(join(stateDir, deltaFile), JSON.stringify(delta));
+        manifest.keywordDeltas = [...deltas, deltaFile];
+      } else {
+        const keywordFile = `${KEYWORD_FILE_PREFIX}${manifest.generation}.bin`;
+        writeFileAtomic(join(stateDir, keywordFile), kw.serialize());
+        manifest.keywordFile = keywordFile;
+        manifest.keywordDeltas = [];
+      }
+      mark("commit:keyword");
       manifest.chunkCount = chunkCount;
       manifest.storeCheckpoint = await store.checkpoint();
       writeManifest(stateDir, manifest);
-      if (oldKeywordFile && oldKeywordFile !== keywordFile) removeQuietly(join(stateDir, oldKeywordFile));
-      removeOrphanSnapshots(stateDir, keywordFile);
-      if (cache) {
+      const keep = new Set(keywordFilesOf(manifest));
+      for (const f of previousKeywordFiles) if (!keep.has(f)) removeQuietly(join(stateDir, f));
+      removeOrphanSnapshots(stateDir, keep);
+      // Listing every row is costly on a big store: only when dead cache entries may dominate.
+      if (cache && cache.size >= 1000 && cache.size >= 2 * chunkCount) {
         const live = new Set<string>();
         // Only content hashes are known here without reading rows; descriptions' keys age out on rebuild.
         for (const r of await store.listAll()) live.add(r.contentHash);
         cache.compact(live);
       }
     } else {
-      // A rollback during reconciliation made a new store version with the same rows.
-      manifest.storeCheckpoint = await store.checkpoint();
-      writeManifest(stateDir, manifest);
+      // Nothing was added or removed; the manifest is rewritten only when some entry changed
+      // (a touched file's new mtime) or the store moved (a rollback makes a new version).
+      const checkpoint = await store.checkpoint();
+      if (touchedEntries > 0 || checkpoint !== manifest.storeCheckpoint) {
+        manifest.storeCheckpoint = checkpoint;
+        writeManifest(stateDir, manifest);
+      }
     }
     env.keyword = kw;
     env.keywordGeneration = manifest.generation;
@@ -511,7 +582,8 @@ async function reconcileStore(store: VectorStore, m: Manifest, current: number, 
   return null;
 }
 
-function removeOrphanSnapshots(stateDir: string, keep: string): void {
+/** Keyword files no manifest names: left by a pass killed before its commit. */
+function removeOrphanSnapshots(stateDir: string, keep: Set<string>): void {
   let names: string[];
   try {
     names = readdirSync(stateDir);
@@ -519,7 +591,7 @@ function removeOrphanSnapshots(stateDir: string, keep: string): void {
     return;
   }
   for (const n of names) {
-    if (n.startsWith(KEYWORD_FILE_PREFIX) && n.endsWith(".bin") && n !== keep) removeQuietly(join(stateDir, n));
+    if (n.startsWith(KEYWORD_FILE_PREFIX) && !keep.has(n) && !n.endsWith(".tmp")) removeQuietly(join(stateDir, n));
   }
 }
 

@@ -33,6 +33,11 @@ export interface Manifest {
   chunkCount: number;
   /** File name (in the state folder) of the keyword index snapshot. */
   keywordFile: string | null;
+  /**
+   * Small changes since that snapshot, applied in order on load (files in the state folder):
+   * a one-file edit writes a few KB instead of the whole keyword index.
+   */
+  keywordDeltas?: string[];
   /** Increases with every committed pass; readers reload when it changes. */
   generation: number;
   /** HEAD of the workspace's git repository at the last pass (git watch backend). */

@@ -1,6 +1,6 @@
 // Incremental indexing (F6): a second pass touches only what changed, and every change a
 // user makes to the workspace (edit, delete, rename, .gitignore, model) shows up in search.
-import { readFileSync, renameSync, rmSync, writeFileSync, utimesSync } from "node:fs";
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startFakeOllama } from "../fakes/ollama.js";
@@ -206,6 +206,36 @@ describe("incremental indexing", () => {
     // alpha was not looked at; a full pass picks it up.
     expect((await engine.status()).pendingFiles).toBe(1);
     expect((await engine.index()).filesIndexed).toBe(1);
+  });
+
+  it("persists small passes as keyword deltas that a new process replays, folding them into a snapshot in time", async () => {
+    const { root, engine } = await setup(base);
+    await engine.index();
+    writeFileSync(join(root, "src/alpha.ts"), tsFunction("alphaSecondVersion", "second"));
+    await engine.index();
+    rmSync(join(root, "src/gamma.py"));
+    await engine.index();
+    const manifest = () => JSON.parse(readFileSync(join(engine.stateDir, "manifest.json"), "utf8"));
+    expect(manifest().keywordDeltas).toHaveLength(2);
+
+    const fresh = await engineFor(root, ollamaOverrides(ollama.url, "embed-a"));
+    engines.push(fresh);
+    const kw = async (q: string) => (await fresh.search(q, { topK: 10, mode: "keyword" })).filter((r) => r.chunk.content.includes(q)).map((r) => r.chunk.filePath);
+    expect(await kw("alphaSecondVersion")).toEqual(["src/alpha.ts"]);
+    expect(await kw("computeAlphaChecksum")).toEqual([]);
+    expect(await kw("gamma_parser")).toEqual([]);
+    expect(await kw("renderBetaWidget")).toEqual(["src/beta.ts"]);
+
+    for (let i = 0; i < 16; i++) {
+      writeFileSync(join(root, "src/beta.ts"), tsFunction(`betaVersion${i}`, "again"));
+      await engine.index();
+    }
+    expect(manifest().keywordDeltas.length).toBeLessThanOrEqual(16);
+    const files = readdirSync(engine.stateDir).filter((f) => f.startsWith("keyword-"));
+    expect(files.sort()).toEqual([manifest().keywordFile, ...manifest().keywordDeltas].sort());
+    const third = await engineFor(root, ollamaOverrides(ollama.url, "embed-a"));
+    engines.push(third);
+    expect((await third.search("betaVersion15", { topK: 3, mode: "keyword" }))[0]?.chunk.filePath).toBe("src/beta.ts");
   });
 
   it("reports status: files, chunks, manifest, pending files", async () => {

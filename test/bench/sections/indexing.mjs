@@ -1,0 +1,134 @@
+// Indexing and search speed on the corpus, each number beside the floor measured in the same
+// run: reading and hashing every indexed file once (what any indexer must at least do).
+import { createHash } from "node:crypto";
+import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+/** Queries a user might type: identifiers and plain-language questions about the corpus. */
+const QUERIES = [
+  "WebGLRenderer",
+  "how are shadow maps rendered",
+  "formatDistance",
+  "parse an ISO date string",
+  "button ripple effect",
+  "Quaternion slerp",
+  "add business days to a date",
+  "theme palette primary color",
+  "BufferGeometry computeVertexNormals",
+  "locale week starts on monday",
+  "useMediaQuery",
+  "raycaster intersect objects",
+  "Autocomplete filter options",
+  "differenceInCalendarMonths",
+  "texture loader from url",
+  "modal backdrop click close",
+];
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+function timeIt(fn) {
+  const t = performance.now();
+  const r = fn();
+  return r instanceof Promise ? r.then((v) => ({ ms: performance.now() - t, value: v })) : { ms: performance.now() - t, value: r };
+}
+
+export default {
+  name: "indexing",
+  async run({ lib, corpusRoot, cacheDir, log, embed }) {
+    const stateDir = join(cacheDir, "state");
+    rmSync(stateDir, { recursive: true, force: true });
+    const overrides = {
+      vectorStore: { path: stateDir },
+      logging: { logFilePath: "" },
+      // Keyword-only unless --embed: the model's speed is its own section, and on two cores it
+      // would dominate every other number here.
+      ...(embed ? {} : { embedding: { provider: "local", model: "./no-model-for-the-bench" } }),
+    };
+    const engine = await lib.openEngine({ root: corpusRoot, overrides });
+    try {
+      let lastLog = 0;
+      const full = await timeIt(() =>
+        engine.index({
+          onProgress: (p) => {
+            if (Date.now() - lastLog > 5000) {
+              lastLog = Date.now();
+              log(`  ${p.phase} ${p.filesDone}/${p.filesTotal} files, ${p.chunksDone} chunks`);
+            }
+          },
+        }),
+      );
+      const s = full.value;
+      const status = await engine.status();
+      const manifest = JSON.parse(readFileSync(join(engine.stateDir, "manifest.json"), "utf8"));
+      const paths = Object.keys(manifest.files);
+
+      // Floor: read + sha1 of every indexed file, once.
+      const floor = timeIt(() => {
+        let bytes = 0;
+        for (const p of paths) {
+          const b = readFileSync(join(corpusRoot, p));
+          bytes += b.length;
+          createHash("sha1").update(b).digest();
+        }
+        return bytes;
+      });
+      const statFloor = timeIt(() => {
+        for (const p of paths) statSync(join(corpusRoot, p));
+      });
+
+      const noop = await timeIt(() => engine.index());
+      if (noop.value.bytesRead !== 0) throw new Error(`a no-op pass read ${noop.value.bytesRead} bytes`);
+
+      // One-file edit, restored afterwards so the cached corpus stays pristine.
+      const target = paths.find((p) => p.endsWith(".js") && manifest.files[p].size > 4000 && manifest.files[p].size < 20000) ?? paths[0];
+      const original = readFileSync(join(corpusRoot, target));
+      let edit, editWatch;
+      try {
+        writeFileSync(join(corpusRoot, target), Buffer.concat([original, Buffer.from("\n// benchmark edit\n")]));
+        edit = await timeIt(() => engine.index());
+        writeFileSync(join(corpusRoot, target), Buffer.concat([original, Buffer.from("\n// benchmark edit, watch path\n")]));
+        editWatch = await timeIt(() => engine.index({ onlyPaths: [target] }));
+      } finally {
+        writeFileSync(join(corpusRoot, target), original);
+        await engine.index({ onlyPaths: [target] });
+      }
+      if (edit.value.filesIndexed !== 1 || editWatch.value.filesIndexed !== 1) throw new Error("the edited file was not re-indexed");
+
+      for (const q of QUERIES) await engine.search(q, { topK: 10 }); // warm-up
+      const times = [];
+      for (let round = 0; round < 5; round++) {
+        for (const q of QUERIES) times.push((await timeIt(() => engine.search(q, { topK: 10 }))).ms);
+      }
+      times.sort((a, b) => a - b);
+
+      const secs = full.ms / 1000;
+      const mb = s.bytesRead / 1024 / 1024;
+      const floorSecs = floor.ms / 1000;
+      const floorMb = floor.value / 1024 / 1024;
+      return {
+        info: {
+          files: s.filesScanned,
+          filesIndexed: s.filesIndexed,
+          chunks: status.chunks,
+          megabytes: +mb.toFixed(1),
+          mode: status.keywordOnlyReason ? "keyword-only" : `vectors (${status.provider}/${status.model})`,
+          editedFile: target,
+        },
+        rows: [
+          { metric: "full index: files/s", value: s.filesScanned / secs, floor: paths.length / floorSecs, target: "" },
+          { metric: "full index: MB/s", value: mb / secs, floor: floorMb / floorSecs, target: ">= 2 MB/s" },
+          { metric: "full index: chunks/s", value: status.chunks / secs, floor: null, target: "" },
+          { metric: "full index: seconds", value: secs, floor: floorSecs, target: "" },
+          { metric: "no-op re-index: ms", value: noop.ms, floor: statFloor.ms, floorNote: "stat every file", target: "<= 1000 ms" },
+          { metric: "one-file edit re-index (full walk): ms", value: edit.ms, floor: floor.ms / paths.length, floorNote: "read+hash one file", target: "<= 300 ms" },
+          { metric: "one-file edit re-index (watch path): ms", value: editWatch.ms, floor: floor.ms / paths.length, floorNote: "read+hash one file", target: "<= 300 ms" },
+          { metric: "query p50: ms", value: percentile(times, 50), floor: null, target: "<= 20 ms" },
+          { metric: "query p95: ms", value: percentile(times, 95), floor: null, target: "" },
+          { metric: "peak RSS: MB", value: process.resourceUsage().maxRSS / 1024, floor: null, target: "<= 500 MB" },
+        ],
+      };
+    } finally {
+      await engine.close();
+    }
+  },
+};
