@@ -7,6 +7,10 @@ import type { Chunk, ChunkRecord, VectorStore } from "../types.js";
 import type { FileHandler, FileHandlerContext, HandlerResult } from "../indexing/handlers.js";
 import { textHandler } from "../indexing/handlers.js";
 import type { Describer } from "./describer.js";
+import { RemoteServiceError } from "../embedding/http.js";
+
+/** HTTP statuses meaning "this input is unacceptable", as opposed to outages or bad settings. */
+const REFUSED_IMAGE_STATUSES = new Set([400, 413, 415, 422]);
 
 /** Image types a vision model is asked about, by extension. */
 export const DESCRIBED_IMAGE_TYPES: Readonly<Record<string, string>> = {
@@ -45,8 +49,9 @@ export function imageChunk(filePath: string, description: string): Chunk {
 /**
  * The indexer's file handler for images. `describerFor` gives the pass's describer (null when
  * descriptions are off). A raster image without a describer or vision model is skipped; an SVG
- * always keeps its text chunks. A failing vision call throws, so the indexer records an error
- * for the file and tries it again next pass instead of storing it undescribed.
+ * always keeps its text chunks. An image the model refuses (400/413/415/422) is skipped until
+ * the file changes; any other failure throws, so the indexer records an error and tries the
+ * file again next pass instead of storing it undescribed.
  */
 export function createImageFileHandler(describerFor: (ctx: FileHandlerContext) => Describer | null): FileHandler {
   return {
@@ -60,7 +65,17 @@ export function createImageFileHandler(describerFor: (ctx: FileHandlerContext) =
       const d = ctx.config.description;
       const model = isSvg ? d.model.trim() || d.visionModel.trim() : d.visionModel.trim();
       const wanted = describer !== null && model !== "" && !tooBigSvg;
-      const description = wanted ? await describer.describeImage(filePath, bytes, mime) : null;
+      let description: string | null = null;
+      try {
+        description = wanted ? await describer.describeImage(filePath, bytes, mime) : null;
+      } catch (err) {
+        // The model refused this very image (format, size): asking again each pass would fail
+        // again, so it is skipped until the file changes. Outages and config errors throw.
+        if (err instanceof RemoteServiceError && err.status !== undefined && REFUSED_IMAGE_STATUSES.has(err.status)) {
+          return { skipped: `image refused by the vision model (${err.serverMessage || err.status})` };
+        }
+        throw err;
+      }
       if (wanted && !description) {
         // Budget spent (or an empty answer): an error, not a skip, so the next pass tries again.
         throw new Error("not described yet: the description budget of this pass is spent (description.maxChunksPerPass/maxTokensPerPass); the next pass describes it");

@@ -30,6 +30,7 @@ beforeAll(async () => {
   });
   const config = structuredClone(DEFAULT_CONFIG) as RagConfig;
   Object.assign(config.description, { enabled: true, model: "gpt-text", visionModel: "gpt-vision", baseUrl: `${server.url}/v1` });
+  Object.assign(config.embedding, { maxRetries: 0 });
   describer = createDescriber(config, { root: stateDir, stateDir, env: { HOME: "/nonexistent" } })!;
   ctx = { chunking: config.chunking, config, root: stateDir };
 });
@@ -78,10 +79,18 @@ describe("image file handler", () => {
     expect(await createImageFileHandler(() => describer).handle("big.svg", svg, small)).toEqual({ skipped: "svg larger than chunking.maxSvgSizeBytes" });
   });
 
-  it("throws when the vision model fails, so the file is retried next pass", async () => {
-    server.failNext({ status: 400, body: { error: { message: "Invalid image data", type: "invalid_request_error" } } });
+  it("throws when the vision service fails, so the file is retried next pass", async () => {
+    server.failNext({ status: 503, body: { error: { message: "The server is overloaded", type: "server_error" } } });
     const fresh = new Uint8Array([...png, 1, 2, 3]);
-    await expect(createImageFileHandler(() => describer).handle("broken.png", fresh, ctx)).rejects.toThrow(/answered 400: Invalid image data/);
+    await expect(createImageFileHandler(() => describer).handle("busy.png", fresh, ctx)).rejects.toThrow(/answered 503: The server is overloaded/);
+  });
+
+  it("skips an image the vision model refuses, instead of asking again every pass", async () => {
+    server.failNext({ status: 400, body: { error: { message: "You uploaded an unsupported image.", type: "invalid_request_error" } } });
+    const odd = new Uint8Array([...png, 7, 7, 7]);
+    expect(await createImageFileHandler(() => describer).handle("odd.webp", odd, ctx)).toEqual({
+      skipped: "image refused by the vision model (You uploaded an unsupported image.)",
+    });
   });
 });
 

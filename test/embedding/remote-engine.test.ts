@@ -241,10 +241,10 @@ describe("descriptions and images through the engine", () => {
 
       // A vision failure leaves that image out with a one-line error; the next pass describes it.
       writeFileSync(join(root, "docs", "flow.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 9, 9, 9]));
-      vision.failNext({ status: 400, body: { error: { message: "Invalid image", type: "invalid_request_error" } } });
+      vision.failNext(...Array.from({ length: 2 }, () => ({ status: 502, body: { error: { message: "Bad gateway", type: "server_error" } } })));
       const failed = await engine.index();
       expect(failed.errors).toEqual([
-        { filePath: "docs/flow.png", error: expect.stringMatching(/^cannot chunk: the OpenAI-compatible API \(descriptions\) at .* answered 400: Invalid image$/) },
+        { filePath: "docs/flow.png", error: expect.stringMatching(/^cannot chunk: the OpenAI-compatible API \(descriptions\) at .* answered 502: Bad gateway \(gave up after 2 attempts\)$/) },
       ]);
       const retried = await engine.index();
       expect(retried.errors).toEqual([]);
