@@ -32,6 +32,8 @@ export interface RankCandidate {
 
 /** The switchable parts of the stack (config `retrieval.rankFeatures`, ablations). */
 export interface RankFeatureFlags {
+  /** Re-fuse keyword and vector scores, each normalised to the best of this query's list. */
+  fusion: boolean;
   /** The query names the chunk's symbol exactly. */
   symbolMatch: boolean;
   /** The query's words make up the chunk's symbol name (`parse a level` → `ParseLevel`). */
@@ -51,6 +53,7 @@ export interface RankFeatureFlags {
 }
 
 export const DEFAULT_RANK_FEATURES: Readonly<RankFeatureFlags> = Object.freeze({
+  fusion: true,
   symbolMatch: true,
   symbolTerms: true,
   pathMatch: true,
@@ -66,6 +69,12 @@ export const DEFAULT_RANK_FEATURES: Readonly<RankFeatureFlags> = Object.freeze({
  * weight × feature (each feature in [0,1]) to the fused score; multipliers scale it.
  */
 export const RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
+  /** Share of the normalised vector score in the re-fused base score (keyword: the rest). */
+  vectorShare: 0.6,
+  /** Weight of reciprocal-rank fusion added to the base score. */
+  rrf: 0,
+  /** The k of reciprocal-rank fusion. */
+  rrfK: 20,
   /** Lift for an exact symbol match. Symbol queries: the definition should win outright. */
   symbolMatch: 0.6,
   /** Lift for full coverage of the symbol's words by the query. */
@@ -89,6 +98,9 @@ export const RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
 });
 
 export interface RankWeights {
+  vectorShare: number;
+  rrf: number;
+  rrfK: number;
   symbolMatch: number;
   symbolTerms: number;
   pathMatch: number;
@@ -118,6 +130,37 @@ function ownLift(q: QueryAnalysis, c: RankCandidate, f: RankFeatureFlags, w: Ran
   if (f.definitions) lift += w.definition * definesIdentifier(q, r);
   if (f.chunkKind) lift += w.chunkKind * kindPrior(r);
   return lift;
+}
+
+/**
+ * Base scores from the sources' own scores: keyword scores over the list's best, vector
+ * scores min-max over the list (cosine similarities crowd into a narrow band), plus
+ * reciprocal-rank fusion. Queries differ wildly in how high BM25 can go; normalising per
+ * query lets the weights mean the same for every query.
+ */
+function refusedScores(candidates: RankCandidate[], w: RankWeights): number[] {
+  let kMax = 0;
+  let vMin = Infinity;
+  let vMax = -Infinity;
+  for (const c of candidates) {
+    if (c.keywordScore !== null && c.keywordScore > kMax) kMax = c.keywordScore;
+    if (c.vectorScore !== null) {
+      if (c.vectorScore < vMin) vMin = c.vectorScore;
+      if (c.vectorScore > vMax) vMax = c.vectorScore;
+    }
+  }
+  const hasKeyword = kMax > 0;
+  const hasVector = vMax > -Infinity;
+  if (!hasKeyword && !hasVector) return candidates.map((c) => c.score);
+  const share = hasKeyword && hasVector ? w.vectorShare : hasVector ? 1 : 0;
+  const vSpan = vMax - vMin;
+  const rrfNorm = 2 / (w.rrfK + 1);
+  return candidates.map((c) => {
+    const k = c.keywordScore !== null && hasKeyword ? c.keywordScore / kMax : 0;
+    const v = c.vectorScore !== null && hasVector ? (vSpan > 0 ? (c.vectorScore - vMin) / vSpan : 1) : 0;
+    const rrf = (c.keywordRank !== null ? 1 / (w.rrfK + c.keywordRank + 1) : 0) + (c.vectorRank !== null ? 1 / (w.rrfK + c.vectorRank + 1) : 0);
+    return share * v + (1 - share) * k + w.rrf * (rrf / rrfNorm);
+  });
 }
 
 /** Per file: best score plus decaying shares of the next ones, relative to the best file. */
@@ -155,7 +198,8 @@ export function rankCandidates(query: string, candidates: RankCandidate[], optio
   const q = analyseQuery(query);
   const w: RankWeights = { ...RANK_WEIGHTS, ...options.weights };
 
-  let scored = candidates.map((c, i) => ({ c, i, s: c.score + ownLift(q, c, f, w) }));
+  const base = f.fusion ? refusedScores(candidates, w) : candidates.map((c) => c.score);
+  let scored = candidates.map((c, i) => ({ c, i, s: base[i] + ownLift(q, c, f, w) }));
   if (f.fileAggregation) {
     const evidence = fileEvidence(scored, w.fileAggregationDecay);
     scored = scored.map((x) => ({ ...x, s: x.s + w.fileAggregation * (evidence.get(x.c.record.filePath) ?? 0) }));

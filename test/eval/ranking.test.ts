@@ -30,6 +30,7 @@ function cand(record: ChunkRecord, score: number): RankCandidate {
 
 const order = (rs: RankCandidate[]) => rs.map((r) => r.record.id);
 const only = (on: keyof RankFeatureFlags): Partial<RankFeatureFlags> => ({
+  fusion: false,
   symbolMatch: false,
   symbolTerms: false,
   pathMatch: false,
@@ -152,6 +153,19 @@ describe("rankCandidates", () => {
     const input = [cand(test, 0.6), cand(src, 0.5)];
     expect(order(rankCandidates("connection pool", input, { features: only("demoteNonSource") }))).toEqual([src.id, test.id]);
     expect(order(rankCandidates("connection pool tests", input, { features: only("demoteNonSource") }))).toEqual([test.id, src.id]);
+  });
+
+  it("re-fuses keyword and vector scores normalised per query", () => {
+    const keywordOnly = chunk({ filePath: "a.ts" });
+    const both = chunk({ filePath: "b.ts" });
+    const weak = chunk({ filePath: "c.ts" });
+    const input: RankCandidate[] = [
+      { record: keywordOnly, score: 0.5, keywordScore: 0.3, vectorScore: null, keywordRank: 0, vectorRank: null },
+      { record: both, score: 0.45, keywordScore: 0.2, vectorScore: 0.55, keywordRank: 1, vectorRank: 0 },
+      { record: weak, score: 0.3, keywordScore: null, vectorScore: 0.5, keywordRank: null, vectorRank: 1 },
+    ];
+    expect(order(rankCandidates("anything", input, { features: none }))).toEqual([keywordOnly.id, both.id, weak.id]);
+    expect(order(rankCandidates("anything", input, { features: only("fusion") }))[0]).toBe(both.id);
   });
 
   it("keeps scores in [0,1], the best at the best fused score, sorted best first", () => {
