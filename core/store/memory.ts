@@ -2,18 +2,20 @@
 // Used by the browser build and by fast tests; portable (no Node built-ins).
 import type { ChunkRecord, ScoredId, SearchFilter, VectorStore } from "../types.js";
 import { compileFilter } from "./filter.js";
-import { cosineScore, validateRowVector } from "./vectors.js";
+import { clampScore, validateRowVector } from "./vectors.js";
 
 type Row = ChunkRecord & { vector: Float32Array | null };
+/** A stored row keeps its vector scaled to unit length, so a search is one dot product per row. */
+type StoredRow = Row & { unit: Float32Array | null };
 
 /** Checkpoints kept for rollback; an index pass needs only the latest one. */
 const MAX_CHECKPOINTS = 8;
 
 export class MemoryVectorStore implements VectorStore {
-  private rows = new Map<string, Row>();
+  private rows = new Map<string, StoredRow>();
   private version = 0;
   // Rows are never mutated in place, so a snapshot is a shallow copy of the map.
-  private snapshots = new Map<number, Map<string, Row>>();
+  private snapshots = new Map<number, Map<string, StoredRow>>();
   private closed = false;
 
   /** @param dimension vector length, or null for a keyword-only store that holds no vectors. */
@@ -60,10 +62,16 @@ export class MemoryVectorStore implements VectorStore {
     }
     if (topK <= 0) return [];
     const accept = compileFilter(filter);
+    const query = toUnit(vector);
     const hits: ScoredId[] = [];
+    if (!query) return hits;
+    const dim = query.length;
     for (const row of this.rows.values()) {
-      if (!row.vector || !accept(row)) continue;
-      hits.push({ id: row.id, score: cosineScore(vector, row.vector) });
+      const unit = row.unit;
+      if (!unit || !accept(row)) continue;
+      let dot = 0;
+      for (let i = 0; i < dim; i++) dot += query[i] * unit[i];
+      hits.push({ id: row.id, score: clampScore(dot) });
     }
     hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
     return hits.slice(0, topK);
@@ -116,12 +124,24 @@ export class MemoryVectorStore implements VectorStore {
   }
 }
 
-function freeze(row: Row): Row {
-  // Copy so later changes by the caller cannot reach into the store or its snapshots.
-  return { ...row, vector: row.vector ? Float32Array.from(row.vector) : null };
+function freeze(row: Row): StoredRow {
+  // Copied so later changes by the caller cannot reach into the store or its snapshots.
+  const { vector, ...record } = row;
+  return { ...record, vector: null, unit: vector ? toUnit(vector) : null };
 }
 
-function toRecord(row: Row): ChunkRecord {
-  const { vector: _vector, ...record } = row;
+function toRecord(row: StoredRow): ChunkRecord {
+  const { vector: _vector, unit: _unit, ...record } = row;
   return record;
+}
+
+/** A unit-length copy; null for the zero vector (it has no direction, so no similarity). */
+function toUnit(v: Float32Array): Float32Array | null {
+  let n = 0;
+  for (let i = 0; i < v.length; i++) n += v[i] * v[i];
+  if (n === 0 || !Number.isFinite(n)) return null;
+  const inv = 1 / Math.sqrt(n);
+  const out = new Float32Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = v[i] * inv;
+  return out;
 }

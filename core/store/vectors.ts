@@ -1,24 +1,7 @@
 // Vector arithmetic and checks shared by the stores. Portable: no Node built-ins.
 
-/**
- * Cosine similarity mapped to a score in [0,1]. Negative similarity (opposite directions)
- * clamps to 0 rather than being rescaled, so that a score keeps reading as "cosine" and
- * thresholds like minScore 0.5 mean the same in every store.
- */
-export function cosineScore(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i];
-    const y = b[i];
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-  }
-  if (na === 0 || nb === 0) return 0;
-  return clampScore(dot / Math.sqrt(na * nb));
-}
+// Scores are cosine similarity with negatives clamped to 0 (not rescaled), so that a score keeps
+// reading as "cosine" and thresholds like minScore 0.5 mean the same in every store.
 
 /** LanceDB's cosine distance is 1 − cosine similarity. */
 export function cosineDistanceToScore(distance: number): number {
