@@ -3,6 +3,8 @@
 // only — nothing here may depend on time, config values or the session, so the system prompt
 // stays byte-identical and prefix caches keep working.
 
+import { QUIRK_ENFORCEMENT_RULES } from "../core/memory/capture.js";
+
 export const GUIDANCE_TEXT = `# opencode-rag: code search tools for this workspace
 
 This workspace is indexed by opencode-rag (local semantic + keyword search over code, docs and images).
@@ -39,9 +41,31 @@ Every page starts with frontmatter: title, sources (files it was drawn from), up
 - Lint (on /wiki lint): find orphan pages, stale pages whose sources changed, contradictions and missing links; append findings to log.md.
 Keep pages short and factual; link pages with relative links.`;
 
-/** The system text for a session: the guidance, plus the wiki protocol when wiki mode is on. */
-export function systemGuidance(options: { wikiMode: boolean }): string {
-  return options.wikiMode ? `${GUIDANCE_TEXT}\n\n${WIKI_PROTOCOL}` : GUIDANCE_TEXT;
+export const MEMORY_GUIDANCE = `# opencode-rag: quirk memory
+
+- recall_quirks(query, topK?): facts remembered in earlier sessions (gotchas, preferences, decisions, environment constraints). Use when you hit an error or before retrying something that failed.
+- add_quirk(content, type?, tags?, confidence?): remember a non-obvious, durable fact in one or two sentences once you have confirmed it. Not for secrets, temporary state or destructive instructions (they are refused).
+Lines under "Remembered from earlier sessions (quirks):" in a user message are such facts, recalled for that message.`;
+
+export interface GuidanceOptions {
+  wikiMode: boolean;
+  /** Quirk memory tools are offered (memory.enabled). */
+  memory?: boolean;
+  /** Mandatory capture rules instead of the soft nudge (memory.promptEnforcement). */
+  memoryEnforcement?: boolean;
+}
+
+/** The options that shape the guidance, from the config (read once per session). */
+export function guidanceOptions(config: { wikiMode: { enabled: boolean }; memory: { enabled: boolean; promptEnforcement: boolean } }): GuidanceOptions {
+  return { wikiMode: config.wikiMode.enabled, memory: config.memory.enabled, memoryEnforcement: config.memory.enabled && config.memory.promptEnforcement };
+}
+
+/** The system text for a session: the guidance, plus quirk memory and the wiki protocol when on. */
+export function systemGuidance(options: GuidanceOptions): string {
+  const sections = [GUIDANCE_TEXT];
+  if (options.memory) sections.push(options.memoryEnforcement ? `${MEMORY_GUIDANCE}\n\n${QUIRK_ENFORCEMENT_RULES}` : MEMORY_GUIDANCE);
+  if (options.wikiMode) sections.push(WIKI_PROTOCOL);
+  return sections.join("\n\n");
 }
 
 /** The skill written to .opencode/skills/opencode-rag/SKILL.md (OpenCode skill format). */

@@ -9,7 +9,7 @@ import { slashCommands } from "./commands.js";
 import { ConversationTracker, eventSessionID } from "./conversation.js";
 import type { CoreDeps } from "./deps.js";
 import { runDocCommand } from "./doc-mode.js";
-import { systemGuidance } from "./guidance.js";
+import { guidanceOptions, systemGuidance } from "./guidance.js";
 import { buildInjection, injectionQuery, type InjectionMode } from "./injection.js";
 import { extractMarkers, type FoundMarker } from "./markers.js";
 import { newPartId } from "./part-id.js";
@@ -19,6 +19,8 @@ import { FindUsagesSchema, findUsagesArgs, runFindUsages } from "./tools/find-us
 import { ReadSchema, readArgs, runRead } from "./tools/read-override.js";
 import { runSearchSemantic, SearchSemanticSchema, searchSemanticArgs } from "./tools/search-semantic.js";
 import { runWikiCommand } from "./wiki-mode.js";
+import { MemoryHooks } from "./memory-hooks.js";
+import { ADD_QUIRK_DESCRIPTION, AddQuirkSchema, addQuirkArgs, RECALL_QUIRKS_DESCRIPTION, RecallQuirksSchema, recallQuirksArgs, runAddQuirk, runRecallQuirks } from "./tools/quirks.js";
 import { RagWorkspace } from "./workspace.js";
 
 export const PLUGIN_ID = "opencode-rag";
@@ -77,6 +79,7 @@ export function createRagHooks(ws: RagWorkspace, tracker = new ConversationTrack
   const log = () => ws.logger;
   /** The guidance a session saw first: byte-identical for its whole life (prefix caches). */
   const sessionGuidance = new Map<string, string>();
+  const memoryHooks = new MemoryHooks(ws);
 
   async function expand(marker: FoundMarker, sessionID: string, prompt: string): Promise<string | null> {
     if (marker.action === "doc") return runDocCommand(ws, marker.args);
@@ -122,6 +125,18 @@ export function createRagHooks(ws: RagWorkspace, tracker = new ConversationTrack
       execute: (args) => answer(ws, "describe_image", DescribeImageSchema, args, (a) => runDescribeImage(ws, a.filePath)),
     }),
   };
+  if (ws.config.memory.enabled) {
+    tools.add_quirk = tool({
+      description: ADD_QUIRK_DESCRIPTION,
+      args: addQuirkArgs,
+      execute: (args) => answer(ws, "add_quirk", AddQuirkSchema, args, (a) => runAddQuirk(ws, a)),
+    });
+    tools.recall_quirks = tool({
+      description: RECALL_QUIRKS_DESCRIPTION,
+      args: recallQuirksArgs,
+      execute: (args) => answer(ws, "recall_quirks", RecallQuirksSchema, args, (a) => runRecallQuirks(ws, a)),
+    });
+  }
   if (ws.config.openCode.readOverride) {
     tools.read = tool({
       description: "Reads a file from the local filesystem (full text with line numbers), followed by related code from elsewhere in the workspace found by opencode-rag.",
@@ -142,7 +157,7 @@ export function createRagHooks(ws: RagWorkspace, tracker = new ConversationTrack
       const sessionID = (input as { sessionID?: string }).sessionID;
       let text = sessionID ? sessionGuidance.get(sessionID) : undefined;
       if (text === undefined) {
-        text = systemGuidance({ wikiMode: ws.config.wikiMode.enabled });
+        text = systemGuidance(guidanceOptions(ws.config));
         if (sessionID) sessionGuidance.set(sessionID, text);
       }
       // Append only: editing system[0] would break OpenCode's merge and the cached prefix.
@@ -182,6 +197,13 @@ export function createRagHooks(ws: RagWorkspace, tracker = new ConversationTrack
         if (!text) continue;
         parts.push({ id: newPartId(), sessionID: message.sessionID ?? sessionID, messageID: message.id, type: "text", text, synthetic: true });
       }
+      // Quirk memory rides on the user's message, never on the system prompt (prefix caches).
+      try {
+        const memory = await memoryHooks.injectFor(sessionID, prompt, tracker.lastAssistantText(sessionID));
+        if (memory) parts.push({ id: newPartId(), sessionID: message.sessionID ?? sessionID, messageID: message.id, type: "text", text: memory, synthetic: true });
+      } catch (err) {
+        ws.logger.error("memory injection failed", { error: err as Error });
+      }
     }),
 
     event: guard("event", log, async ({ event }) => {
@@ -189,11 +211,15 @@ export function createRagHooks(ws: RagWorkspace, tracker = new ConversationTrack
       tracker.observe(e);
       const sessionID = eventSessionID(e);
       if (sessionID) ws.sessionLog.logEvent(sessionID, e.type, e);
+      // Capture calls an LLM: never hold up OpenCode's event bus for it.
+      void memoryHooks.onEvent(e).catch((err: Error) => ws.logger.error("memory capture failed", { error: err }));
     }),
 
     dispose: async () => {
       try {
         workspaces.delete(ws.root);
+        await memoryHooks.flush().catch(() => undefined);
+        await memoryHooks.close();
         await ws.close();
       } catch {
         // shutting down anyway
@@ -215,7 +241,7 @@ export function createServer(deps: CoreDeps, options: ServerOptions = {}): Plugi
       // Not awaited: the first pass must never delay OpenCode's start.
       if (start && ws.config.autoIndex.enabled) ws.startIndexer();
     }
-    ws.logger.info("plugin loaded", { root, guidanceTokens: countTokens(systemGuidance({ wikiMode: ws.config.wikiMode.enabled })) });
+    ws.logger.info("plugin loaded", { root, guidanceTokens: countTokens(systemGuidance(guidanceOptions(ws.config))) });
     return createRagHooks(ws);
   };
 }

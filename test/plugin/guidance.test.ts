@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { countTokens } from "../../core/telemetry/tokens.js";
-import { GUIDANCE_TEXT, WIKI_PROTOCOL, systemGuidance } from "../../opencode-plugin/guidance.js";
+import { GUIDANCE_TEXT, MEMORY_GUIDANCE, WIKI_PROTOCOL, systemGuidance } from "../../opencode-plugin/guidance.js";
+import { QUIRK_ENFORCEMENT_RULES } from "../../core/memory/capture.js";
 import { createRagHooks } from "../../opencode-plugin/server.js";
 import { configWith, makeWorkspace, tempRoot } from "./helpers.js";
 
@@ -26,7 +27,7 @@ describe("system guidance", () => {
     expect(first[0]).toBe("You are OpenCode.");
     expect(first).toHaveLength(2);
     expect(first[1]).toBe(second[1]);
-    expect(first[1]).toBe(systemGuidance({ wikiMode: true }));
+    expect(first[1]).toBe(systemGuidance({ wikiMode: true, memory: true }));
   });
 
   it("keeps a session's text even when the wiki setting changes mid-session", async () => {
@@ -41,7 +42,15 @@ describe("system guidance", () => {
     expect(after[1]).toContain(WIKI_PROTOCOL);
     // A new session sees the new setting.
     const fresh = await transform(hooks, "ses_c", ["base"]);
-    expect(fresh[1]).toBe(GUIDANCE_TEXT);
+    expect(fresh[1]).toBe(systemGuidance({ wikiMode: false, memory: true }));
+    expect(fresh[1]).not.toContain(WIKI_PROTOCOL);
+  });
+
+  it("describes the memory tools when memory is on, and the mandatory rules only with prompt enforcement", () => {
+    expect(systemGuidance({ wikiMode: false, memory: false })).toBe(GUIDANCE_TEXT);
+    expect(systemGuidance({ wikiMode: false, memory: true })).toContain(MEMORY_GUIDANCE);
+    expect(systemGuidance({ wikiMode: false, memory: true })).not.toContain(QUIRK_ENFORCEMENT_RULES);
+    expect(systemGuidance({ wikiMode: false, memory: true, memoryEnforcement: true })).toContain(QUIRK_ENFORCEMENT_RULES);
   });
 
   it("does not add the text twice when it is already present", async () => {
