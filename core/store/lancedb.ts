@@ -29,6 +29,8 @@ const VECTOR_RESULT_COLUMNS = [...RECORD_COLUMNS, "_distance"];
 export const DEFAULT_ANN_MIN_ROWS = 10_000;
 /** Rows added between two looks at how much of the table the ANN index misses. */
 const ANN_CHECK_EVERY = 2_000;
+/** Small fragments (one per add()) tolerated before optimize() compacts them. */
+const COMPACT_AT_SMALL_FRAGMENTS = 64;
 /** `id IN (...)` lists are sent in slices of this size to keep the SQL small. */
 const ID_BATCH = 512;
 /** Records seen by the latest vector searches, so the getByIds() that follows costs no scan. */
@@ -116,7 +118,14 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<LanceV
   const names = await db.tableNames();
   if (names.includes(tableName)) {
     table = await db.openTable(tableName);
-    const stored = schemaDimension(await table.schema());
+    const schema = await table.schema();
+    const missing = chunkSchema(null).fields.map((f) => f.name).filter((name) => !schema.fields.some((f) => f.name === name));
+    if (missing.length > 0) {
+      table.close();
+      db.close();
+      throw new Error(`vector store ${uri} table ${tableName} lacks columns ${missing.join(", ")} (written by another tool or version): point vectorStore.path elsewhere or delete it and re-index`);
+    }
+    const stored = schemaDimension(schema);
     const wanted = options.dimension;
     // A keyword-only engine may read a table that has vectors (its model is merely unavailable);
     // any other difference means the vectors on disk are from another model.
@@ -280,14 +289,21 @@ export class LanceVectorStore implements VectorStore {
   }
 
   /**
-   * Housekeeping for after a committed pass: compacts small fragments left by many
-   * incremental writes, folds new rows into the ANN index, and drops versions older than
-   * `keepVersionsMs` (default one day), which are no longer needed for rollback.
+   * Housekeeping between passes: once incremental writes have left many small fragments
+   * (each add() writes one), compacts them, folds new rows into the ANN index and drops
+   * versions older than `keepVersionsMs` (default one day). Cheap when there is nothing to do.
+   * It writes a new version: call it before taking the checkpoint a manifest records.
    */
-  async optimize(keepVersionsMs = 24 * 3600 * 1000): Promise<void> {
+  async optimize(options: { force?: boolean; keepVersionsMs?: number } = {}): Promise<void> {
     this.assertOpen();
     await this.waitForAnnBuild();
-    await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - keepVersionsMs) });
+    if (!options.force) {
+      const stats = await this.table.stats();
+      if (stats.fragmentStats.numSmallFragments < COMPACT_AT_SMALL_FRAGMENTS) return;
+    }
+    this.recordCache.clear();
+    await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - (options.keepVersionsMs ?? 24 * 3600 * 1000)) });
+    await this.init();
   }
 
   /** Resolves once a background ANN build (if any) has finished; build errors are swallowed. */

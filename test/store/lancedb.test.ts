@@ -143,3 +143,28 @@ describe("LanceVectorStore ANN index", () => {
     await again.close();
   });
 });
+
+describe("LanceVectorStore housekeeping", () => {
+  test("optimize() compacts many small writes without changing answers, and rollback still works after it", async () => {
+    const store = await openLanceStore({ uri: freshDir(), tableName: "chunks", dimension: DIM });
+    for (const r of sampleRows()) await store.add([r]); // one fragment per add
+    const before = await store.searchVector(axis(0), 10);
+    await store.optimize(); // few fragments: nothing to do
+    await store.optimize({ force: true });
+    expect(await store.searchVector(axis(0), 10)).toEqual(before);
+    const cp = await store.checkpoint();
+    await store.deleteByIds(["a1"]);
+    await store.rollbackTo(cp);
+    expect(await store.count()).toBe(8);
+    await store.close();
+  });
+
+  test("a table of the same name but another shape is refused, not overwritten", async () => {
+    const dir = freshDir();
+    const lancedb = await import("@lancedb/lancedb");
+    const db = await lancedb.connect(dir);
+    await db.createTable("chunks", [{ id: "x", text: "not ours" }]);
+    db.close();
+    await expect(openLanceStore({ uri: dir, tableName: "chunks", dimension: DIM })).rejects.toThrow(/lacks columns content.*delete it and re-index/);
+  });
+});
