@@ -4,7 +4,7 @@
 // token usage the server reports (estimated when it reports none).
 import type { RagConfig } from "../config/defaults.js";
 import type { Logger } from "../engine-types.js";
-import { RemoteServiceError, type HttpClient } from "../embedding/http.js";
+import { RemoteServiceError, type HttpClient, type RemoteSettings } from "../embedding/http.js";
 import { ollamaClient } from "../embedding/ollama.js";
 import { openaiClient } from "../embedding/openai.js";
 
@@ -41,7 +41,7 @@ export function estimateTokens(text: string): number {
  * concurrency and proxy shared with the embedding provider. When both use the same provider,
  * an unset description URL or key falls back to the embedding one.
  */
-export function descriptionHttpSettings(config: RagConfig) {
+export function descriptionHttpSettings(config: RagConfig): RemoteSettings {
   const d = config.description;
   const e = config.embedding;
   const same = e.provider === d.provider;

@@ -6,6 +6,7 @@
 // says what happened and what to do. Uses the global fetch (Node 20+, Bun, browsers); only the
 // proxy path loads undici, on demand.
 import type { Logger } from "../engine-types.js";
+import type { RagConfig } from "../config/defaults.js";
 
 export interface HttpClientOptions {
   /** Human name used in messages: "Ollama", "the OpenAI-compatible API". */
@@ -35,6 +36,22 @@ export interface HttpClientOptions {
   /** Turns a non-retryable HTTP error into advice; return "" for none. */
   adviseOnStatus?: (status: number, serverMessage: string) => string;
   logger?: Logger;
+}
+
+/** The connection settings of one remote service, as `embedding.*` holds them (descriptions reuse them). */
+export type RemoteSettings = Pick<RagConfig["embedding"], "baseUrl" | "timeoutMs" | "maxRetries" | "concurrency" | "retryBaseMs" | "apiKey" | "proxy">;
+
+/** The client options every remote service takes straight from its settings; `keyPrefix` names them in messages. */
+export function settingsOptions(cfg: RemoteSettings, keyPrefix: string) {
+  return {
+    timeoutMs: cfg.timeoutMs,
+    maxRetries: cfg.maxRetries,
+    concurrency: cfg.concurrency,
+    retryBaseMs: cfg.retryBaseMs,
+    proxyUrl: cfg.proxy.url,
+    timeoutKey: `${keyPrefix}.timeoutMs`,
+    baseUrlKey: `${keyPrefix}.baseUrl`,
+  } satisfies Partial<HttpClientOptions>;
 }
 
 /** A remote call that failed for good. `message` is one line, fit to show a user as is. */

@@ -5,7 +5,7 @@ import type { Logger } from "../engine-types.js";
 import type { RagConfig } from "../config/defaults.js";
 import { BUNDLED_MODEL_ID } from "../config/defaults.js";
 import type { EmbeddingProvider } from "../types.js";
-import { createHttpClient, RemoteServiceError, type HttpClient } from "./http.js";
+import { createHttpClient, RemoteServiceError, settingsOptions, type HttpClient, type RemoteSettings } from "./http.js";
 import { createRemoteProvider } from "./remote-provider.js";
 
 export const OLLAMA_DEFAULT_BASE_URL = "http://localhost:11434";
@@ -28,7 +28,7 @@ export function ollamaBaseUrl(configured: string): string {
 
 export function ollamaClient(
   service: string,
-  cfg: Pick<RagConfig["embedding"], "baseUrl" | "timeoutMs" | "maxRetries" | "concurrency" | "retryBaseMs" | "apiKey" | "proxy">,
+  cfg: RemoteSettings,
   model: string,
   keyPrefix: string,
   logger?: Logger,
@@ -37,16 +37,10 @@ export function ollamaClient(
   return createHttpClient({
     service,
     baseUrl,
-    timeoutMs: cfg.timeoutMs,
-    maxRetries: cfg.maxRetries,
-    concurrency: cfg.concurrency,
-    retryBaseMs: cfg.retryBaseMs,
-    proxyUrl: cfg.proxy.url,
+    ...settingsOptions(cfg, keyPrefix),
     // Ollama itself needs no key; one set in config is sent for Ollama behind an auth proxy.
     headers: cfg.apiKey ? { authorization: `Bearer ${cfg.apiKey}` } : undefined,
     unreachableHint: `start it with "ollama serve" or set ${keyPrefix}.baseUrl`,
-    timeoutKey: `${keyPrefix}.timeoutMs`,
-    baseUrlKey: `${keyPrefix}.baseUrl`,
     adviseOnStatus: (status, message) =>
       status === 404 && /not found/i.test(message) && /model/i.test(message)
         ? `run "ollama pull ${model}" or set ${keyPrefix}.model`

@@ -5,7 +5,7 @@
 import type { RagConfig } from "../config/defaults.js";
 import type { EmbeddingProvider } from "../types.js";
 import { resolveApiKey } from "./api-keys.js";
-import { createHttpClient, RemoteServiceError, type HttpClient } from "./http.js";
+import { createHttpClient, RemoteServiceError, settingsOptions, type HttpClient, type RemoteSettings } from "./http.js";
 import { remoteModelName, type RemoteProviderOptions } from "./ollama.js";
 import { createRemoteProvider } from "./remote-provider.js";
 import type { Logger } from "../engine-types.js";
@@ -36,7 +36,7 @@ function isOpenAIHosted(baseUrl: string): boolean {
 
 export function openaiClient(
   service: string,
-  cfg: Pick<RagConfig["embedding"], "baseUrl" | "timeoutMs" | "maxRetries" | "concurrency" | "retryBaseMs" | "apiKey" | "proxy">,
+  cfg: RemoteSettings,
   keyPrefix: string,
   options: OpenAIProviderOptions & { logger?: Logger },
 ): HttpClient {
@@ -51,16 +51,10 @@ export function openaiClient(
   return createHttpClient({
     service,
     baseUrl,
-    timeoutMs: cfg.timeoutMs,
-    maxRetries: cfg.maxRetries,
-    concurrency: cfg.concurrency,
-    retryBaseMs: cfg.retryBaseMs,
-    proxyUrl: cfg.proxy.url,
+    ...settingsOptions(cfg, keyPrefix),
     // Azure OpenAI takes the key in `api-key`; everyone else in a bearer token.
     headers: key ? (isAzure(baseUrl) ? { "api-key": key.key } : { authorization: `Bearer ${key.key}` }) : undefined,
     unreachableHint: `start the server or set ${keyPrefix}.baseUrl`,
-    timeoutKey: `${keyPrefix}.timeoutMs`,
-    baseUrlKey: `${keyPrefix}.baseUrl`,
     adviseOnStatus: (status) =>
       status === 401 || status === 403
         ? `check ${keyPrefix}.apiKey (or env OPENAI_API_KEY)`

@@ -2,13 +2,12 @@
 // retries (429 with Retry-After, 5xx, dropped connections), timeouts, concurrency limit,
 // legacy /api/embeddings fallback and one-line failures.
 import { afterEach, describe, expect, it } from "vitest";
-import { createServer } from "node:net";
 import { DEFAULT_CONFIG, type RagConfig } from "../../core/config/defaults.js";
 import { createOllamaProvider } from "../../core/embedding/ollama.js";
 import { RemoteServiceError } from "../../core/embedding/http.js";
 import { fakeEmbedding } from "../fakes/fake-embedding.js";
 import { startFakeOllama } from "../fakes/ollama.js";
-import type { FakeHttpServer } from "../fakes/http-fake.js";
+import { closedPort, type FakeHttpServer } from "../fakes/http-fake.js";
 
 let server: FakeHttpServer | null = null;
 afterEach(async () => {
@@ -24,14 +23,6 @@ function cosine(a: Float32Array, b: Float32Array): number {
   let s = 0;
   for (let i = 0; i < a.length; i++) s += a[i] * b[i];
   return s;
-}
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
 }
 
 describe("ollama embedding provider", () => {
@@ -138,7 +129,7 @@ describe("ollama embedding provider", () => {
   });
 
   it("fails with one clear line when Ollama is not running", async () => {
-    const port = await freePort();
+    const port = await closedPort();
     const provider = createOllamaProvider(config({ baseUrl: `http://127.0.0.1:${port}` }));
     const err = await provider.dimension().catch((e) => e);
     expect(err).toBeInstanceOf(RemoteServiceError);

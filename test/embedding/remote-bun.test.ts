@@ -3,20 +3,12 @@
 import { describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { closedPort } from "../fakes/http-fake.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bun = join(here, "..", "..", "node_modules", ".bin", "bun");
-
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 describe("remote providers under Bun", () => {
   it.skipIf(!existsSync(bun))("reach, retry, time out, proxy and fail in one line as under Node", async () => {
