@@ -22,7 +22,7 @@ import type { EmbeddingProvider, SearchResult, VectorStore } from "./types.js";
 import { createEmbeddingProvider } from "./embedding/index.js";
 import { loadCustomChunkers } from "./chunking/index.js";
 import { openVectorStore, StoreDimensionMismatchError } from "./store/index.js";
-import { hybridSearch } from "./retrieval/index.js";
+import { hybridSearch, rankCandidates } from "./retrieval/index.js";
 import { KeywordIndex } from "./keyword/keyword-index.js";
 import { walkWorkspace } from "./files/walk.js";
 import { createFileLogger, isLogLevel, teeLogger } from "./logging/index.js";
@@ -357,6 +357,7 @@ class WorkspaceEngine implements Engine {
       filter: options.filter,
       mode,
       rank: options.rank ?? r.rank,
+      ranker: (q, candidates) => rankCandidates(q, candidates, { features: r.rankFeatures }),
     });
   }
 

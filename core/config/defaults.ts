@@ -146,6 +146,18 @@ export const DEFAULT_CONFIG = {
     hybrid: true,
     /** Apply the code-aware ranking stage. */
     rank: true,
+    /** Parts of the ranking stage (docs/retrieval.md); switch one off if it hurts your code base. */
+    rankFeatures: {
+      fusion: true,
+      symbolMatch: true,
+      symbolTerms: true,
+      pathMatch: true,
+      definitions: true,
+      chunkKind: true,
+      fileAggregation: true,
+      diversity: true,
+      demoteNonSource: true,
+    },
   },
   autoIndex: {
     enabled: true,

@@ -4,6 +4,7 @@
 // vendored code unless asked for, then decay repeated chunks of one file so one file cannot
 // fill the top 10. Scores stay in [0,1] and the output is sorted best first.
 import type { ChunkRecord } from "../types.js";
+import { DEFAULT_CONFIG, type RagConfig } from "../config/defaults.js";
 import { analyseQuery, type QueryAnalysis } from "./query-analysis.js";
 import {
   classifyPath,
@@ -30,39 +31,19 @@ export interface RankCandidate {
   vectorRank: number | null;
 }
 
-/** The switchable parts of the stack (config `retrieval.rankFeatures`, ablations). */
-export interface RankFeatureFlags {
-  /** Re-fuse keyword and vector scores, each normalised to the best of this query's list. */
-  fusion: boolean;
-  /** The query names the chunk's symbol exactly. */
-  symbolMatch: boolean;
-  /** The query's words make up the chunk's symbol name (`parse a level` → `ParseLevel`). */
-  symbolTerms: boolean;
-  /** The query's words appear in the file name or directories. */
-  pathMatch: boolean;
-  /** For named identifiers: declarations over mere references. */
-  definitions: boolean;
-  /** Declarations over loose code over prose. */
-  chunkKind: boolean;
-  /** Chunks of files with several matching chunks go up. */
-  fileAggregation: boolean;
-  /** Repeated chunks of one file decay, so results cover more files. */
-  diversity: boolean;
-  /** Tests, generated and vendored code go down unless the query asks for tests. */
-  demoteNonSource: boolean;
-}
+/**
+ * The switchable parts of the stack (config `retrieval.rankFeatures`, ablations):
+ * fusion (re-fuse keyword and vector scores normalised per query), symbolMatch (the query
+ * names the chunk's symbol), symbolTerms (the query's words make up the symbol name),
+ * pathMatch (query words in file or directory names), definitions (declarations over
+ * references of a named identifier), chunkKind (declarations over loose code over prose),
+ * fileAggregation (files with several matching chunks go up), diversity (repeated chunks of
+ * one file decay), demoteNonSource (tests, generated and vendored code go down unless asked).
+ */
+export type RankFeatureFlags = RagConfig["retrieval"]["rankFeatures"];
 
-export const DEFAULT_RANK_FEATURES: Readonly<RankFeatureFlags> = Object.freeze({
-  fusion: true,
-  symbolMatch: true,
-  symbolTerms: true,
-  pathMatch: true,
-  definitions: true,
-  chunkKind: true,
-  fileAggregation: true,
-  diversity: true,
-  demoteNonSource: true,
-});
+/** All on; the single source of the defaults is the config (core/config/defaults.ts). */
+export const DEFAULT_RANK_FEATURES: Readonly<RankFeatureFlags> = Object.freeze({ ...DEFAULT_CONFIG.retrieval.rankFeatures });
 
 /**
  * Weights calibrated on the dev benchmarks (test/eval, see docs/retrieval.md). A lift adds
