@@ -177,7 +177,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         return text.length === 0 ? {} : JSON.parse(text);
       } catch {
         throw new RemoteServiceError(
-          `${options.service} at ${base} sent a response that is not JSON (${preview(text)}): check embedding.baseUrl points at the API`,
+          `${options.service} at ${base} sent a response that is not JSON (${preview(text)}): check that ${options.baseUrlKey ?? "the base URL"} points at the API`,
           response.status,
         );
       }

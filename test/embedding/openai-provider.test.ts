@@ -98,6 +98,15 @@ describe("openai embedding provider", () => {
     expect(server.requestsTo("/v1/embeddings")).toHaveLength(3);
   });
 
+  it("says the base URL is wrong when a web page answers instead of the API", async () => {
+    server = await startFakeOpenAI();
+    server.failNext({ status: 200, body: "<!doctype html><html><body>Welcome to nginx!</body></html>" });
+    const provider = createOpenAIProvider(config({ baseUrl: `${server.url}/v1` }), { env: noEnv });
+    await expect(provider.dimension()).rejects.toThrow(
+      `the OpenAI-compatible API at ${server.url}/v1 sent a response that is not JSON (<!doctype html><html><body>Welcome to nginx!</body></html>): check that embedding.baseUrl points at the API`,
+    );
+  });
+
   it("reports a model the server does not have with advice", async () => {
     server = await startFakeOpenAI();
     const provider = createOpenAIProvider(config({ baseUrl: `${server.url}/v1`, model: "text-embedding-4-huge" }), { env: noEnv });
