@@ -284,21 +284,10 @@ export const AST_LANGUAGES: AstLanguage[] = [
       return { symbol: name?.text ?? "" };
     },
   },
-  {
-    language: "html",
-    grammar: "tree-sitter-html",
-    extensions: [".html", ".htm", ".xhtml"],
-    units: { script: ["script_element"], style: ["style_element"], element: ["element"] },
-    detached: ["script", "style"],
-    refine(node, kind) {
-      if (kind !== "element") return { symbol: "" };
-      const tag = node.namedChildren.find((c) => c?.type === "start_tag");
-      const tagName = tag?.namedChildren.find((c) => c?.type === "tag_name")?.text ?? "";
-      const idAttr = tag?.namedChildren.find((c) => c?.type === "attribute" && /^id\s*=/.test(c.text));
-      const id = idAttr?.text.match(/=\s*["']?([^"'\s>]+)/)?.[1];
-      return { symbol: id ? `${tagName}#${id}` : tagName };
-    },
-  },
+  htmlLike("html", [".html", ".htm", ".xhtml"]),
+  // Single-file components: their <template>, <script> and <style> blocks parse as HTML.
+  htmlLike("vue", [".vue"]),
+  htmlLike("svelte", [".svelte"]),
   {
     language: "css",
     grammar: "tree-sitter-css",
@@ -369,6 +358,25 @@ export const AST_LANGUAGES: AstLanguage[] = [
     },
   },
 ];
+
+/** HTML and the component formats built on it: elements, with <script>/<style> always separate. */
+function htmlLike(language: string, extensions: string[]): AstLanguage {
+  return {
+    language,
+    grammar: "tree-sitter-html",
+    extensions,
+    units: { script: ["script_element"], style: ["style_element"], element: ["element"] },
+    detached: ["script", "style"],
+    refine(node, kind) {
+      if (kind !== "element") return { symbol: "" };
+      const tag = node.namedChildren.find((c) => c?.type === "start_tag");
+      const tagName = tag?.namedChildren.find((c) => c?.type === "tag_name")?.text ?? "";
+      const idAttr = tag?.namedChildren.find((c) => c?.type === "attribute" && /^id\s*=/.test(c.text));
+      const id = idAttr?.text.match(/=\s*["']?([^"'\s>]+)/)?.[1];
+      return { symbol: id ? `${tagName}#${id}` : tagName };
+    },
+  };
+}
 
 /** `typedef struct {…} Buffer;` is a struct named Buffer, not an anonymous struct. */
 function refineTypedef(node: Node, kind: string): { kind?: string; symbol?: string } | null {

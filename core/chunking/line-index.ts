@@ -23,14 +23,13 @@ export class LineIndex {
     return this.starts[b + 1] - this.starts[a];
   }
 
-  /** The text of rows a..b inclusive, without the final newline. */
+  /** The exact text of rows a..b inclusive, without the last row's line ending (CRLF inside stays). */
   slice(a: number, b: number): string {
-    const end = Math.min(this.starts[b + 1] - 1, this.text.length);
-    let s = this.text.slice(this.starts[a], end);
-    if (s.endsWith("\r")) s = s.slice(0, -1);
-    return s;
+    const s = this.text.slice(this.starts[a], Math.min(this.starts[b + 1] - 1, this.text.length));
+    return s.endsWith("\r") ? s.slice(0, -1) : s;
   }
 
+  /** One row's text without its line ending, for pattern matching. */
   line(row: number): string {
     return this.slice(row, row);
   }

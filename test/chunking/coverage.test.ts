@@ -14,12 +14,19 @@ const LIMITS = [
 
 const textFixtures = fixtureNames().filter((name) => !name.endsWith(".pdf"));
 
+/** The file with CRLF line endings: chunking must not depend on the line ending. */
+function withCrlf(bytes: Uint8Array): Uint8Array {
+  return new TextEncoder().encode(new TextDecoder().decode(bytes).replace(/\n/g, "\r\n"));
+}
+
 describe("no line is lost", () => {
   for (const name of textFixtures) {
     it(`covers every non-blank line of ${name}`, async () => {
-      const bytes = readFixture(name);
-      const fileLines = new TextDecoder().decode(bytes).replace(/\n$/, "").split("\n");
-      for (const limits of LIMITS) {
+      const lf = readFixture(name);
+      for (const [bytes, limits] of [...LIMITS.map((l) => [lf, l] as const), [withCrlf(lf), LIMITS[2]] as const]) {
+        const text = new TextDecoder().decode(bytes);
+        const eol = text.includes("\r\n") ? "\r\n" : "\n";
+        const fileLines = text.replace(/\r?\n$/, "").split(eol);
         const chunks = await chunkFile(`x/${name}`, bytes, options(limits));
         expect(chunks.length).toBeGreaterThan(0);
         const covered = new Set<number>();
@@ -28,7 +35,7 @@ describe("no line is lost", () => {
           expect(chunk.startLine).toBeGreaterThanOrEqual(1);
           expect(chunk.endLine).toBeGreaterThanOrEqual(chunk.startLine);
           expect(chunk.endLine).toBeLessThanOrEqual(fileLines.length);
-          expect(chunk.content).toBe(fileLines.slice(chunk.startLine - 1, chunk.endLine).join("\n"));
+          expect(chunk.content).toBe(fileLines.slice(chunk.startLine - 1, chunk.endLine).join(eol));
           // Only the line fallback overlaps its windows; every other chunker cuts disjoint ranges.
           if (chunk.kind !== "lines") expect(chunk.startLine).toBeGreaterThan(lastEnd);
           lastEnd = chunk.endLine;
@@ -39,4 +46,11 @@ describe("no line is lost", () => {
       }
     });
   }
+
+  it("gives nothing for empty or blank files", async () => {
+    for (const path of ["a.ts", "a.md", "a.txt", "a.json"]) {
+      expect(await chunkFile(path, "", options()), path).toEqual([]);
+      expect(await chunkFile(path, "\n  \n\t\n", options()), path).toEqual([]);
+    }
+  });
 });

@@ -60,6 +60,14 @@ describe("HTML", () => {
   });
 });
 
+describe("Vue single-file components", () => {
+  it("splits template, script and style blocks", async () => {
+    const chunks = await chunkFixture("Panel.vue");
+    expect(outline(chunks)).toEqual(["element template 1-6", "script  8-13", "style  15-19"]);
+    expect(chunks.every((c) => c.language === "vue")).toBe(true);
+  });
+});
+
 describe("CSS", () => {
   it("makes rule sets and at-rules chunks named by their selectors", async () => {
     const chunks = await chunkFixture("theme.css", unmerged);
