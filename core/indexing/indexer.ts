@@ -470,7 +470,9 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
           summary.chunksFromCache++;
         } else missing.push(i);
       }
-      const batchSize = Math.max(1, config.embedding.batchSize);
+      // A remote provider sends up to `concurrency` batches at once: give it that many per call.
+      const parallel = provider.provider === "local" ? 1 : Math.max(1, config.embedding.concurrency);
+      const batchSize = Math.max(1, config.embedding.batchSize) * parallel;
       for (let s = 0; s < missing.length; s += batchSize) {
         checkAbort();
         const slice = missing.slice(s, s + batchSize);

@@ -101,6 +101,25 @@ describe("indexing through remote providers", () => {
     });
   }
 
+  it("keeps `embedding.concurrency` requests in flight while indexing", async () => {
+    root = makeWorkspace();
+    for (let i = 0; i < 12; i++) writeFileSync(join(root, "src", `part${i}.ts`), `export const part${i} = "value number ${i}";\n`);
+    const slow = await startFakeOllama();
+    slow.latencyMs = 30;
+    try {
+      const engine = await openEngine({
+        root,
+        overrides: { ...overrides("ollama"), embedding: { ...overrides("ollama").embedding, baseUrl: slow.url, batchSize: 2, concurrency: 3 } },
+      });
+      engines.push(engine);
+      await engine.index();
+      expect(slow.requestsTo("/api/embed").length).toBeGreaterThan(3);
+      expect(slow.maxInFlight).toBe(3);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it("rebuilds when the provider changes, and never mixes vectors", async () => {
     root = makeWorkspace();
     const first = await open("ollama");
