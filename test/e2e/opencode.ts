@@ -1,7 +1,7 @@
 // Runs the real OpenCode binary headless against a temp project: isolated HOME/XDG dirs, the
 // fake LLM as the only provider, config dirs seeded so OpenCode does not npm-install anything.
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -42,6 +42,13 @@ export interface ProjectOptions {
   ragConfig?: object | string;
   /** Run `opencode-rag index` before OpenCode starts. */
   index?: boolean;
+  /**
+   * How opencode-rag gets into the project's node_modules: "link" (a symlink to this checkout)
+   * or "copy" (the published files — package.json, dist, models — copied, dependencies beside
+   * them as npm would hoist them), which proves the bundle finds its grammars and model wherever
+   * the package is installed.
+   */
+  install?: "link" | "copy";
 }
 
 export class E2EProject {
@@ -77,7 +84,8 @@ export class E2EProject {
     }
     cpSync(FIXTURE, this.dir, { recursive: true });
     mkdirSync(join(this.dir, "node_modules"), { recursive: true });
-    symlinkSync(REPO, join(this.dir, "node_modules/opencode-rag"), "dir");
+    if (options.install === "copy") this.installCopy();
+    else symlinkSync(REPO, join(this.dir, "node_modules/opencode-rag"), "dir");
     writeFileSync(join(this.dir, "package.json"), JSON.stringify({ name: "sample-service", private: true }) + "\n");
     writeFileSync(join(this.dir, ".gitignore"), "node_modules\n");
     if (options.ragConfig !== undefined) {
@@ -122,8 +130,25 @@ export class E2EProject {
     return this;
   }
 
+  private installCopy(): void {
+    const pkg = join(this.dir, "node_modules/opencode-rag");
+    mkdirSync(pkg, { recursive: true });
+    cpSync(join(REPO, "package.json"), join(pkg, "package.json"));
+    const noMaps = (src: string) => !src.endsWith(".map");
+    cpSync(join(REPO, "dist"), join(pkg, "dist"), { recursive: true, filter: noMaps });
+    cpSync(join(REPO, "models"), join(pkg, "models"), { recursive: true, filter: (src) => !src.includes("/models/.work") });
+    for (const dep of readdirSync(join(REPO, "node_modules"))) {
+      if (dep.startsWith(".")) continue;
+      symlinkSync(join(REPO, "node_modules", dep), join(this.dir, "node_modules", dep), "dir");
+    }
+    this.cliPath = join(pkg, "dist/cli.js");
+  }
+
+  /** The CLI the project runs: the installed package's when copied, else the checkout's. */
+  private cliPath = CLI;
+
   cli(...args: string[]) {
-    return spawnSync(process.execPath, [CLI, ...args], { cwd: this.dir, env: { ...process.env, ...this.env() }, encoding: "utf8", timeout: 120_000 });
+    return spawnSync(process.execPath, [this.cliPath, ...args], { cwd: this.dir, env: { ...process.env, ...this.env() }, encoding: "utf8", timeout: 120_000 });
   }
 
   /** `printf PROMPT | opencode run --format json` (or `--command NAME` with PROMPT as its arguments). */

@@ -38,12 +38,20 @@ describe("opencode-rag in the real OpenCode: tools, guidance and injection on an
 
   beforeAll(async () => {
     const port = await llm.start();
-    project = new E2EProject(port).setup({ ragConfig: { autoIndex: { enabled: false } }, index: true });
+    // Installed as npm would (files copied), not linked: assets must load from the install.
+    project = new E2EProject(port).setup({ ragConfig: { autoIndex: { enabled: false } }, index: true, install: "copy" });
     result = await project.run("Where do sessions expire? Use the opencode-rag tools.");
   }, 240_000);
   afterAll(async () => {
     await llm.stop();
     project?.cleanup();
+  });
+
+  it("loads the model and grammars from the installed package, not from this checkout", () => {
+    const log = readFileSync(join(project.dir, ".opencode/opencode-rag.log"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const loads = log.filter((l) => l.message === "embedding model loaded");
+    expect(loads.length).toBeGreaterThan(0);
+    for (const l of loads) expect(l.folder.startsWith(join(project.dir, "node_modules/opencode-rag/models"))).toBe(true);
   });
 
   it("logs the session's events and each retrieval's metrics", () => {
