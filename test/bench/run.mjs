@@ -9,8 +9,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureCorpus } from "./corpus.mjs";
 import indexing from "./sections/indexing.mjs";
+import remote from "./sections/remote.mjs";
 
-const SECTIONS = [indexing];
+const SECTIONS = [indexing, remote];
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const repoRoot = join(here, "..", "..");
