@@ -228,6 +228,16 @@ export function createRagHooks(ws: RagWorkspace, tracker = new ConversationTrack
   };
 }
 
+async function warmMemory(ws: RagWorkspace): Promise<void> {
+  try {
+    const engine = await ws.engine();
+    const memory = await engine.memory?.();
+    await memory?.recall("warm up", 1);
+  } catch (err) {
+    ws.logger.error("memory warm-up failed", { error: err as Error });
+  }
+}
+
 /** Builds the OpenCode `server` function over a given core. */
 export function createServer(deps: CoreDeps, options: ServerOptions = {}): Plugin {
   return async (input: PluginInput) => {
@@ -240,6 +250,9 @@ export function createServer(deps: CoreDeps, options: ServerOptions = {}): Plugi
       const start = options.backgroundIndexer ?? true;
       // Not awaited: the first pass must never delay OpenCode's start.
       if (start && ws.config.autoIndex.enabled) ws.startIndexer();
+      // Memory's first recall would otherwise pay for opening the store and loading the model,
+      // and blow the latency budget of the first message. Warm it in the background.
+      if (ws.config.memory.enabled && ws.config.memory.autoInject) void warmMemory(ws);
     }
     ws.logger.info("plugin loaded", { root, guidanceTokens: countTokens(systemGuidance(guidanceOptions(ws.config))) });
     return createRagHooks(ws);
