@@ -14,6 +14,7 @@ import type { Logger } from "../engine-types.js";
 import { modelsDir } from "../paths.js";
 import type { EmbeddingProvider, EmbedPurpose } from "../types.js";
 import { IDENTIFIER_PREPROCESS, preprocessForEmbedding } from "./preprocess.js";
+import { encodeWordPiece, wordPieceFromTokenizerJson } from "./wordpiece.js";
 
 /** Where a configured model lives, before anything is loaded. */
 export type LocalModelSource =
@@ -71,15 +72,27 @@ function readFacts(dir: string): ModelFacts {
   }
 }
 
-type FeatureExtractor = (texts: string[], options: { pooling: "mean"; normalize: boolean }) => Promise<{ data: Float32Array; dims: number[] }>;
+/** What a loaded model can do: turn prepared texts into pooled, normalised vectors. */
+interface LoadedModel {
+  embed(texts: string[]): Promise<{ data: Float32Array; dim: number }>;
+}
 
 // transformers.js reads its settings from one global object when a model loads, so loads
 // are serialised: two providers with different folders must not interleave.
 let loading: Promise<unknown> = Promise.resolve();
 
-async function loadPipeline(src: Exclude<LocalModelSource, { kind: "missing" }>, threads: number): Promise<FeatureExtractor> {
-  const run = async (): Promise<FeatureExtractor> => {
-    const { env, pipeline } = await import("@huggingface/transformers");
+type Tok = ((texts: string | string[], o: Record<string, unknown>) => Record<string, { data: ArrayLike<bigint>; dims: number[]; ort_tensor: unknown }>) & {
+  model_max_length?: number;
+};
+type OrtSession = {
+  inputNames: string[];
+  outputNames: string[];
+  run(feeds: Record<string, unknown>, fetches?: string[]): Promise<Record<string, { data: Float32Array; dims: number[] }>>;
+};
+
+async function loadModel(src: Exclude<LocalModelSource, { kind: "missing" }>, threads: number, dir: string, facts: ModelFacts): Promise<LoadedModel> {
+  const run = async (): Promise<LoadedModel> => {
+    const { env, AutoTokenizer, AutoModel, Tensor } = await import("@huggingface/transformers");
     env.allowLocalModels = true;
     let id: string;
     if (src.kind === "folder") {
@@ -99,12 +112,81 @@ async function loadPipeline(src: Exclude<LocalModelSource, { kind: "missing" }>,
       cache_dir: src.kind === "hub" ? src.cacheDir : undefined,
       session_options: { intraOpNumThreads: threads, interOpNumThreads: 1 },
     };
-    const fe = await pipeline("feature-extraction", id, options as never);
-    return fe as unknown as FeatureExtractor;
+    const tokenizer = (await AutoTokenizer.from_pretrained(id, options as never)) as unknown as Tok;
+    const model = (await AutoModel.from_pretrained(id, options as never)) as unknown as {
+      sessions?: Record<string, OrtSession>;
+      (inputs: Record<string, unknown>): Promise<Record<string, { data: Float32Array; dims: number[] }>>;
+    };
+    const session = model.sessions?.model;
+    const maxLength = Math.min(tokenizer.model_max_length ?? 512, 8192);
+    // The bundled model's own fast path: its words go straight to WordPiece ids, and the
+    // graph pools in C++ (output `sentence_embedding`), so no [B, T, D] tensor reaches JS.
+    const wordPiece = facts.preprocess === IDENTIFIER_PREPROCESS ? wordPieceFromTokenizerJson(readJson(join(dir, "tokenizer.json"))) : null;
+    const pooledInGraph = !!session && session.outputNames.includes("sentence_embedding");
+
+    const idsOf = (text: string): number[] => {
+      if (wordPiece && PLAIN_WORDS.test(text)) return encodeWordPiece(text, wordPiece, maxLength);
+      const enc = tokenizer(text, { truncation: true, max_length: maxLength });
+      return Array.from(enc.input_ids.data, Number);
+    };
+
+    return {
+      async embed(texts: string[]) {
+        if (session && pooledInGraph) {
+          const rows = texts.map(idsOf);
+          const width = Math.max(...rows.map((r) => r.length));
+          const ids = new BigInt64Array(rows.length * width);
+          const mask = new BigInt64Array(rows.length * width);
+          rows.forEach((r, i) => {
+            for (let j = 0; j < r.length; j++) {
+              ids[i * width + j] = BigInt(r[j]);
+              mask[i * width + j] = 1n;
+            }
+          });
+          const feeds: Record<string, unknown> = {
+            input_ids: new Tensor("int64", ids, [rows.length, width]).ort_tensor,
+            attention_mask: new Tensor("int64", mask, [rows.length, width]).ort_tensor,
+          };
+          if (session.inputNames.includes("token_type_ids")) feeds.token_type_ids = new Tensor("int64", new BigInt64Array(ids.length), [rows.length, width]).ort_tensor;
+          const out = (await session.run(feeds, ["sentence_embedding"])).sentence_embedding;
+          return { data: out.data, dim: out.dims[out.dims.length - 1] };
+        }
+        // any other model: transformers.js end to end, mean pooling done here
+        const inputs = tokenizer(texts, { padding: true, truncation: true, max_length: maxLength });
+        const hidden = (await model(inputs)).last_hidden_state;
+        return { data: meanPoolNormalise(hidden.data, hidden.dims, inputs.attention_mask.data), dim: hidden.dims[2] };
+      },
+    };
   };
   const next = loading.then(run, run);
   loading = next.catch(() => undefined);
   return next;
+}
+
+/** Text the fast WordPiece path handles exactly like transformers.js (see wordpiece.ts). */
+const PLAIN_WORDS = /^[a-z0-9 ]*$/;
+
+function readJson(file: string): unknown {
+  return JSON.parse(readFileSync(file, "utf8"));
+}
+
+/** Masked mean over the sequence axis, then L2 normalisation; mask read once per position. */
+function meanPoolNormalise(hidden: Float32Array, dims: number[], mask: ArrayLike<bigint>): Float32Array {
+  const [batch, seq, dim] = dims;
+  const out = new Float32Array(batch * dim);
+  for (let i = 0; i < batch; i++) {
+    const o = i * dim;
+    for (let j = 0; j < seq; j++) {
+      if (mask[i * seq + j] === 0n) continue;
+      const h = (i * seq + j) * dim;
+      for (let k = 0; k < dim; k++) out[o + k] += hidden[h + k];
+    }
+    let norm = 0;
+    for (let k = 0; k < dim; k++) norm += out[o + k] * out[o + k];
+    norm = Math.sqrt(norm);
+    if (norm > 0) for (let k = 0; k < dim; k++) out[o + k] /= norm;
+  }
+  return out;
 }
 
 export interface LocalProviderOptions {
@@ -129,9 +211,11 @@ export async function createLocalProvider(
   if (src.kind === "missing") return { provider: null, reason: src.reason };
   const modelName = cfg.model.trim() || BUNDLED_MODEL_ID;
   const started = Date.now();
-  let extractor: FeatureExtractor;
+  const dir = src.kind === "folder" ? src.dir : join(src.cacheDir, src.id);
+  let loaded: LoadedModel;
+  let facts: ModelFacts = src.kind === "folder" || src.cached ? readFacts(dir) : { dimension: null, preprocess: null };
   try {
-    extractor = await loadPipeline(src, Math.max(1, cfg.threads));
+    loaded = await loadModel(src, Math.max(1, cfg.threads), dir, facts);
   } catch (e) {
     const why = (e instanceof Error ? e.message : String(e)).split("\n")[0];
     const reason =
@@ -140,8 +224,12 @@ export async function createLocalProvider(
         : `embedding model "${modelName}" could not be loaded (${why}): check the model folder's config.json, tokenizer.json and onnx/model.onnx; searching keyword-only`;
     return { provider: null, reason };
   }
-  const dir = src.kind === "folder" ? src.dir : join(src.cacheDir, src.id);
-  const facts = readFacts(dir);
+  if (src.kind === "hub" && !src.cached) {
+    // just downloaded: its config is on disk now; reload so a model that declares the
+    // preprocessing gets it (the loader read no facts before the files existed)
+    facts = readFacts(dir);
+    if (facts.preprocess) loaded = await loadModel({ ...src, cached: true }, Math.max(1, cfg.threads), dir, facts);
+  }
   const prepare = facts.preprocess === IDENTIFIER_PREPROCESS ? (t: string) => preprocessForEmbedding(t) : (t: string) => t;
   opts.logger?.info("embedding model loaded", { model: modelName, folder: dir, ms: Date.now() - started, threads: cfg.threads });
 
@@ -149,8 +237,8 @@ export async function createLocalProvider(
   const batchSize = Math.max(1, cfg.batchSize);
 
   async function embedBatch(texts: string[]): Promise<Float32Array[]> {
-    const out = await extractor(texts.map(prepare), { pooling: "mean", normalize: true });
-    const dim = out.dims[out.dims.length - 1];
+    const out = await loaded.embed(texts.map(prepare));
+    const dim = out.dim;
     dimension = dim;
     const vectors: Float32Array[] = [];
     for (let i = 0; i < texts.length; i++) {
@@ -181,8 +269,7 @@ export async function createLocalProvider(
       return result;
     },
     async close() {
-      const fe = extractor as unknown as { dispose?: () => Promise<void> };
-      await fe.dispose?.();
+      // sessions are released with the process; nothing holds files open meanwhile
     },
   };
   return { provider, reason: null };

@@ -83,7 +83,7 @@ function cleanDoc(raw) {
 function stripMarkers(lines, lang) {
   return lines
     .map((l) => {
-      if (lang === "js") return l.replace(/^\s*\/\*\*?/, "").replace(/\*\/\s*$/, "").replace(/^\s*\*\s?/, "");
+      if (lang === "js") return l.replace(/^\s*\/\/\s?/, "").replace(/^\s*\/\*\*?/, "").replace(/\*\/\s*$/, "").replace(/^\s*\*\s?/, "");
       if (lang === "go") return l.replace(/^\s*\/\/\s?/, "");
       if (lang === "rs") return l.replace(/^\s*\/\/\/\s?/, "");
       if (lang === "rb") return l.replace(/^\s*#\s?/, "");
@@ -97,6 +97,14 @@ function docAbove(lines, i, lang) {
   let j = i - 1;
   while (j >= 0 && (/^\s*@\w/.test(lines[j]) || /^\s*#\[/.test(lines[j]))) j--; // decorators, attributes
   if (j < 0) return null;
+  if (lang === "js" && /^\s*\/\/(?!\/)/.test(lines[j])) {
+    // a run of // line comments (underscore, d3 and many modules document this way)
+    let s = j;
+    while (s - 1 >= 0 && /^\s*\/\/(?!\/)/.test(lines[s - 1]) && j - s < 40) s--;
+    const block = lines.slice(s, j + 1);
+    if (block.some((l) => /eslint|@ts-|istanbul|prettier-ignore|copyright|license/i.test(l))) return null;
+    return [s, block];
+  }
   if (lang === "js") {
     if (!/\*\/\s*$/.test(lines[j])) return null;
     let s = j;

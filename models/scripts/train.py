@@ -46,13 +46,28 @@ class Bag(torch.nn.Module):
 
 
 def gather_batch(ids, off, idx):
-    starts, ends = off[idx], off[idx + 1]
-    lens = ends - starts
-    parts = [ids[s:e] for s, e in zip(starts.tolist(), ends.tolist())]
-    flat = torch.cat(parts)
-    offsets = torch.zeros(len(idx), dtype=torch.int64)
-    offsets[1:] = torch.cumsum(lens, 0)[:-1]
-    return flat, offsets
+    """Token ids of the texts `idx`, flattened, with EmbeddingBag offsets (no Python loop)."""
+    starts = off[idx]
+    lens = off[idx + 1] - starts
+    offsets = torch.cumsum(lens, 0) - lens
+    pos = torch.arange(int(lens.sum())) - offsets.repeat_interleave(lens) + starts.repeat_interleave(lens)
+    return ids[pos], offsets
+
+
+def source_batches(srcs, train_idx, batch, gen):
+    """Batches drawn from one code base at a time (a few at the seams): negatives then share
+    vocabulary and style with the positive, as in a real repository search."""
+    by_src = {}
+    for i in train_idx.tolist():
+        by_src.setdefault(srcs[i], []).append(i)
+    ordered = []
+    for name in sorted(by_src):
+        items = torch.tensor(by_src[name])
+        ordered.append(items[torch.randperm(len(items), generator=gen)])
+    order = torch.cat([ordered[k] for k in torch.randperm(len(ordered), generator=gen).tolist()])
+    n = len(order) // batch
+    batches = [order[b * batch : (b + 1) * batch] for b in range(n)]
+    return [batches[k] for k in torch.randperm(n, generator=gen).tolist()]
 
 
 def mrr(model, q, c, idx):
@@ -68,20 +83,24 @@ def export_onnx(weight, path):
     import onnx
     from onnx import TensorProto, helper, numpy_helper
 
-    w = weight.detach().numpy().astype(np.float32)
+    w = weight.detach().numpy().astype(np.float32).copy()
+    w[0] = 0.0  # [PAD]
     scale = np.abs(w).max(axis=1, keepdims=True) / 127.0
     scale[scale == 0] = 1.0
     q = np.clip(np.round(w / scale), -127, 127).astype(np.int8)
     vocab, dim = w.shape
     nodes = [
-        helper.make_node("Gather", ["table_q", "input_ids"], ["rows_q"], axis=0),
-        helper.make_node("Gather", ["table_scale", "input_ids"], ["rows_scale"], axis=0),
+        # padding positions read row 0 ([PAD]), which is all zeros: masking the ids is cheaper
+        # than masking the [B, T, D] activations
+        helper.make_node("Mul", ["input_ids", "attention_mask"], ["ids"]),
+        helper.make_node("Gather", ["table_q", "ids"], ["rows_q"], axis=0),
+        helper.make_node("Gather", ["table_scale", "ids"], ["rows_scale"], axis=0),
         helper.make_node("Cast", ["rows_q"], ["rows_f"], to=TensorProto.FLOAT),
-        helper.make_node("Mul", ["rows_f", "rows_scale"], ["rows"]),
-        # padding positions contribute zeros (pooling also masks them; this keeps raw output clean)
-        helper.make_node("Cast", ["attention_mask"], ["mask_f"], to=TensorProto.FLOAT),
-        helper.make_node("Unsqueeze", ["mask_f", "axis_last"], ["mask_3d"]),
-        helper.make_node("Mul", ["rows", "mask_3d"], ["last_hidden_state"]),
+        helper.make_node("Mul", ["rows_f", "rows_scale"], ["last_hidden_state"]),
+        # the pooled, normalised text vector, so callers can skip pooling in JavaScript
+        # (transformers.js pools in a per-element loop; this is the same mean, in C++)
+        helper.make_node("ReduceSum", ["last_hidden_state", "axis_seq"], ["pooled"], keepdims=0),
+        helper.make_node("LpNormalization", ["pooled"], ["sentence_embedding"], axis=-1, p=2),
     ]
     graph = helper.make_graph(
         nodes,
@@ -90,11 +109,14 @@ def export_onnx(weight, path):
             helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "sequence"]),
             helper.make_tensor_value_info("attention_mask", TensorProto.INT64, ["batch", "sequence"]),
         ],
-        [helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, ["batch", "sequence", dim])],
+        [
+            helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, ["batch", "sequence", dim]),
+            helper.make_tensor_value_info("sentence_embedding", TensorProto.FLOAT, ["batch", dim]),
+        ],
         [
             numpy_helper.from_array(q, "table_q"),
             numpy_helper.from_array(scale.astype(np.float32), "table_scale"),
-            numpy_helper.from_array(np.array([-1], dtype=np.int64), "axis_last"),
+            numpy_helper.from_array(np.array([1], dtype=np.int64), "axis_seq"),
         ],
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)], producer_name="opencode-rag")
@@ -116,11 +138,14 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--minutes", type=float, default=60, help="stop after this much training time")
+    ap.add_argument("--same-source", type=float, default=0.5, help="share of epochs batched within one code base")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
 
     q, c = load_side("q"), load_side("c")
+    srcs = json.load(open(os.path.join(WORK, "tokens-meta.json")))["srcs"]
+    gen = torch.Generator().manual_seed(args.seed)
     n = len(q[1]) - 1
     vocab = len(json.load(open(os.path.join(STAGE, "tokenizer.json")))["model"]["vocab"])
     perm = torch.randperm(n)
@@ -129,31 +154,44 @@ def main():
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
     steps_per_epoch = len(train_idx) // args.batch
     total = int(steps_per_epoch * args.epochs)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=total, pct_start=0.05)
+
+    def progress(step, elapsed):
+        # whichever budget runs out first, steps or minutes, ends the schedule: on a shared
+        # machine the step rate is unknown in advance, yet the learning rate must still anneal
+        return max(step / total, elapsed / (args.minutes * 60))
+
+    def set_lr(p):
+        warm = 0.03
+        f = p / warm if p < warm else 0.5 * (1 + math.cos(math.pi * min(1.0, (p - warm) / (1 - warm))))
+        for g in opt.param_groups:
+            g["lr"] = args.lr * max(f, 0.02)
     print(f"pairs {n}, vocab {vocab}, dim {args.dim}, {total} steps; val MRR (2000 candidates) before: {mrr(model, q, c, val_idx):.3f}")
     t0 = time.time()
     step = 0
     labels = torch.arange(args.batch)
     while step < total:
-        order = train_idx[torch.randperm(len(train_idx))]
-        for b in range(steps_per_epoch):
-            idx = order[b * args.batch : (b + 1) * args.batch]
+        if torch.rand(1, generator=gen).item() < args.same_source:
+            batches = source_batches(srcs, train_idx, args.batch, gen)
+        else:
+            order = train_idx[torch.randperm(len(train_idx), generator=gen)]
+            batches = [order[b * args.batch : (b + 1) * args.batch] for b in range(steps_per_epoch)]
+        for idx in batches:
             qv = model(*gather_batch(*q, idx))
             cv = model(*gather_batch(*c, idx))
             logits = qv @ cv.T / args.temp
             loss = (F.cross_entropy(logits, labels) + F.cross_entropy(logits.T, labels)) / 2
+            set_lr(progress(step, time.time() - t0))
             opt.zero_grad()
             loss.backward()
             opt.step()
-            sched.step()
             step += 1
-            if step % 200 == 0 or step == total:
+            if step % 50 == 0 or step == total:
                 print(f"step {step}/{total} loss {loss.item():.3f} val MRR {mrr(model, q, c, val_idx):.3f} {time.time() - t0:.0f}s", flush=True)
-            if step >= total or time.time() - t0 > args.minutes * 60:
+            if progress(step, time.time() - t0) >= 1:
                 break
-        if time.time() - t0 > args.minutes * 60:
-            print("time budget reached")
+        if progress(step, time.time() - t0) >= 1:
             break
+    print(f"trained {step} steps ({step / steps_per_epoch:.1f} epochs)")
 
     with torch.no_grad():
         model.emb.weight[0].zero_()
@@ -167,7 +205,7 @@ def main():
         "opencode_rag": {
             "preprocess": "identifiers-v1",
             "architecture": "static token embeddings, mean pooling, int8 table with per-row scales",
-            "trained": {k: getattr(args, k) for k in ["dim", "epochs", "batch", "lr", "temp", "seed"]},
+            "trained": {k: getattr(args, k) for k in ["dim", "epochs", "batch", "lr", "temp", "seed", "same_source"]},
             "pairs": n,
         },
     }

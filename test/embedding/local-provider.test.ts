@@ -5,9 +5,10 @@ import { mkdtempSync, readFileSync, existsSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { env } from "@huggingface/transformers";
+import { env, pipeline } from "@huggingface/transformers";
 import { BUNDLED_MODEL_ID, DEFAULT_CONFIG, type RagConfig } from "../../core/config/defaults.js";
 import { createEmbeddingProvider } from "../../core/embedding/index.js";
+import { preprocessForEmbedding } from "../../core/embedding/preprocess.js";
 import { modelsDir } from "../../core/paths.js";
 import type { EmbeddingProvider } from "../../core/types.js";
 
@@ -21,16 +22,22 @@ function configWith(embedding: Partial<RagConfig["embedding"]>): RagConfig {
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0);
 
 // Any fetch during these tests would be a network call the product promised not to make.
+// transformers.js fetches through env.fetch (and Node code could use globalThis.fetch): watch both.
 const realFetch = globalThis.fetch;
+const realEnvFetch = env.fetch;
 let fetchCalls: string[] = [];
 beforeAll(() => {
-  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    fetchCalls.push(String(input));
-    return realFetch(input, init);
-  }) as typeof fetch;
+  const spy = (inner: typeof fetch) =>
+    (async (input: RequestInfo | URL, init?: RequestInit) => {
+      fetchCalls.push(String(input));
+      return inner(input, init);
+    }) as typeof fetch;
+  globalThis.fetch = spy(realFetch);
+  env.fetch = spy(realEnvFetch as typeof fetch) as typeof env.fetch;
 });
 afterAll(() => {
   globalThis.fetch = realFetch;
+  env.fetch = realEnvFetch;
 });
 
 describe("local provider with the bundled model", () => {
@@ -87,6 +94,22 @@ describe("local provider with the bundled model", () => {
   it("treats split identifiers and prose alike (preprocessing applied)", async () => {
     const [ident, prose, other] = await provider.embed(["getUserById", "get user by id", "matrix determinant"], "query");
     expect(dot(ident, prose)).toBeGreaterThan(dot(ident, other));
+  });
+
+  it("gives the vectors transformers.js's own feature-extraction pipeline gives", async () => {
+    // the provider pools inside the graph and tokenizes on a fast path; the standard route
+    // (tokenizer + last_hidden_state + mean pooling + normalisation) must agree with it
+    env.allowRemoteModels = false;
+    env.localModelPath = modelsDir() + "/";
+    const fe = await pipeline("feature-extraction", BUNDLED_MODEL_ID, { dtype: "fp32" });
+    const texts = ["const maxRetryCount = 5;", "def read_config(path):\n    return yaml.safe_load(open(path))", "Größe berechnen"];
+    const ours = await provider.embed(texts, "document");
+    const theirs = await fe(texts.map((t) => preprocessForEmbedding(t)), { pooling: "mean", normalize: true });
+    const dim = theirs.dims[1];
+    texts.forEach((_, i) => {
+      const ref = (theirs.data as Float32Array).slice(i * dim, (i + 1) * dim);
+      expect(dot(ours[i], ref)).toBeCloseTo(1, 5);
+    });
   });
 
   it("embeds an empty batch and a text with no words without failing", async () => {

@@ -1,0 +1,51 @@
+// The fast WordPiece encoder must give exactly the ids transformers.js gives for the same
+// preprocessed text with the bundled tokenizer.json, or training and search would disagree.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { AutoTokenizer, env } from "@huggingface/transformers";
+import { BUNDLED_MODEL_ID } from "../../core/config/defaults.js";
+import { preprocessForEmbedding } from "../../core/embedding/preprocess.js";
+import { encodeWordPiece, wordPieceFromTokenizerJson, type WordPieceVocab } from "../../core/embedding/wordpiece.js";
+import { modelsDir } from "../../core/paths.js";
+
+const SAMPLES = [
+  "export async function getUserById(id: string): Promise<User | null> { return db.users.find(id); }",
+  "def parse_http_response(raw_bytes, encoding='utf-8'):\n    return HTTPResponse.from_bytes(raw_bytes)",
+  "func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }",
+  "Where are embeddings batched and normalised before they are written to the vector store?",
+  "zzqxwv qqqqjjjj xylophonistically antidisestablishmentarianism 1234567890 0x7fffffff",
+  "impl<T: Display> fmt::Debug for Wrapper<T> { fn fmt(&self, f: &mut Formatter) -> Result }",
+  "",
+  Array.from({ length: 700 }, (_, i) => `token${i} someIdentifier${i % 7}`).join(" "),
+];
+
+describe("fast WordPiece encoder", () => {
+  let wp: WordPieceVocab;
+  let tokenizer: Awaited<ReturnType<typeof AutoTokenizer.from_pretrained>>;
+
+  beforeAll(async () => {
+    const dir = join(modelsDir(), BUNDLED_MODEL_ID);
+    wp = wordPieceFromTokenizerJson(JSON.parse(readFileSync(join(dir, "tokenizer.json"), "utf8")))!;
+    env.allowRemoteModels = false;
+    env.localModelPath = modelsDir() + "/";
+    tokenizer = await AutoTokenizer.from_pretrained(BUNDLED_MODEL_ID);
+  });
+
+  it("reads the bundled tokenizer.json", () => {
+    expect(wp).not.toBeNull();
+    expect(wp.vocab.size).toBeGreaterThan(1000);
+  });
+
+  it("matches transformers.js id for id, including unknown words and truncation", () => {
+    for (const sample of SAMPLES) {
+      const text = preprocessForEmbedding(sample, 2000);
+      const expected = Array.from(tokenizer(text, { truncation: true, max_length: 512 }).input_ids.data as ArrayLike<bigint>, Number);
+      expect(encodeWordPiece(text, wp, 512)).toEqual(expected);
+    }
+  });
+
+  it("refuses a tokenizer that is not BERT WordPiece", () => {
+    expect(wordPieceFromTokenizerJson({ model: { type: "BPE", vocab: {} } })).toBeNull();
+  });
+});
