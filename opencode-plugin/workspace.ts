@@ -7,6 +7,7 @@ import type { Engine, Logger, Watcher } from "../core/engine-types.js";
 import { DEFAULT_CONFIG, type RagConfig } from "../core/config/defaults.js";
 import { findConfigFile, loadConfig, RUNTIME_OVERRIDES_FILE } from "../core/config/load.js";
 import { createFileLogger, silentLogger } from "../core/logging/index.js";
+import { stripSecrets } from "../core/memory/secrets.js";
 import { SessionLog } from "../core/telemetry/session-log.js";
 import type { CoreDeps } from "./deps.js";
 
@@ -40,7 +41,8 @@ export class RagWorkspace {
       this.logger.error("config could not be loaded", { error: err as Error });
     }
     this.stateDir = stateDir;
-    this.sessionLog = new SessionLog(stateDir);
+    // F37: session logs keep what was said, never the secrets in it.
+    this.sessionLog = new SessionLog(stateDir, { redact: (text) => stripSecrets(text).text });
     this.watchedStamp = this.configStamp();
   }
 

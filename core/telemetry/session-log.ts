@@ -28,10 +28,36 @@ export function sessionLogPath(stateDir: string, sessionID: string): string {
   return join(stateDir, SESSION_LOG_DIR, `${safe}.jsonl`);
 }
 
+/** Keys whose string values are identifiers or enums, never user text: kept verbatim. */
+const IDENTIFIER_KEYS = new Set([
+  "id", "sessionID", "messageID", "partID", "callID", "parentID", "projectID", "type", "role",
+  "tool", "providerID", "modelID", "agent", "mode", "status", "eventType", "source", "time",
+]);
+
+/** Applies `redact` to every string value except identifiers, however deep. */
+export function redactStrings(value: unknown, redact: (text: string) => string, key = ""): unknown {
+  if (typeof value === "string") return IDENTIFIER_KEYS.has(key) ? value : redact(value);
+  if (Array.isArray(value)) return value.map((v) => redactStrings(v, redact, key));
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = redactStrings(v, redact, k);
+    return out;
+  }
+  return value;
+}
+
+export interface SessionLogOptions {
+  /** Applied to every logged text (prompts, answers, tool output) so secrets never reach the log. */
+  redact?: (text: string) => string;
+}
+
 export class SessionLog {
   private readonly madeDirs = new Set<string>();
 
-  constructor(private readonly stateDir: string) {}
+  constructor(
+    private readonly stateDir: string,
+    private readonly options: SessionLogOptions = {},
+  ) {}
 
   private append(sessionID: string, entry: SessionLogEntry): void {
     const file = sessionLogPath(this.stateDir, sessionID);
@@ -40,7 +66,8 @@ export class SessionLog {
       mkdirSync(dir, { recursive: true });
       this.madeDirs.add(dir);
     }
-    appendFileSync(file, JSON.stringify(entry) + "\n");
+    const safe = this.options.redact ? redactStrings(entry, this.options.redact) : entry;
+    appendFileSync(file, JSON.stringify(safe) + "\n");
   }
 
   logEvent(sessionID: string, eventType: string, event: unknown): void {

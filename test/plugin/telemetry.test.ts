@@ -42,3 +42,23 @@ describe("SessionLog", () => {
     expect(sessionLogPath(dir, "../../etc/passwd")).toBe(join(dir, "eval-sessions", ".._.._etc_passwd.jsonl"));
   });
 });
+
+describe("SessionLog redaction", () => {
+  const dir = mkdtempSync(join(tmpdir(), "rag-slog-r-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("redacts secrets in any text but keeps identifiers intact", async () => {
+    const { stripSecrets } = await import("../../core/memory/secrets.js");
+    const log = new SessionLog(dir, { redact: (t) => stripSecrets(t).text });
+    const key = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789";
+    log.logEvent("ses_dd50c6945ffeniYiQtFl7ISq5w", "message.part.updated", {
+      type: "message.part.updated",
+      properties: { part: { id: "prt_22af3ab9d001dJJWjftqLK4l1E", sessionID: "ses_dd50c6945ffeniYiQtFl7ISq5w", type: "text", text: `use OPENAI_API_KEY=${key} here` } },
+    });
+    const text = readFileSync(sessionLogPath(dir, "ses_dd50c6945ffeniYiQtFl7ISq5w"), "utf8");
+    expect(text).not.toContain(key);
+    expect(text).toContain("use OPENAI_API_KEY=[REDACTED");
+    expect(text).toContain('"id":"prt_22af3ab9d001dJJWjftqLK4l1E"');
+    expect(text).toContain('"sessionID":"ses_dd50c6945ffeniYiQtFl7ISq5w"');
+  });
+});
