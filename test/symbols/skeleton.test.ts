@@ -76,6 +76,23 @@ describe("outlineFromTree", () => {
     expect(render(outlineFromTree(await parse("markdown", src)))).toEqual(["heading Guide 1-8", "  heading Install 5-8", "heading FAQ 9-11"]);
   });
 
+  it("reads Java classes, constructors, methods, interfaces and enums", async () => {
+    const src = "public class Cart {\n  public Cart() {}\n  int total() { return 0; }\n}\ninterface Priced { int price(); }\nenum Size { S, M }\n";
+    expect(render(outlineFromTree(await parse("java", src)))).toEqual([
+      "class Cart 1-4",
+      "  constructor Cart 2-2",
+      "  method total 3-3",
+      "interface Priced 5-5",
+      "  method price 5-5",
+      "enum Size 6-6",
+    ]);
+  });
+
+  it("nests Ruby modules, classes and methods", async () => {
+    const src = "module Shop\n  class Cart\n    def total\n      0\n    end\n  end\nend\n";
+    expect(render(outlineFromTree(await parse("ruby", src)))).toEqual(["module Shop 1-7", "  class Cart 2-6", "    method total 3-5"]);
+  });
+
   it("counts kinds over nested items", async () => {
     const items = outlineFromTree(await parse("typescript", "class A { m() {} n() {} }\nfunction f() {}\n"));
     expect(Object.fromEntries(countKinds(items))).toEqual({ class: 1, method: 2, function: 1 });
