@@ -270,17 +270,47 @@ function cutToFit(node: Node, a: number, b: number, lines: LineIndex, limits: Li
   return trimmed;
 }
 
+/** A node's named children with their rows, built once per node and chunking call. */
+interface Children {
+  nodes: Node[];
+  starts: number[];
+  ends: number[];
+}
+
+const childCache = new WeakMap<LineIndex, Map<number, Children>>();
+
+/** Cached per file (keyed by its LineIndex): regions of one big node would otherwise re-list its children. */
+function childrenOf(node: Node, lines: LineIndex): Children {
+  let perFile = childCache.get(lines);
+  if (!perFile) childCache.set(lines, (perFile = new Map()));
+  let entry = perFile.get(node.id);
+  if (!entry) {
+    const nodes = node.namedChildren.filter((c): c is Node => !!c);
+    const rows = nodes.map(rowsOf);
+    entry = { nodes, starts: rows.map((r) => r[0]), ends: rows.map((r) => r[1]) };
+    perFile.set(node.id, entry);
+  }
+  return entry;
+}
+
 /** Disjoint row ranges of the syntax nodes inside a..b, descending into nodes too big to keep. */
 function syntaxAtoms(node: Node, a: number, b: number, lines: LineIndex, limits: Limits): Array<[number, number]> {
   const atoms: Array<[number, number]> = [];
   const visit = (n: Node, depth: number) => {
-    for (const child of n.namedChildren) {
-      if (!child) continue;
-      const [s0, e0] = rowsOf(child);
-      if (e0 < a || s0 > b) continue;
-      const s = Math.max(s0, a);
-      const e = Math.min(e0, b);
-      if (!fits(lines, s, e, limits) && child.namedChildCount > 0 && depth < 12) visit(child, depth + 1);
+    const { nodes, starts, ends } = childrenOf(n, lines);
+    // Siblings are in order, so the first child reaching row a is found by bisection.
+    let lo = 0;
+    let hi = nodes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (ends[mid] < a) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < nodes.length && starts[i] <= b; i++) {
+      if (ends[i] < a) continue;
+      const s = Math.max(starts[i], a);
+      const e = Math.min(ends[i], b);
+      if (!fits(lines, s, e, limits) && nodes[i].namedChildCount > 0 && depth < 12) visit(nodes[i], depth + 1);
       else atoms.push([s, e]);
     }
   };
