@@ -54,22 +54,37 @@ const tui: TuiPlugin = async (api: TuiPluginApi) => {
     api.ui.dialog.setSize("large");
   }
 
-  function inject(kind: InjectKind) {
-    const prompt = api.renderer.currentFocusedEditor?.plainText ?? "";
+  // The prompt is the editor that has focus while no dialog is open. Remember it: run from the
+  // palette, the palette's input has focus, and after the palette closes nothing may have.
+  type Editor = NonNullable<typeof api.renderer.currentFocusedEditor>;
+  let promptEditor: Editor | null = null;
+  const onFocusedEditor = (editor: Editor | null) => {
+    if (editor && !api.ui.dialog.open) promptEditor = editor;
+  };
+  api.renderer.on("focused_editor", onFocusedEditor);
+  onFocusedEditor(api.renderer.currentFocusedEditor);
+
+  async function promptText(): Promise<string> {
+    for (let i = 0; i < 40 && api.ui.dialog.open; i++) await new Promise((r) => setTimeout(r, 25));
+    if (api.ui.dialog.open) return "";
+    const editor = api.renderer.currentFocusedEditor ?? (promptEditor && !promptEditor.isDestroyed ? promptEditor : null);
+    return editor?.plainText ?? "";
+  }
+
+  async function inject(kind: InjectKind) {
+    const prompt = await promptText();
     if (!prompt.trim()) {
       const what = kind === "injectFiles" ? "a list of related files" : "related code";
       api.ui.toast({ variant: "warning", title: "opencode-rag", message: `Type a prompt first: the key adds ${what} to it.` });
       return;
     }
     const marker = kind === "injectFiles" ? INJECT_FILES_MARKER : INJECT_CHUNKS_MARKER;
-    void (async () => {
-      try {
-        await api.client.tui.appendPrompt({ text: ` ${marker}` });
-        await api.client.tui.submitPrompt();
-      } catch (err) {
-        toastError(`could not send the prompt: ${(err as Error).message}`);
-      }
-    })();
+    try {
+      await api.client.tui.appendPrompt({ text: ` ${marker}` });
+      await api.client.tui.submitPrompt();
+    } catch (err) {
+      toastError(`could not send the prompt: ${(err as Error).message}`);
+    }
   }
 
   let unregisterKeys: (() => void) | null = null;
@@ -92,14 +107,14 @@ const tui: TuiPlugin = async (api: TuiPluginApi) => {
           title: "RAG: send prompt with related files",
           category: "opencode-rag",
           namespace: "palette",
-          run: () => inject("injectFiles"),
+          run: () => void inject("injectFiles"),
         },
         {
           name: COMMANDS.injectChunks,
           title: "RAG: send prompt with related code",
           category: "opencode-rag",
           namespace: "palette",
-          run: () => inject("injectChunks"),
+          run: () => void inject("injectChunks"),
         },
       ],
       bindings: [
@@ -123,6 +138,7 @@ const tui: TuiPlugin = async (api: TuiPluginApi) => {
   });
 
   api.lifecycle.onDispose(() => {
+    api.renderer.off("focused_editor", onFocusedEditor);
     stopStatus();
     unregisterKeys?.();
   });
