@@ -31,6 +31,13 @@ export function chunkWorkerScript(): string | null {
   return candidates.find((c) => existsSync(c)) ?? null;
 }
 
+/** One worker per core, at most 4; OPENCODE_RAG_CHUNK_WORKERS overrides (0 = chunk in-process). */
+function defaultPoolSize(): number {
+  const env = Number(process.env.OPENCODE_RAG_CHUNK_WORKERS);
+  if (process.env.OPENCODE_RAG_CHUNK_WORKERS && Number.isInteger(env) && env >= 0) return env;
+  return Math.min(availableParallelism(), 4);
+}
+
 interface Slot {
   worker: Worker;
   inFlight: number;
@@ -65,8 +72,8 @@ export class ChunkPool {
   }
 
   /** A pool, or null when workers are unavailable (no bundled worker script, one core). */
-  static create(config: RagConfig, root: string, size = Math.min(availableParallelism(), 4)): ChunkPool | null {
-    if (size < 2) return null;
+  static create(config: RagConfig, root: string, size = defaultPoolSize()): ChunkPool | null {
+    if (size < 1) return null;
     const script = chunkWorkerScript();
     if (!script) return null;
     try {

@@ -50,6 +50,8 @@ export const KEYWORD_FILE_PREFIX = "keyword-";
 const BATCH_MAX_FILES = 200;
 const BATCH_MAX_BYTES = 4 * 1024 * 1024;
 const PROGRESS_FILE_EVERY_MS = 250;
+/** Batches chunking workers may run ahead of the writer: keeps them busy, bounds memory. */
+const PREFETCH_BATCHES = 2;
 
 /** Workspace-relative paths the walker and watcher must never look at: the store, the state folder, the log. */
 export function internalExcludes(root: string, stateDir: string, storeUri: string, logFile = ""): string[] {
@@ -343,13 +345,18 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
     const cache = provider && dimension ? EmbeddingCache.open(stateDir, providerName, modelName, dimension) : null;
     try {
       const batches = toBatches(changed);
-      // Prepare the next batch while the current one is embedded and written.
-      let next: Promise<PreparedFile[]> | null = batches.length > 0 ? Promise.all(batches[0].map(prepare)) : null;
+      // Workers prepare the next batches while this thread embeds and writes the current one.
+      const ahead: Array<Promise<PreparedFile[]>> = [];
+      let queued = 0;
+      const queueUpTo = (n: number) => {
+        while (queued < batches.length && queued < n) ahead.push(Promise.all(batches[queued++].map(prepare)));
+      };
       for (let b = 0; b < batches.length; b++) {
-        const prepared = await next!;
+        queueUpTo(b + 1 + (pool ? PREFETCH_BATCHES : 0));
+        const prepared = await ahead.shift()!;
         mark("prepare");
         checkAbort();
-        next = b + 1 < batches.length ? Promise.all(batches[b + 1].map(prepare)) : null;
+        queueUpTo(b + 1 + (pool ? PREFETCH_BATCHES : 1));
         await applyBatch(prepared, cache);
         mark("embed+write");
       }
@@ -441,6 +448,7 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
       summary.filesIndexed++;
     }
 
+    mark("batch:records");
     // Optional steps between chunking and embedding (descriptions, …).
     if (addRecords.length > 0) {
       for (const enricher of chunkEnrichers()) {
@@ -490,6 +498,7 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
       }
     }
 
+    mark("batch:enrich+embed");
     // Writes: old rows out, new rows in; the keyword index follows the store.
     progress.phase = "writing";
     if (removeIds.length > 0) {
@@ -499,10 +508,12 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
     }
     if (addRecords.length > 0) {
       await store.add(addRecords.map((r, i) => ({ ...r, vector: vectors[i] })));
+      mark("batch:store");
       const docs = addRecords.map((r, i) => keywordDoc(r, addTexts[i]));
       kw.add(docs);
       if (kwAdded.length + kwRemoved.length <= KEYWORD_DELTA_MAX_OPS) kwAdded.push(...docs);
     }
+    mark("batch:keyword");
     for (const t of touched) manifest.files[t.path] = t.entry;
     touchedEntries += touched.length;
     summary.chunksAdded += addRecords.length;

@@ -4,14 +4,15 @@
 // by listing it below. Results are also written as JSON beside the cache.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { availableParallelism, cpus, totalmem } from "node:os";
+import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureCorpus } from "./corpus.mjs";
 import indexing from "./sections/indexing.mjs";
 import remote from "./sections/remote.mjs";
+import tokens from "./sections/tokens.mjs";
 
-const SECTIONS = [indexing, remote];
+const SECTIONS = [indexing, remote, tokens];
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const repoRoot = join(here, "..", "..");
@@ -37,7 +38,8 @@ async function main() {
   mkdirSync(cacheDir, { recursive: true });
   const corpusRoot = ensureCorpus(cacheDir, log);
   const lib = await import(join(repoRoot, "dist", "library.js"));
-  const machine = `${availableParallelism()} cores (${cpus()[0]?.model ?? "?"}), ${(totalmem() / 2 ** 30).toFixed(0)} GB, Node ${process.versions.node}`;
+  const load = loadavg()[0].toFixed(1);
+  const machine = `${availableParallelism()} cores (${cpus()[0]?.model ?? "?"}), ${(totalmem() / 2 ** 30).toFixed(0)} GB, Node ${process.versions.node}, load average ${load} at start`;
   const results = { date: new Date().toISOString(), machine, sections: {} };
   console.log(`machine: ${machine}`);
   for (const section of SECTIONS) {
