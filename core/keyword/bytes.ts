@@ -42,7 +42,7 @@ export class ByteWriter {
   }
 
   /** Values [start, end) of `values` as varints; as differences from the previous one when `delta`. */
-  varints(values: Uint32Array | Uint16Array, start: number, end: number, delta: boolean): void {
+  varints(values: Uint32Array | Uint8Array, start: number, end: number, delta: boolean): void {
     this.ensure((end - start) * 5);
     const buf = this.buf;
     let pos = this.pos;
@@ -95,7 +95,7 @@ export class ByteReader {
   }
 
   /** Decodes `count` varints into `out` starting at `offset`, each added to a running sum when `delta`. */
-  varints(out: Uint32Array | Uint16Array, offset: number, count: number, delta: boolean): void {
+  varints(out: Uint32Array | Uint8Array, offset: number, count: number, delta: boolean): void {
     const buf = this.buf;
     let pos = this.pos;
     let prev = 0;

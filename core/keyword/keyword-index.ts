@@ -26,8 +26,8 @@ const B = 0.75;
  */
 const SYMBOL_WEIGHT = 3;
 const PATH_WEIGHT = 2;
-/** Term frequencies are stored as 16-bit integers. */
-const MAX_TF = 0xffff;
+/** Term frequencies are stored in one byte: BM25 has long saturated before 255 (weighted) occurrences. */
+const MAX_TF = 0xff;
 /** Maps "share of the query covered" onto [0,1) without ties at the top (see search()). */
 const SCORE_STEEPNESS = 1.2;
 
@@ -59,7 +59,7 @@ export class KeywordIndex {
   private baseTermCount = 0;
   private baseOffsets: Uint32Array = new Uint32Array(1);
   private baseDocs: Uint32Array = new Uint32Array(0);
-  private baseTfs: Uint16Array = new Uint16Array(0);
+  private baseTfs: Uint8Array = new Uint8Array(0);
   // Delta postings: term id → [doc, tf, doc, tf, …].
   private delta = new Map<number, number[]>();
   private deltaPostings = 0;
@@ -303,7 +303,7 @@ export class KeywordIndex {
     for (let t = 0; t < termCount; t++) total += counts[t];
     const offsets = new Uint32Array(termCount + 1);
     const docs = new Uint32Array(total);
-    const tfs = new Uint16Array(total);
+    const tfs = new Uint8Array(total);
     let pos = 0;
     for (let t = 0; t < termCount; t++) {
       offsets[t] = pos;
@@ -467,7 +467,7 @@ interface IndexParts {
   terms: string[];
   offsets: Uint32Array;
   docs: Uint32Array;
-  tfs: Uint16Array;
+  tfs: Uint8Array;
 }
 
 function readParts(bytes: Uint8Array): IndexParts {
@@ -504,7 +504,7 @@ function readParts(bytes: Uint8Array): IndexParts {
   const total = r.varint();
   const offsets = new Uint32Array(termCount + 1);
   const docs = new Uint32Array(total);
-  const tfs = new Uint16Array(total);
+  const tfs = new Uint8Array(total);
   let pos = 0;
   for (let t = 0; t < termCount; t++) {
     const c = r.varint();

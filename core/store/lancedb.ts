@@ -4,7 +4,7 @@ import type * as LanceDb from "@lancedb/lancedb";
 import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from "apache-arrow";
 import type { ChunkRecord, ScoredId, SearchFilter, VectorStore } from "../types.js";
 import { filterToSql, sqlString } from "./filter.js";
-import { cosineDistanceToScore, validateRowVector } from "./vectors.js";
+import { cosineDistanceToScore, validateQueryVector, validateRowVector } from "./vectors.js";
 
 /**
  * LanceDB's Rust core logs warnings to stderr unless told otherwise, and hosts own the
@@ -198,12 +198,7 @@ export class LanceVectorStore implements VectorStore {
 
   async searchVector(vector: Float32Array, topK: number, filter?: SearchFilter): Promise<ScoredId[]> {
     this.assertOpen();
-    if (this.dimension === null) {
-      throw new Error(`vector store ${this.uri} is keyword-only (no vector column): vector search is unavailable`);
-    }
-    if (vector.length !== this.dimension) {
-      throw new Error(`query vector has ${vector.length} dimensions but the store holds ${this.dimension}: re-index with the current model`);
-    }
+    validateQueryVector(vector, this.dimension, `vector store ${this.uri}`);
     if (topK <= 0) return [];
     let query = this.table
       .vectorSearch(Array.from(vector))

@@ -2,7 +2,7 @@
 // Used by the browser build and by fast tests; portable (no Node built-ins).
 import type { ChunkRecord, ScoredId, SearchFilter, VectorStore } from "../types.js";
 import { compileFilter } from "./filter.js";
-import { clampScore, validateRowVector } from "./vectors.js";
+import { clampScore, validateQueryVector, validateRowVector } from "./vectors.js";
 
 type Row = ChunkRecord & { vector: Float32Array | null };
 /** A stored row keeps its vector scaled to unit length, so a search is one dot product per row. */
@@ -54,12 +54,7 @@ export class MemoryVectorStore implements VectorStore {
 
   async searchVector(vector: Float32Array, topK: number, filter?: SearchFilter): Promise<ScoredId[]> {
     this.assertOpen();
-    if (this.dimension === null) {
-      throw new Error("this store is keyword-only (opened without a vector dimension): vector search is unavailable");
-    }
-    if (vector.length !== this.dimension) {
-      throw new Error(`query vector has ${vector.length} dimensions but the store holds ${this.dimension}: re-index with the current model`);
-    }
+    validateQueryVector(vector, this.dimension, "this in-memory store");
     if (topK <= 0) return [];
     const accept = compileFilter(filter);
     const query = toUnit(vector);

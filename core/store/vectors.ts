@@ -22,4 +22,19 @@ export function validateRowVector(row: { id: string; vector: Float32Array | null
   if (row.vector.length !== dimension) {
     throw new Error(`row ${row.id} has a ${row.vector.length}-dimensional vector but the store holds ${dimension}: re-index with --force after a model change`);
   }
+  if (!allFinite(row.vector)) throw new Error(`row ${row.id} has a vector with NaN or infinite values: the embedding model produced garbage for it`);
+}
+
+/** Rejects a query vector that no store can search with. */
+export function validateQueryVector(vector: Float32Array, dimension: number | null, where: string): void {
+  if (dimension === null) throw new Error(`${where} is keyword-only (no vector column): vector search is unavailable`);
+  if (vector.length !== dimension) {
+    throw new Error(`query vector has ${vector.length} dimensions but the store holds ${dimension}: re-index with the current model`);
+  }
+  if (!allFinite(vector)) throw new Error("query vector has NaN or infinite values: the embedding model produced garbage for this query");
+}
+
+function allFinite(v: Float32Array): boolean {
+  for (let i = 0; i < v.length; i++) if (!Number.isFinite(v[i])) return false;
+  return true;
 }

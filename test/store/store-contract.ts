@@ -95,4 +95,14 @@ export function storeContract(name: string, open: () => Promise<VectorStore>): v
     expect(await store.count()).toBe(0);
     await store.close();
   });
+
+  test(`${name}: rejects NaN vectors in rows and queries, naming the row`, async () => {
+    const store = await open();
+    const bad = axis(0);
+    bad[2] = Number.NaN;
+    await expect(store.add([row("ok", "x.ts", axis(1)), row("nan", "x.ts", bad)])).rejects.toThrow(/row nan .*NaN/);
+    expect(await store.count()).toBe(0); // nothing of the batch was written
+    await expect(store.searchVector(bad, 5)).rejects.toThrow(/query vector .*NaN/);
+    await store.close();
+  });
 }
