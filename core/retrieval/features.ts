@@ -25,12 +25,42 @@ const DEFINITION_KINDS = new Set([
 
 /** Prose kinds (Markdown and friends): useful, but code questions want code first. */
 const PROSE_KINDS = new Set(["section", "heading", "paragraph", "preamble"]);
+/** Data and markup (JSON keys, HTML elements, CSS rules): rarely what a code question means. */
+const DATA_KINDS = new Set(["key", "element", "rule", "style"]);
 
-/** 1 for declarations, 0.5 for other code, 0 for prose. */
+/** 1 for declarations, 0.5 for other code, 0.25 for data and markup, 0 for prose. */
 export function kindPrior(record: ChunkRecord): number {
   if (DEFINITION_KINDS.has(record.kind)) return 1;
   if (PROSE_KINDS.has(record.kind)) return 0;
+  if (DATA_KINDS.has(record.kind)) return 0.25;
   return 0.5;
+}
+
+/** Normalised terms of a chunk (path, context, symbol and text), cached by chunk id. */
+const termCache = new Map<string, Set<string>>();
+const TERM_CACHE_LIMIT = 20_000;
+
+function chunkTerms(record: ChunkRecord): Set<string> {
+  const key = `${record.id}:${record.contentHash}`;
+  let terms = termCache.get(key);
+  if (!terms) {
+    terms = new Set(tokenizeCode(`${record.filePath} ${record.context} ${record.symbol}\n${record.content}`).map(normaliseTerm));
+    if (termCache.size >= TERM_CACHE_LIMIT) termCache.clear();
+    termCache.set(key, terms);
+  }
+  return terms;
+}
+
+/**
+ * Share of the query's distinct content words the chunk contains anywhere. BM25 lets one
+ * rare word dominate; a chunk that answers every part of the question should not lose to it.
+ */
+export function queryTermCoverage(q: QueryAnalysis, record: ChunkRecord): number {
+  if (q.terms.length === 0) return 0;
+  const terms = chunkTerms(record);
+  let hit = 0;
+  for (const t of q.terms) if (terms.has(t)) hit++;
+  return hit / q.terms.length;
 }
 
 /** Words of an identifier, normalised as the keyword index does. */

@@ -13,6 +13,7 @@ import {
   kindPrior,
   onlyReferencesIdentifier,
   pathTermCoverage,
+  queryTermCoverage,
   symbolTermCoverage,
   type PathClass,
 } from "./features.js";
@@ -35,6 +36,7 @@ export interface RankCandidate {
  * The switchable parts of the stack (config `retrieval.rankFeatures`, ablations):
  * fusion (re-fuse keyword and vector scores normalised per query), symbolMatch (the query
  * names the chunk's symbol), symbolTerms (the query's words make up the symbol name),
+ * termCoverage (the chunk contains every content word of the query),
  * pathMatch (query words in file or directory names), definitions (declarations over
  * references of a named identifier), chunkKind (declarations over loose code over prose),
  * fileAggregation (files with several matching chunks go up), diversity (repeated chunks of
@@ -51,29 +53,31 @@ export const DEFAULT_RANK_FEATURES: Readonly<RankFeatureFlags> = Object.freeze({
  */
 export const RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
   /** Share of the normalised vector score in the re-fused base score (keyword: the rest). */
-  vectorShare: 0.6,
+  vectorShare: 0.3,
   /** Weight of reciprocal-rank fusion added to the base score. */
   rrf: 0,
   /** The k of reciprocal-rank fusion. */
   rrfK: 20,
   /** Lift for an exact symbol match. Symbol queries: the definition should win outright. */
-  symbolMatch: 0.6,
+  symbolMatch: 0.1,
   /** Lift for full coverage of the symbol's words by the query. */
-  symbolTerms: 0.15,
+  symbolTerms: 0.25,
+  /** Lift for a chunk containing every content word of the query. */
+  termCoverage: 0.1,
   /** Lift for all query words in the path (file name full, directories half). */
-  pathMatch: 0.1,
+  pathMatch: 0.3,
   /** Lift for declaring a named identifier. */
-  definition: 0.2,
+  definition: 0.5,
   /** Multiplier on a chunk that only references a named identifier in a symbol query. */
   referencePenalty: 0.8,
   /** Lift for declarations (kind prior 1) vs loose code (0.5) vs prose (0). */
-  chunkKind: 0.05,
+  chunkKind: 0.2,
   /** Lift for the chunk's file by its aggregated evidence (relative to the best file). */
-  fileAggregation: 0.1,
+  fileAggregation: 0.05,
   /** How much each later chunk of a file counts towards the file's evidence. */
   fileAggregationDecay: 0.5,
   /** Multiplier per earlier chunk of the same file already ranked above. */
-  diversity: 0.85,
+  diversity: 0.95,
   /** Multipliers by path class when the query does not ask for tests. */
   demote: { test: 0.7, generated: 0.6, vendored: 0.6, example: 0.85, source: 1 },
 });
@@ -84,6 +88,7 @@ export interface RankWeights {
   rrfK: number;
   symbolMatch: number;
   symbolTerms: number;
+  termCoverage: number;
   pathMatch: number;
   definition: number;
   referencePenalty: number;
@@ -108,6 +113,7 @@ function ownLift(q: QueryAnalysis, c: RankCandidate, f: RankFeatureFlags, w: Ran
   if (f.symbolMatch) lift += w.symbolMatch * exactSymbolMatch(q, r);
   if (f.symbolTerms) lift += w.symbolTerms * symbolTermCoverage(q, r);
   if (f.pathMatch) lift += w.pathMatch * pathTermCoverage(q, r);
+  if (f.termCoverage && w.termCoverage > 0) lift += w.termCoverage * queryTermCoverage(q, r);
   if (f.definitions) lift += w.definition * definesIdentifier(q, r);
   if (f.chunkKind) lift += w.chunkKind * kindPrior(r);
   return lift;

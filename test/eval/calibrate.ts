@@ -169,6 +169,7 @@ async function main() {
     symbolMatch: [0, 0.2, 0.4, 0.6, 0.8, 1.2],
     symbolTerms: [0, 0.05, 0.1, 0.15, 0.25, 0.4],
     pathMatch: [0, 0.05, 0.1, 0.2, 0.3],
+    termCoverage: [0, 0.05, 0.1, 0.2, 0.3, 0.5],
     definition: [0, 0.1, 0.2, 0.3, 0.5],
     referencePenalty: [0.5, 0.7, 0.8, 0.9, 1],
     chunkKind: [0, 0.02, 0.05, 0.1, 0.2],

@@ -33,6 +33,7 @@ const only = (on: keyof RankFeatureFlags): Partial<RankFeatureFlags> => ({
   fusion: false,
   symbolMatch: false,
   symbolTerms: false,
+  termCoverage: false,
   pathMatch: false,
   definitions: false,
   chunkKind: false,
@@ -105,7 +106,7 @@ describe("rankCandidates", () => {
     const def = chunk({ filePath: "src/headers.ts", kind: "class", symbol: "HeaderDict", content: "export class HeaderDict {}" });
     const input = [cand(ref, 0.9), cand(def, 0.6)];
     expect(order(rankCandidates("HeaderDict", input, { features: none }))).toEqual([ref.id, def.id]);
-    expect(order(rankCandidates("HeaderDict", input, { features: only("symbolMatch") }))).toEqual([def.id, ref.id]);
+    expect(order(rankCandidates("HeaderDict", input, { features: only("symbolMatch"), weights: { symbolMatch: 0.5 } }))).toEqual([def.id, ref.id]);
     expect(order(rankCandidates("HeaderDict", input, { features: only("definitions") }))).toEqual([def.id, ref.id]);
   });
 
@@ -114,6 +115,15 @@ describe("rankCandidates", () => {
     const target = chunk({ filePath: "a.go", symbol: "ParseLevel" });
     const input = [cand(other, 0.5), cand(target, 0.45)];
     expect(order(rankCandidates("parse a log level from a string", input, { features: only("symbolTerms") }))).toEqual([target.id, other.id]);
+  });
+
+  it("lifts chunks that contain every part of the question", () => {
+    const oneWord = chunk({ filePath: "a.js", content: "const zlib = require('zlib'); zlib.inflate(x)" });
+    const all = chunk({ filePath: "b.js", content: "class Limiter { /* run at most concurrency jobs */ add(job) {} } // zlib operations" });
+    const input = [cand(oneWord, 0.5), cand(all, 0.45)];
+    const q = "limit concurrent zlib operations";
+    expect(order(rankCandidates(q, input, { features: none }))).toEqual([oneWord.id, all.id]);
+    expect(order(rankCandidates(q, input, { features: only("termCoverage"), weights: { termCoverage: 0.5 } }))).toEqual([all.id, oneWord.id]);
   });
 
   it("lifts files whose name matches the question", () => {
@@ -135,7 +145,7 @@ describe("rankCandidates", () => {
     const a2 = chunk({ filePath: "a.ts", startLine: 20, endLine: 30 });
     const b = chunk({ filePath: "b.ts" });
     const input = [cand(b, 0.5), cand(a1, 0.48), cand(a2, 0.45)];
-    expect(order(rankCandidates("anything here", input, { features: only("fileAggregation") }))[0]).toBe(a1.id);
+    expect(order(rankCandidates("anything here", input, { features: only("fileAggregation"), weights: { fileAggregation: 0.2 } }))[0]).toBe(a1.id);
     expect(order(rankCandidates("anything here", input, { features: none }))[0]).toBe(b.id);
   });
 

@@ -42,6 +42,7 @@ const FEATURES = [
   "no-fusion",
   "no-symbol-match",
   "no-symbol-terms",
+  "no-term-coverage",
   "no-path-match",
   "no-definitions",
   "no-chunk-kind",
