@@ -8,6 +8,7 @@ import { normaliseChunks } from "./custom-chunkers.js";
 import { chunkByLines } from "./fallback.js";
 import { chunkLatex } from "./latex.js";
 import { chunkMarkdown } from "./markdown.js";
+import { languageForContent } from "./languages.js";
 import { parseWith } from "./parser.js";
 import { chunkPdf } from "./pdf.js";
 import { chunkRazor } from "./razor.js";
@@ -54,8 +55,10 @@ export async function chunkFile(filePath: string, data: string | Uint8Array, opt
       }
       return normaliseChunks(raw, handler.chunker, filePath);
     }
-    case "syntax":
-      return chunkWithSyntax(handler.spec, filePath, content, limits, options.nodeTypes?.[handler.spec.language] ?? []);
+    case "syntax": {
+      const spec = languageForContent(handler.spec, filePath, content);
+      return chunkWithSyntax(spec, filePath, content, limits, options.nodeTypes?.[spec.language] ?? []);
+    }
     case "text":
       if (handler.format === "markdown") return chunkMarkdown(filePath, content, limits);
       if (handler.format === "latex") return chunkLatex(filePath, content, limits);
@@ -72,7 +75,8 @@ export async function chunkFile(filePath: string, data: string | Uint8Array, opt
 export async function parseSource(filePath: string, content: string): Promise<{ language: string; tree: Tree } | null> {
   const handler = handlerFor(filePath);
   if (handler?.type !== "syntax") return null;
-  return { language: handler.spec.language, tree: await parseWith(handler.spec.grammar, content) };
+  const spec = languageForContent(handler.spec, filePath, content);
+  return { language: spec.language, tree: await parseWith(spec.grammar, content) };
 }
 
 const decoder = new TextDecoder("utf-8");

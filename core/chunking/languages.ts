@@ -359,6 +359,17 @@ export const AST_LANGUAGES: AstLanguage[] = [
   },
 ];
 
+/**
+ * `.h` is shared by C and C++: a header using C++-only syntax is parsed as C++ (the C grammar
+ * would see errors where classes, namespaces and templates are).
+ */
+const CPP_HEADER_HINT = /^\s*(class\s+\w+[^;]*\{|namespace\s+[\w:]*\s*\{|template\s*<|(public|private|protected)\s*:)/m;
+
+export function languageForContent(spec: AstLanguage, filePath: string, content: string): AstLanguage {
+  if (spec.language !== "c" || !filePath.toLowerCase().endsWith(".h") || !CPP_HEADER_HINT.test(content)) return spec;
+  return AST_LANGUAGES.find((l) => l.language === "cpp") ?? spec;
+}
+
 /** HTML and the component formats built on it: elements, with <script>/<style> always separate. */
 function htmlLike(language: string, extensions: string[]): AstLanguage {
   return {

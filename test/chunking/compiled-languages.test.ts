@@ -1,7 +1,8 @@
 // Java, Go, Rust, C, C++, C#, Ruby, Kotlin, Swift: kinds, names, contexts and line ranges of
 // the units a reader would look for, on the fixtures in test/fixtures/chunking.
 import { describe, expect, it } from "vitest";
-import { chunkFixture, find, outline } from "./helpers.js";
+import { chunkFile } from "../../core/chunking/index.js";
+import { chunkFixture, find, options, outline } from "./helpers.js";
 
 const unmerged = { minChars: 0 };
 const split = { minChars: 0, maxLines: 8 };
@@ -70,6 +71,17 @@ describe("C and C++", () => {
     expect(multiply.startLine).toBe(28); // the template<> line belongs to it
     expect(find(chunks, "Dims", "struct").context).toBe("namespace linalg > struct Dims");
     expect(find(chunks, "main", "function").context).toBe("function main()");
+  });
+});
+
+describe(".h headers", () => {
+  it("parses a C++ header as C++ and a C header as C", async () => {
+    const cppHeader = "#pragma once\nnamespace geo {\nclass Point {\npublic:\n  double x() const { return x_; }\nprivate:\n  double x_;\n};\n}\n";
+    const cpp = await chunkFile("include/point.h", cppHeader, options({ minChars: 0 }));
+    expect(cpp[0].language).toBe("cpp");
+    expect(cpp.find((c) => c.kind === "namespace")?.symbol).toBe("geo");
+    const c = await chunkFile("include/buf.h", "typedef struct { int n; } Buf;\nint buf_len(const Buf *b);\n", options({ minChars: 0 }));
+    expect(c[0]).toMatchObject({ language: "c", kind: "struct", symbol: "Buf" });
   });
 });
 

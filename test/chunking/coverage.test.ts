@@ -47,6 +47,24 @@ describe("no line is lost", () => {
     });
   }
 
+  it("covers a long generated file with runs of statements between functions, within the limits", async () => {
+    const parts: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      for (let j = 0; j < 70; j++) parts.push(`registry.add("item${i}_${j}", ${j});`);
+      parts.push(`export function f${i}(x: number): number {\n  return x + ${i};\n}`);
+    }
+    const text = parts.join("\n");
+    const lines = text.split("\n");
+    const chunks = await chunkFile("gen/table.ts", text, options({ maxLines: 50, minChars: 100 }));
+    const covered = new Set<number>();
+    for (const c of chunks) {
+      expect(c.endLine - c.startLine + 1).toBeLessThanOrEqual(50);
+      for (let l = c.startLine; l <= c.endLine; l++) covered.add(l);
+    }
+    expect(covered.size).toBe(lines.length);
+    expect(chunks.filter((c) => c.kind === "function").map((c) => c.symbol)).toContain("f39");
+  });
+
   it("gives nothing for empty or blank files", async () => {
     for (const path of ["a.ts", "a.md", "a.txt", "a.json"]) {
       expect(await chunkFile(path, "", options()), path).toEqual([]);
