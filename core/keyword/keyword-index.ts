@@ -32,7 +32,8 @@ const MAX_TF = 0xff;
 const SCORE_STEEPNESS = 1.2;
 
 const MAGIC = [0x4f, 0x43, 0x52, 0x4b]; // "OCRK"
-const FORMAT_VERSION = 1;
+/** 2: terms stored in string order (a loaded index binary-searches them). */
+const FORMAT_VERSION = 2;
 
 /**
  * Inverted index in two parts, like a tiny LSM tree:
@@ -501,6 +502,8 @@ function readParts(bytes: Uint8Array): IndexParts {
   }
   const terms = strings();
   const termCount = terms.length;
+  // Lookups binary-search this table: an unsorted one would silently miss terms.
+  for (let t = 1; t < termCount; t++) if (!(terms[t - 1] < terms[t])) throw new Error("term table out of order");
   const total = r.varint();
   const offsets = new Uint32Array(termCount + 1);
   const docs = new Uint32Array(total);

@@ -143,3 +143,12 @@ describe("KeywordIndex loaded from bytes", () => {
     expect(again.search("zebra crossing", 10)).toEqual(fresh.search("zebra crossing", 10));
   });
 });
+
+describe("KeywordIndex file format", () => {
+  test("a file of another format version is refused, not misread", () => {
+    const bytes = build().serialize();
+    const other = bytes.slice();
+    other[4] = 1; // the version byte after "OCRK"
+    expect(() => KeywordIndex.deserialize(other)).toThrow(/format version 1, expected 2/);
+  });
+});
