@@ -146,6 +146,19 @@ async function main() {
   console.log("hybrid      ", fmt(evaluate(data, { ...base, rank: false })));
   console.log("hybrid+rank ", fmt(evaluate(data, base)));
   console.log("hybrid+rank-fusion", fmt(evaluate(data, { ...base, features: { fusion: false } })));
+  {
+    // Cost of the ranking stage alone, per query, on the fused candidate lists.
+    const times: number[] = [];
+    for (const c of data) {
+      const cands = fuse(c, base, "hybrid");
+      const t0 = performance.now();
+      rankCandidates(c.query.query, cands);
+      times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    const n = data.reduce((m, c) => m + fuse(c, base, "hybrid").length, 0) / data.length;
+    console.log(`ranking stage: p50 ${times[Math.floor(times.length / 2)].toFixed(2)} ms, p95 ${times[Math.floor(times.length * 0.95)].toFixed(2)} ms over ${n.toFixed(0)} candidates per query`);
+  }
   if (process.argv.includes("--dump")) {
     // The natural queries the current stack answers worst, with what it returned.
     for (const c of data) {
