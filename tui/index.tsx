@@ -9,6 +9,7 @@ import { INJECT_CHUNKS_MARKER, INJECT_FILES_MARKER } from "../opencode-plugin/ma
 import type { RagConfig } from "../core/config/defaults.js";
 import { SettingsDialog } from "./components/SettingsDialog.js";
 import { StatusSidebar } from "./components/StatusSidebar.js";
+import { PaletteContext, paletteFromTheme } from "./components/colors.js";
 import { watchSidebarStatus, type SidebarStatus } from "./index-status.js";
 import { loadWorkspaceConfig } from "./workspace.js";
 import { startReindex } from "./reindex.js";
@@ -34,22 +35,26 @@ const tui: TuiPlugin = async (api: TuiPluginApi) => {
     return workspace.config;
   };
 
+  // Read on every render, so a theme switch recolours the views.
+  const palette = () => paletteFromTheme(api.theme.current);
   const toastError = (message: string) => api.ui.toast({ variant: "error", title: "opencode-rag", message });
 
   function openSettings() {
     reload();
     api.ui.dialog.replace(() => (
-      <SettingsDialog
-        stateDir={workspace.stateDir}
-        readConfig={reload}
-        providers={api.state.provider as readonly ProviderLike[]}
-        problem={workspace.problem}
-        onClose={() => api.ui.dialog.clear()}
-        onReindex={() => startReindex(root, toastError)}
-        onSaved={(keys) => {
-          if (keys.some((k) => k.startsWith("keybindings."))) registerKeys();
-        }}
-      />
+      <PaletteContext.Provider value={palette}>
+        <SettingsDialog
+          stateDir={workspace.stateDir}
+          readConfig={reload}
+          providers={api.state.provider as readonly ProviderLike[]}
+          problem={workspace.problem}
+          onClose={() => api.ui.dialog.clear()}
+          onReindex={() => startReindex(root, toastError)}
+          onSaved={(keys) => {
+            if (keys.some((k) => k.startsWith("keybindings."))) registerKeys();
+          }}
+        />
+      </PaletteContext.Provider>
     ));
     api.ui.dialog.setSize("large");
   }
@@ -132,7 +137,11 @@ const tui: TuiPlugin = async (api: TuiPluginApi) => {
     order: 50,
     slots: {
       sidebar_content() {
-        return <StatusSidebar status={status} />;
+        return (
+          <PaletteContext.Provider value={palette}>
+            <StatusSidebar status={status} />
+          </PaletteContext.Provider>
+        );
       },
     },
   });

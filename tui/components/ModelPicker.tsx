@@ -5,7 +5,7 @@ import { createMemo, createSignal, For, Show } from "solid-js";
 import { useKeyboard } from "@opentui/solid";
 import type { KeyEvent } from "@opentui/core";
 import type { ModelOption } from "../model-options.js";
-import { COLORS } from "./colors.js";
+import { usePalette } from "./colors.js";
 
 export interface ModelPickerProps {
   title: string;
@@ -24,6 +24,7 @@ export interface ModelPickerProps {
 type Row = { kind: "group"; label: string } | { kind: "option"; option: ModelOption; index: number };
 
 export function ModelPicker(props: ModelPickerProps) {
+  const c = usePalette();
   const [filter, setFilter] = createSignal("");
   const [cursor, setCursor] = createSignal(0);
   const visible = createMemo(() => {
@@ -73,23 +74,23 @@ export function ModelPicker(props: ModelPickerProps) {
 
   return (
     <box flexDirection="column">
-      <text fg={COLORS.title}>{props.title}</text>
-      <text fg={COLORS.muted}>{filter() ? `filter: ${filter()}` : "type to filter"}</text>
+      <text fg={c().title}>{props.title}</text>
+      <text fg={c().muted}>{filter() ? `filter: ${filter()}` : "type to filter"}</text>
       <For each={windowed()}>
         {(row) =>
           row.kind === "group" ? (
-            <text fg={COLORS.group}>{row.label}</text>
+            <text fg={c().group}>{row.label}</text>
           ) : (
-            <text fg={row.index === cursor() ? COLORS.selected : COLORS.text}>
+            <text fg={row.index === cursor() ? c().selected : c().text}>
               {`${row.index === cursor() ? "›" : " "} ${row.option.title}${row.option.title === props.currentTitle ? " ●" : ""}`}
             </text>
           )
         }
       </For>
       <Show when={visible().length === 1 && filter()}>
-        <text fg={COLORS.muted}>no model matches; pick Custom… to type an id</text>
+        <text fg={c().muted}>no model matches; pick Custom… to type an id</text>
       </Show>
-      <text fg={COLORS.muted}>↑↓ move · enter pick · ← back</text>
+      <text fg={c().muted}>↑↓ move · enter pick · ← back</text>
     </box>
   );
 }

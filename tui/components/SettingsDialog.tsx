@@ -12,7 +12,7 @@ import { editorText, parseFieldInput } from "../setting-values.js";
 import { saveOverrides } from "../overrides.js";
 import { buildModelOptions, customModelChanges, CUSTOM_MODEL_TITLE, type ModelOption, type ProviderLike } from "../model-options.js";
 import { ModelPicker } from "./ModelPicker.js";
-import { COLORS } from "./colors.js";
+import { usePalette } from "./colors.js";
 
 export interface SettingsDialogProps {
   stateDir: string;
@@ -38,6 +38,7 @@ type Screen =
 type Message = { tone: "ok" | "error" | "warn"; text: string } | null;
 
 export function SettingsDialog(props: SettingsDialogProps) {
+  const c = usePalette();
   const [config, setConfig] = createSignal<RagConfig>(props.readConfig());
   const [screen, setScreen] = createSignal<Screen>({ kind: "categories" });
   const [cursor, setCursor] = createSignal(0);
@@ -193,13 +194,13 @@ export function SettingsDialog(props: SettingsDialogProps) {
 
   return (
     <box flexDirection="column" paddingLeft={1} paddingRight={1}>
-      <text fg={COLORS.title}>{breadcrumb()}</text>
+      <text fg={c().title}>{breadcrumb()}</text>
       <text> </text>
       <Switch>
         <Match when={screen().kind === "categories"}>
           <For each={SETTINGS_CATEGORIES}>
             {(cat, i) => (
-              <text fg={i() === categoryCursor() ? COLORS.selected : COLORS.text}>
+              <text fg={i() === categoryCursor() ? c().selected : c().text}>
                 {`${i() === categoryCursor() ? "›" : " "} ${pad(cat.title, 18)} ${cat.fields.map((f) => f.key.split(".").pop()).join(", ")}`}
               </text>
             )}
@@ -208,16 +209,16 @@ export function SettingsDialog(props: SettingsDialogProps) {
         <Match when={screen().kind === "fields"}>
           <For each={(screen() as { category: SettingCategory }).category.fields}>
             {(field, i) => (
-              <text fg={i() === cursor() ? COLORS.selected : COLORS.text}>
+              <text fg={i() === cursor() ? c().selected : c().text}>
                 {`${i() === cursor() ? "›" : " "} ${pad(field.label, 30)} ${formatValue(field, config())}`}
               </text>
             )}
           </For>
           <text> </text>
-          <text fg={COLORS.muted}>{(screen() as { category: SettingCategory }).category.fields[cursor()]?.help ?? ""}</text>
+          <text fg={c().muted}>{(screen() as { category: SettingCategory }).category.fields[cursor()]?.help ?? ""}</text>
         </Match>
         <Match when={screen().kind === "edit" || screen().kind === "custom"}>
-          <text fg={COLORS.muted}>
+          <text fg={c().muted}>
             {screen().kind === "custom"
               ? "Model id (prefix local/, ollama/ or openai/ to choose the provider):"
               : (screen() as { field: SettingField }).field.help}
@@ -253,12 +254,12 @@ export function SettingsDialog(props: SettingsDialogProps) {
         </Match>
       </Switch>
       <Show when={message()}>
-        <text fg={message()!.tone === "error" ? COLORS.error : message()!.tone === "warn" ? COLORS.warn : COLORS.ok}>{message()!.text}</text>
+        <text fg={message()!.tone === "error" ? c().error : message()!.tone === "warn" ? c().warn : c().ok}>{message()!.text}</text>
       </Show>
       <Show when={reindexKeys().length > 0 && props.onReindex && screen().kind !== "edit"}>
-        <text fg={COLORS.warn}>Press r to re-index now.</text>
+        <text fg={c().warn}>Press r to re-index now.</text>
       </Show>
-      <text fg={COLORS.muted}>
+      <text fg={c().muted}>
         {screen().kind === "categories"
           ? "↑↓ move · enter open · esc close"
           : screen().kind === "fields"

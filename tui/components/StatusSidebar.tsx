@@ -3,7 +3,7 @@
 import { Show } from "solid-js";
 import type { Accessor } from "solid-js";
 import { formatAge, type SidebarStatus } from "../index-status.js";
-import { COLORS } from "./colors.js";
+import { usePalette } from "./colors.js";
 
 export interface StatusSidebarProps {
   status: Accessor<SidebarStatus | null>;
@@ -20,30 +20,31 @@ function bar(done: number, total: number, width = 12): string {
 }
 
 export function StatusSidebar(props: StatusSidebarProps) {
+  const c = usePalette();
   const s = () => props.status();
   const now = () => (props.now ? props.now() : Date.now());
   return (
     <box flexDirection="column">
-      <text fg={COLORS.title}>
+      <text fg={c().title}>
         <b>RAG index</b>
       </text>
-      <Show when={s()} fallback={<text fg={COLORS.muted}>reading status…</text>}>
-        <text fg={COLORS.text}>{`Chunks  ${count(s()!.chunks)}`}</text>
-        <text fg={COLORS.text}>{`Files   ${count(s()!.files)}`}</text>
-        <text fg={COLORS.text}>{`Model   ${s()!.provider}/${s()!.model}`}</text>
-        <text fg={COLORS.text}>{`Indexed ${formatAge(s()!.lastIndexedAt, now())}`}</text>
-        <text fg={s()!.watch.state === "error" ? COLORS.error : COLORS.text}>
+      <Show when={s()} fallback={<text fg={c().muted}>reading status…</text>}>
+        <text fg={c().text}>{`Chunks  ${count(s()!.chunks)}`}</text>
+        <text fg={c().text}>{`Files   ${count(s()!.files)}`}</text>
+        <text fg={c().text}>{`Model   ${s()!.provider}/${s()!.model}`}</text>
+        <text fg={c().text}>{`Indexed ${formatAge(s()!.lastIndexedAt, now())}`}</text>
+        <text fg={s()!.watch.state === "error" ? c().error : c().text}>
           {`Watcher ${s()!.watch.state}${s()!.watch.backend ? ` (${s()!.watch.backend})` : ""}`}
         </text>
         <Show when={s()!.watch.message}>
-          <text fg={COLORS.muted}>{s()!.watch.message}</text>
+          <text fg={c().muted}>{s()!.watch.message}</text>
         </Show>
         <Show when={s()!.progress}>
-          <text fg={COLORS.warn}>{`Indexing ${s()!.progress!.filesDone}/${s()!.progress!.filesTotal} files`}</text>
-          <text fg={COLORS.warn}>{bar(s()!.progress!.filesDone, s()!.progress!.filesTotal)}</text>
+          <text fg={c().warn}>{`Indexing ${s()!.progress!.filesDone}/${s()!.progress!.filesTotal} files`}</text>
+          <text fg={c().warn}>{bar(s()!.progress!.filesDone, s()!.progress!.filesTotal)}</text>
         </Show>
         <Show when={s()!.note}>
-          <text fg={COLORS.muted}>{s()!.note}</text>
+          <text fg={c().muted}>{s()!.note}</text>
         </Show>
       </Show>
     </box>
