@@ -307,9 +307,14 @@ class WorkspaceEngine implements Engine {
       return { dimension: await provider.dimension(), down: false };
     } catch (err) {
       this.logger.error("the embedding provider is unreachable; searching keywords only", { error: oneLine(err) });
-      const read = readManifest(this.stateDir);
-      return { dimension: read.status === "ok" ? read.manifest.dimension : null, down: true };
+      return { ...this.indexedDimension(), down: true };
     }
+  }
+
+  /** The vector length the index on disk was built with (null without a manifest). */
+  private indexedDimension(): { dimension: number | null; down: boolean } {
+    const read = readManifest(this.stateDir);
+    return { dimension: read.status === "ok" ? read.manifest.dimension : null, down: false };
   }
 
   async memory(): Promise<QuirkMemory> {
@@ -329,7 +334,9 @@ class WorkspaceEngine implements Engine {
   async search(query: string, options: SearchOptions = {}): Promise<SearchResult[]> {
     this.assertOpen();
     const { provider } = await this.embedding();
-    const { dimension, down } = await this.searchDimension(provider);
+    // A keyword search needs no model at all (describe_image relies on that): the index's own
+    // dimension opens the store, so a remote provider is not even probed.
+    const { dimension, down } = options.mode === "keyword" ? this.indexedDimension() : await this.searchDimension(provider);
     const store = this.storePromise && this.storeDimension !== undefined ? await this.storePromise : await this.storeForSearch(dimension);
     const keyword = this.currentKeyword();
     const r = this.config.retrieval;

@@ -252,11 +252,16 @@ describe("descriptions and images through the engine", () => {
       const code = await engine.search("verify the session token signature", { topK: 3 });
       expect(code[0].chunk.description).toMatch(/^Described chunk \d+ for search\.$/);
 
-      // What describe_image does: read the stored row, no model call.
+      // What describe_image does: read the stored row, no model call — not even an embedding
+      // probe in a fresh session.
       const chatCalls = vision.requests.length;
-      const stored = await engine.search("architecture.png", { mode: "keyword", filter: { pathPrefixes: ["docs/architecture.png"], kinds: ["image"] } });
+      const embedCalls = openai.requests.length;
+      const fresh = await open("openai", {
+        description: { enabled: true, provider: "openai", model: "gpt-fake", visionModel: "gpt-fake-vision", baseUrl: `${vision.url}/v1`, apiKey: "sk-fake" },
+      });
+      const stored = await fresh.search("architecture.png", { mode: "keyword", filter: { pathPrefixes: ["docs/architecture.png"], kinds: ["image"] } });
       expect(stored[0]?.chunk.content).toBe("Diagram of the payment gateway architecture with queues and workers.");
-      expect(vision.requests.length).toBe(chatCalls);
+      expect([vision.requests.length, openai.requests.length]).toEqual([chatCalls, embedCalls]);
 
       // A vision failure leaves that image out with a one-line error; the next pass describes it.
       writeFileSync(join(root, "docs", "flow.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 9, 9, 9]));
