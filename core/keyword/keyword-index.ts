@@ -32,8 +32,12 @@ const MAX_TF = 0xff;
 const SCORE_STEEPNESS = 1.2;
 
 const MAGIC = [0x4f, 0x43, 0x52, 0x4b]; // "OCRK"
-/** 2: terms stored in string order (a loaded index binary-searches them). */
-const FORMAT_VERSION = 2;
+/**
+ * Bumped whenever the file layout OR the terms it holds change (tokenizer, normaliseTerm), so
+ * that an older file is refused and rebuilt rather than silently matching nothing.
+ * 2: terms stored in string order. 3: -ing/-ed/-e folding in normaliseTerm.
+ */
+const FORMAT_VERSION = 3;
 
 /**
  * Inverted index in two parts, like a tiny LSM tree:

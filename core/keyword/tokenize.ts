@@ -56,19 +56,38 @@ export function tokenizeCode(text: string): string[] {
 }
 
 /**
- * Folds simple English plurals so a query for "embeddings" finds `embedding` (and back).
- * Deliberately tiny: code words are not English, and a stemmer that is too clever merges
- * unrelated identifiers. Applied to index and query terms alike.
+ * Folds English inflections so that a query in prose meets the words of code: "batched",
+ * "batching", "batches" and `batch` all become `batch`; "embeddings" and `embedded` become
+ * `embed`. Deliberately small (plural -s/-ies, -ing, -ed, a final -e) and conservative on short
+ * words, which is where a stemmer merges unrelated identifiers (`note` never becomes `not`).
+ * Applied to index and query terms alike, so its only job is to be consistent.
  */
 export function normaliseTerm(token: string): string {
-  const n = token.length;
-  if (n <= 3 || token.charCodeAt(n - 1) !== 115 /* s */) return token;
-  if (token.endsWith("ies") && n > 4) return token.slice(0, -3) + "y";
-  if (token.endsWith("ss") || token.endsWith("us") || token.endsWith("is")) return token;
-  // Digits before the s (`utf16s`) or a non-letter: leave alone.
-  const prev = token.charCodeAt(n - 2);
-  if (prev < 97 || prev > 122) return token;
-  return token.slice(0, -1);
+  let w = token;
+  const first = w.charCodeAt(0);
+  if (w.length <= 3 || first < 97 || first > 122) return w; // short words, digits, non-ASCII
+  // Plurals.
+  if (w.endsWith("ies") && w.length > 4) w = w.slice(0, -3) + "y";
+  else if (w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us") && !w.endsWith("is") && isLetter(w.charCodeAt(w.length - 2))) {
+    w = w.slice(0, -1);
+  }
+  // -ing / -ed, kept only when at least four letters remain.
+  if (w.endsWith("ing") && w.length - 3 >= 4) return undouble(w.slice(0, -3));
+  if (w.endsWith("ed") && w.length - 2 >= 4) return undouble(w.slice(0, -2));
+  if (w.endsWith("e") && w.length >= 5) return w.slice(0, -1);
+  return w;
+}
+
+function isLetter(c: number): boolean {
+  return c >= 97 && c <= 122;
+}
+
+/** `mapp` → `map`, `embedd` → `embed`; `call`, `pass`, `buzz` keep their doubled letter. */
+function undouble(w: string): string {
+  const n = w.length;
+  const last = w[n - 1];
+  if (n >= 4 && last === w[n - 2] && "bdgmnprt".includes(last)) return w.slice(0, -1);
+  return w;
 }
 
 /** Tokens of a workspace-relative path: directory and file-name words; the extension is dropped. */

@@ -40,11 +40,21 @@ describe("tokenizeCode", () => {
     expect(tokenizePath("core/store/lanceDb.ts")).toEqual(["core", "store", "lance", "db", "lancedb"]);
   });
 
-  test("plural folding is symmetric and leaves -ss/-us/-is alone", () => {
-    expect(normaliseTerm("embeddings")).toBe("embedding");
-    expect(normaliseTerm("entries")).toBe("entry");
+  test("inflections of one word fold together; short words and lookalikes stay apart", () => {
+    const same = (...words: string[]) => expect(new Set(words.map(normaliseTerm)).size).toBe(1);
+    same("batch", "batches", "batched", "batching");
+    same("embed", "embedded", "embedding", "embeddings");
+    same("index", "indexed", "indexing", "indexes");
+    same("parse", "parsed", "parsing", "parses");
+    same("map", "mapped", "mapping");
+    same("entry", "entries");
     expect(normaliseTerm("class")).toBe("class");
     expect(normaliseTerm("status")).toBe("status");
-    expect(normaliseTerm("is")).toBe("is");
+    expect(normaliseTerm("string")).toBe("string");
+    expect(normaliseTerm("called")).toBe("call");
+    expect(normaliseTerm("note")).not.toBe(normaliseTerm("not"));
+    expect(normaliseTerm("noted")).not.toBe(normaliseTerm("not"));
+    expect(normaliseTerm("need")).toBe("need");
+    expect(normaliseTerm("utf16s")).toBe("utf16s");
   });
 });
