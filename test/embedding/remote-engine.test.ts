@@ -225,6 +225,22 @@ describe("indexing through remote providers", () => {
 });
 
 describe("descriptions and images through the engine", () => {
+  it("indexes code without descriptions when the description LLM is down, and retries its images", async () => {
+    root = makeWorkspace();
+    writeFileSync(join(root, "docs", "chart.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 5, 5]));
+    const port = await closedPort();
+    const engine = await open("openai", {
+      description: { enabled: true, provider: "openai", model: "gpt-fake", visionModel: "gpt-fake-vision", baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: "sk-fake" },
+    });
+    const summary = await engine.index();
+    expect(summary.errors).toEqual([
+      { filePath: "docs/chart.png", error: `cannot chunk: cannot reach the OpenAI-compatible API (descriptions) at http://127.0.0.1:${port}/v1 (connection refused): start the server or set description.baseUrl` },
+    ]);
+    const hits = await engine.search("verify the session token signature", { topK: 3 });
+    expect(hits[0].chunk.filePath).toBe("src/tokens.ts");
+    expect(hits[0].chunk.description).toBe("");
+  });
+
   it("stores LLM descriptions with chunks and makes images searchable", async () => {
     root = makeWorkspace();
     writeFileSync(join(root, "docs", "architecture.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0, 7, 7]));
