@@ -11,18 +11,32 @@ export function cliPath(): string {
   return candidates.find((p) => existsSync(p)) ?? candidates[0];
 }
 
-/** Runs `opencode-rag index` in `root`; calls back with a one-line error if it cannot start. */
+/** Whether this process is Bun (OpenCode's runtime), whose binary can run the CLI itself. */
+const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
+
+function run(command: string, args: string[], root: string, env: NodeJS.ProcessEnv, onFail: (err: Error) => void): void {
+  const child = spawn(command, args, { cwd: root, detached: true, stdio: "ignore", env });
+  child.on("error", onFail);
+  child.unref();
+}
+
+/**
+ * Runs `opencode-rag index` in `root` with Node; where no `node` is on PATH, with the running
+ * Bun (inside OpenCode: its own binary, told to act as Bun). Reports a one-line error if neither starts.
+ */
 export function startReindex(root: string, onError: (message: string) => void): void {
   const cli = cliPath();
   if (!existsSync(cli)) {
     onError(`cannot re-index: ${cli} is missing; run "npx opencode-rag index" in a terminal`);
     return;
   }
+  const giveUp = (err: Error) => onError(`cannot start the indexer (${err.message}); run "npx opencode-rag index" in a terminal`);
   try {
-    const child = spawn("node", [cli, "index"], { cwd: root, detached: true, stdio: "ignore" });
-    child.on("error", (err) => onError(`cannot start "node ${cli} index": ${err.message}; run "npx opencode-rag index" in a terminal`));
-    child.unref();
+    run("node", [cli, "index"], root, process.env, (err) => {
+      if (isBun) run(process.execPath, [cli, "index"], root, { ...process.env, BUN_BE_BUN: "1" }, giveUp);
+      else giveUp(err);
+    });
   } catch (err) {
-    onError(`cannot start the indexer: ${(err as Error).message}`);
+    giveUp(err as Error);
   }
 }

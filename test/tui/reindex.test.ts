@@ -24,3 +24,20 @@ test("starts an index pass of the workspace that commits a manifest", async () =
   expect(errors).toEqual([]);
   expect(Object.keys(JSON.parse(readFileSync(manifest, "utf8")).files)).toContain("src/cart.ts");
 }, 90_000);
+
+test("without node on PATH, the running Bun runs the pass (OpenCode's own runtime)", async () => {
+  root = mkdtempSync(join(tmpdir(), "rag-tui-reindex-"));
+  writeFileSync(join(root, "notes.md"), "# Shipping\n\nOrders ship within two days.\n");
+  const errors: string[] = [];
+  const path = process.env.PATH;
+  process.env.PATH = "/nonexistent";
+  try {
+    startReindex(root, (m) => errors.push(m));
+    const manifest = join(loadWorkspaceConfig(root).stateDir, "manifest.json");
+    for (let i = 0; i < 300 && !existsSync(manifest) && errors.length === 0; i++) await new Promise((r) => setTimeout(r, 200));
+    expect(errors).toEqual([]);
+    expect(Object.keys(JSON.parse(readFileSync(manifest, "utf8")).files)).toContain("notes.md");
+  } finally {
+    process.env.PATH = path;
+  }
+}, 90_000);
