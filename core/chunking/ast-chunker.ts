@@ -325,15 +325,28 @@ function syntaxAtoms(node: Node, a: number, b: number, lines: LineIndex, limits:
   return disjoint;
 }
 
+/** Kinds too small to be looked up on their own; tiny neighbours of these kinds may share a chunk. */
+const MINOR_KINDS = new Set(["property", "key", "rule", "element", "table", "variable"]);
+
+/** A named declaration someone may search for by name (`where is parseLimit defined`). */
+function isDeclaration(p: Piece): boolean {
+  return p.unit && p.symbol !== "" && !MINOR_KINDS.has(p.kind);
+}
+
 /**
  * Tiny pieces join their neighbours within the same parent: a piece under minChars absorbs
- * the next one (so imports or a one-line type lean on the declaration after them), and a tiny
- * last piece of its group (a closing brace) joins the one before it.
+ * the next one (so imports lean on the declaration after them), and a tiny last piece of its
+ * group (a closing brace) joins the one before it. Two named declarations never share a chunk,
+ * however small: each keeps its own symbol, which is how definitions are found by name.
  */
 function mergeTiny(pieces: Piece[], lines: LineIndex, limits: Limits): Piece[] {
   const out: Piece[] = [];
   const canJoin = (a: Piece, b: Piece) =>
-    a.group === b.group && !a.detached && !b.detached && fits(lines, a.start, b.end, limits);
+    a.group === b.group &&
+    !a.detached &&
+    !b.detached &&
+    (!isDeclaration(a) || !isDeclaration(b) || (a.kind === b.kind && a.symbol === b.symbol)) &&
+    fits(lines, a.start, b.end, limits);
   pieces.forEach((piece, i) => {
     const prev = out[out.length - 1];
     const next = pieces[i + 1];

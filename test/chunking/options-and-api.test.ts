@@ -24,15 +24,29 @@ describe("size limits", () => {
     expect(find(chunks, "get", "method").context).toBe("class LruCache > method get(key: string, now: number)");
   });
 
-  it("merges tiny neighbours (minChars) without crossing into another class", async () => {
+  it("merges tiny pieces (minChars) into neighbours without crossing into another class", async () => {
     const merged = await chunkFixture("sample.ts", { minChars: 200, maxLines: 15 });
     const unmerged = await chunkFixture("sample.ts", { minChars: 0, maxLines: 15 });
     expect(merged.length).toBeLessThan(unmerged.length);
-    // The tiny `type Loader` line is no longer alone.
-    const loaderLine = merged.find((c) => c.startLine <= 13 && c.endLine >= 13)!;
-    expect(loaderLine.endLine - loaderLine.startLine).toBeGreaterThan(0);
+    // The imports and the exported constant lean on the first declaration after them.
+    expect(merged[0]).toMatchObject({ kind: "interface", symbol: "CacheEntry", startLine: 1, endLine: 11 });
+    // The lone console.log at the end joins the function before it.
+    expect(merged.at(-1)).toMatchObject({ kind: "function", symbol: "loadConfig", startLine: 58, endLine: 63 });
     // Members of LruCache never merge with code outside the class.
     for (const c of merged) if (c.context.startsWith("class LruCache >")) expect(c.endLine).toBeLessThanOrEqual(51);
+  });
+
+  it("never merges two named declarations, so each stays findable by its symbol", async () => {
+    const chunks = await chunkFixture("sample.ts", { minChars: 200 });
+    expect(find(chunks, "Loader", "type")).toMatchObject({ startLine: 13, endLine: 13 });
+    expect(find(chunks, "Mode", "enum")).toMatchObject({ startLine: 15, endLine: 18 });
+    const go = await chunkFixture("server.go", { minChars: 400 });
+    expect(go.map((c) => c.symbol)).toEqual(["Store", "Item", "Getter", "NewStore", "Store.Get", "Store.ServeHTTP"]);
+  });
+
+  it("does merge tiny minor units such as JSON keys", async () => {
+    const chunks = await chunkFixture("settings.json", { minChars: 200 });
+    expect(chunks.map((c) => `${c.symbol} ${c.startLine}-${c.endLine}`)).toEqual(["scripts 1-12", "server 13-19"]);
   });
 });
 
