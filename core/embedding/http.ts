@@ -13,7 +13,7 @@ export interface HttpClientOptions {
   service: string;
   /** Base URL requests are relative to (no trailing slash needed). */
   baseUrl: string;
-  /** Per-attempt timeout. */
+  /** Per-attempt timeout; 0 = none. */
   timeoutMs: number;
   /** Retries after the first attempt for retryable failures. */
   maxRetries: number;
@@ -149,7 +149,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
   async function attemptOnce(fetch: FetchFn, method: string, url: string, payload?: string): Promise<unknown> {
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+    // 0 means "no timeout" (a model that loads for minutes on a slow disk).
+    const timer = options.timeoutMs > 0 ? setTimeout(() => controller.abort(), options.timeoutMs) : undefined;
     let response: Response;
     let text: string;
     try {

@@ -109,6 +109,13 @@ describe("ollama embedding provider", () => {
     );
   });
 
+  it("waits as long as it takes when timeoutMs is 0", async () => {
+    server = await startFakeOllama();
+    server.failNext({ delayMs: 300 });
+    const provider = createOllamaProvider(config({ baseUrl: server.url, timeoutMs: 0, maxRetries: 0 }));
+    expect((await provider.embed(["slow start"], "document"))[0].length).toBe(64);
+  });
+
   it("recovers when a slow answer is followed by a fast one", async () => {
     server = await startFakeOllama();
     server.failNext({ delayMs: 1000 });
