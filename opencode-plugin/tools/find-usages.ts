@@ -34,7 +34,7 @@ const CANDIDATE_CHUNKS = 100;
 const SCAN_MAX_FILES = 5000;
 const SCAN_MAX_BYTES = 50 * 1024 * 1024;
 
-async function candidatesFromIndex(ws: RagWorkspace, input: FindUsagesInput, prefixes: string[]): Promise<{ files: string[]; notice: string | null } | null> {
+async function candidatesFromIndex(ws: RagWorkspace, input: FindUsagesInput, prefixes: string[]): Promise<{ files: string[]; notice: string | null; saturated: boolean } | null> {
   try {
     const engine = await ws.engine();
     const results = await engine.search(input.symbolName, {
@@ -46,7 +46,10 @@ async function candidatesFromIndex(ws: RagWorkspace, input: FindUsagesInput, pre
     const status = await safeStatus(engine);
     if (results.length === 0 && (!status || status.chunks === 0)) return null;
     const files = [...new Set(results.filter((r) => r.chunk.kind !== "image" && r.chunk.kind !== "quirk").map((r) => r.chunk.filePath))];
-    return { files, notice: status ? indexNotice(status) : null };
+    // A full page of hits means the index knows more files than it returned: complete the list
+    // with the bounded scan rather than silently missing callers.
+    const saturated = results.length >= CANDIDATE_CHUNKS;
+    return { files, notice: status ? indexNotice(status) : null, saturated };
   } catch {
     return null;
   }
@@ -98,6 +101,11 @@ export async function runFindUsages(ws: RagWorkspace, input: FindUsagesInput): P
   if (fromIndex) {
     files = fromIndex.files;
     if (fromIndex.notice) notes.push(fromIndex.notice);
+    if (fromIndex.saturated) {
+      const scan = await candidatesByScan(ws, input.symbolName, prefixes);
+      files = [...new Set([...files, ...scan.files])];
+      if (scan.truncated) notes.push(`(many matches: scanned the first ${SCAN_MAX_FILES} files beyond the index's hits)`);
+    }
   } else {
     const scan = await candidatesByScan(ws, input.symbolName, prefixes);
     files = scan.files;

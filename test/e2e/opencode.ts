@@ -153,7 +153,7 @@ export class E2EProject {
 
   /** `printf PROMPT | opencode run --format json` (or `--command NAME` with PROMPT as its arguments). */
   run(prompt: string, options: { command?: string; timeoutMs?: number } = {}): Promise<RunResult> {
-    const args = ["run", "--format", "json", "--model", "fake/fake-model", "--print-logs", "--log-level", "INFO"];
+    const args = ["run", "--format", "json", "--model", "fake/fake-model", "--print-logs", "--log-level", process.env.E2E_LOG_LEVEL ?? "INFO"];
     if (options.command) args.push("--command", options.command);
     return new Promise((resolvePromise) => {
       const child = spawn(OPENCODE_BIN, args, { cwd: this.dir, env: this.env(), stdio: ["pipe", "pipe", "pipe"] });

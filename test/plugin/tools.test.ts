@@ -208,3 +208,17 @@ describe("search_semantic context line", () => {
     expect(out).toContain("context: class B > method run(x)");
   });
 });
+
+describe("find_usages with many indexed hits", () => {
+  it("completes a full page of index candidates with the workspace scan", async () => {
+    const files: Record<string, string> = { "src/late.ts": "import { tick } from './clock';\ntick();\n" };
+    const results = [];
+    for (let i = 0; i < 100; i++) {
+      files[`src/n${String(i).padStart(3, "0")}.ts`] = `export const v${i} = 1; // tick mentioned\n`;
+      results.push({ chunk: chunk(`src/n${String(i).padStart(3, "0")}.ts`, 1, 1, files[`src/n${String(i).padStart(3, "0")}.ts`]), score: 1 });
+    }
+    const { ws } = makeWorkspace(root(files), { results, status: { chunks: 101 } });
+    const out = await runFindUsages(ws, { symbolName: "tick" });
+    expect(out).toContain("### src/late.ts (typescript) — 2 reference(s)");
+  });
+});
