@@ -7,6 +7,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeOpenAI } from "../fakes/openai.js";
+import { acquireIndexLock } from "../../core/indexing/lock.js";
+import { clearProgress, writeProgress } from "../../core/indexing/state-files.js";
 import type { FakeHttpServer } from "../fakes/http-fake.js";
 import { INJECT_CHUNKS_MARKER, INJECT_FILES_MARKER } from "../../opencode-plugin/markers.js";
 import { createWorkspace, hasTmux, REPO_ROOT, TmuxTerminal, type Workspace } from "./opencode-harness.js";
@@ -162,6 +164,26 @@ test.skipIf(!hasTmux())(
     const indexedFiles = Object.values(manifest.files as Record<string, { skipped?: string }>).filter((f) => !f.skipped).length;
     expect(screen).toMatch(new RegExp(`Files\\s+${indexedFiles}\\b`));
     capture("session-sidebar");
+
+    // While a pass runs (lock held, progress written with the core's own writers, as the
+    // indexer does), the sidebar shows its progress, and drops it when the pass ends.
+    const lock = await until("the index lock", () => {
+      try {
+        return acquireIndexLock(stateDir);
+      } catch {
+        return null; // the server's background pass holds it: wait
+      }
+    }, 60_000);
+    try {
+      const at = new Date().toISOString();
+      writeProgress(stateDir, { pid: process.pid, startedAt: at, updatedAt: at, phase: "embedding", filesDone: 7, filesTotal: 20, chunksDone: 30 });
+      await term.waitFor("Indexing 7/20 files", 15_000);
+      capture("session-sidebar-indexing");
+    } finally {
+      clearProgress(stateDir);
+      lock.release();
+    }
+    await term.waitFor((s) => !s.includes("Indexing 7/20"), 15_000);
   },
   240_000,
 );
