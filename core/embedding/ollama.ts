@@ -21,9 +21,12 @@ export function remoteModelName(configured: string, fallback: string): string {
   return m === "" || m === BUNDLED_MODEL_ID ? fallback : m;
 }
 
-/** Ollama's own base URL; a trailing /api (as some guides write it) is dropped. */
+/**
+ * Ollama's own base URL. A trailing /api (as some guides write it) or /v1 (its OpenAI-compatible
+ * endpoint, which OpenCode's provider configs point at) is dropped: this client speaks /api/*.
+ */
 export function ollamaBaseUrl(configured: string): string {
-  return (configured.trim() || OLLAMA_DEFAULT_BASE_URL).replace(/\/+$/, "").replace(/\/api$/, "");
+  return (configured.trim() || OLLAMA_DEFAULT_BASE_URL).replace(/\/+$/, "").replace(/\/(api|v1)$/, "");
 }
 
 export function ollamaClient(

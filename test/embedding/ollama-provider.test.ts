@@ -177,6 +177,13 @@ describe("ollama embedding provider", () => {
     expect(server.requestsTo("/api/embed")).toHaveLength(1);
   });
 
+  it("accepts the /v1 URL OpenCode's provider configs use for Ollama", async () => {
+    server = await startFakeOllama();
+    const provider = createOllamaProvider(config({ baseUrl: `${server.url}/v1/` }));
+    expect(await provider.dimension()).toBe(64);
+    expect(server.requests.map((r) => r.path)).toEqual(["/api/embed"]);
+  });
+
   it("names embedding.baseUrl when it is not an http(s) URL", () => {
     expect(() => createOllamaProvider(config({ baseUrl: "localhost:11434" }))).toThrow(
       'invalid embedding.baseUrl "localhost:11434" for Ollama: use an http:// or https:// URL',
