@@ -498,6 +498,8 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
       }
     }
 
+    // Vectors are appended to the cache per batch: a pass killed later does not pay for them again.
+    cache?.flush();
     mark("batch:enrich+embed");
     // Writes: old rows out, new rows in; the keyword index follows the store.
     progress.phase = "writing";

@@ -100,6 +100,9 @@ describe("kill -9 during indexing", () => {
     // The next pass finishes the job and everything agrees.
     const s = await reader.index();
     expect(s.filesIndexed).toBe(FILES);
+    // Vectors the killed pass already got from the model are reused, not asked for again.
+    expect(s.chunksFromCache).toBeGreaterThanOrEqual(200);
+    expect(s.chunksEmbedded).toBeLessThan(FILES);
     const after = await reader.status();
     expect(after).toMatchObject({ manifestStatus: "ok", pendingFiles: 0, files: FILES });
     expect(await storeRows(stateDir)).toBe(after.chunks);
