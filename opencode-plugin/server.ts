@@ -254,7 +254,16 @@ export function createServer(deps: CoreDeps, options: ServerOptions = {}): Plugi
       // and blow the latency budget of the first message. Warm it in the background.
       if (ws.config.memory.enabled && ws.config.memory.autoInject) void warmMemory(ws);
     }
-    ws.logger.info("plugin loaded", { root, guidanceTokens: countTokens(systemGuidance(guidanceOptions(ws.config))) });
+    ws.logger.info("plugin loaded", { root });
+    // Building the BPE table costs a few hundred ms: measure the guidance after init returns.
+    const loaded = ws;
+    setTimeout(() => {
+      try {
+        loaded.logger.info("guidance size", { tokens: countTokens(systemGuidance(guidanceOptions(loaded.config))) });
+      } catch {
+        // diagnostics only
+      }
+    }, 0).unref?.();
     return createRagHooks(ws);
   };
 }
