@@ -35,9 +35,9 @@ const MAGIC = [0x4f, 0x43, 0x52, 0x4b]; // "OCRK"
 /**
  * Bumped whenever the file layout OR the terms it holds change (tokenizer, normaliseTerm), so
  * that an older file is refused and rebuilt rather than silently matching nothing.
- * 2: terms stored in string order. 3: -ing/-ed/-e folding in normaliseTerm.
+ * 2: terms stored in string order. 3-4: -ing/-ed folding in normaliseTerm.
  */
-const FORMAT_VERSION = 3;
+const FORMAT_VERSION = 4;
 
 /**
  * Inverted index in two parts, like a tiny LSM tree:

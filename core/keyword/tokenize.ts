@@ -58,23 +58,25 @@ export function tokenizeCode(text: string): string[] {
 /**
  * Folds English inflections so that a query in prose meets the words of code: "batched",
  * "batching", "batches" and `batch` all become `batch`; "embeddings" and `embedded` become
- * `embed`. Deliberately small (plural -s/-ies, -ing, -ed, a final -e) and conservative on short
- * words, which is where a stemmer merges unrelated identifiers (`note` never becomes `not`).
- * Applied to index and query terms alike, so its only job is to be consistent.
+ * `embed`; "copied" becomes `copy`. Deliberately small and conservative: -ing/-ed are removed
+ * only where the stem cannot have lost a silent e (`parsed` stays, since it could be `parse`
+ * or `pars`), and never below four letters. Applied to index and query terms alike, so its one
+ * duty is consistency; a miss costs a little recall, a wrong merge costs precision.
  */
 export function normaliseTerm(token: string): string {
   let w = token;
   const first = w.charCodeAt(0);
   if (w.length <= 3 || first < 97 || first > 122) return w; // short words, digits, non-ASCII
-  // Plurals.
-  if (w.endsWith("ies") && w.length > 4) w = w.slice(0, -3) + "y";
-  else if (w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us") && !w.endsWith("is") && isLetter(w.charCodeAt(w.length - 2))) {
-    w = w.slice(0, -1);
+  // Plurals: -ies → -y; -tches/-shes/-xes/-sses/-zzes → drop -es; otherwise -s.
+  if (w.endsWith("ies") && w.length > 4) return w.slice(0, -3) + "y";
+  if (/(?:tch|sh|x|ss|zz)es$/.test(w)) return w.slice(0, -2);
+  if (w.endsWith("s")) {
+    if (w.endsWith("ss") || w.endsWith("us") || w.endsWith("is") || !isLetter(w.charCodeAt(w.length - 2))) return w;
+    w = w.slice(0, -1); // and on: `embeddings` → `embedding` → `embed`
   }
-  // -ing / -ed, kept only when at least four letters remain.
-  if (w.endsWith("ing") && w.length - 3 >= 4) return undouble(w.slice(0, -3));
-  if (w.endsWith("ed") && w.length - 2 >= 4) return undouble(w.slice(0, -2));
-  if (w.endsWith("e") && w.length >= 5) return w.slice(0, -1);
+  if (w.endsWith("ied") && w.length > 4) return w.slice(0, -3) + "y";
+  if (w.endsWith("ing")) return foldSuffix(w, w.slice(0, -3));
+  if (w.endsWith("ed")) return foldSuffix(w, w.slice(0, -2));
   return w;
 }
 
@@ -82,12 +84,26 @@ function isLetter(c: number): boolean {
   return c >= 97 && c <= 122;
 }
 
-/** `mapp` → `map`, `embedd` → `embed`; `call`, `pass`, `buzz` keep their doubled letter. */
-function undouble(w: string): string {
-  const n = w.length;
-  const last = w[n - 1];
-  if (n >= 4 && last === w[n - 2] && "bdgmnprt".includes(last)) return w.slice(0, -1);
-  return w;
+function isVowel(ch: string): boolean {
+  return ch === "a" || ch === "e" || ch === "i" || ch === "o" || ch === "u";
+}
+
+/** Stem endings after which English never drops a silent e: `batch`, `index`, `start`, `render`. */
+const CLEAN_ENDINGS = /(?:tch|sh|ck|x|nd|rt|st|ld|lt|nt|pt|ct|rm|rn|wn|ll|ss|ff|th|rk|sk|lk|ft|mp|rd|lp|gn|er|en|on|el|al|ow|ay|ey|oy)$/;
+
+/** `stem` when removing the suffix is unambiguous, else the word unchanged. */
+function foldSuffix(word: string, stem: string): string {
+  const n = stem.length;
+  if (n < 4) return word;
+  const last = stem[n - 1];
+  // A doubled consonant marks a short vowel: `mapp` → `map`, `embedd` → `embed`.
+  if (last === stem[n - 2] && "bdgmnprt".includes(last)) return stem.slice(0, -1);
+  if (CLEAN_ENDINGS.test(stem)) return stem;
+  // Consonant + y: `copy`, `apply`, `modify`.
+  if (last === "y" && !isVowel(stem[n - 2])) return stem;
+  // Two vowels then a consonant that takes no silent e: `load`, `need`, `fail`, `contain`.
+  if (isVowel(stem[n - 3]) && isVowel(stem[n - 2]) && !isVowel(last) && !"svzcgy".includes(last)) return stem;
+  return word;
 }
 
 /** Tokens of a workspace-relative path: directory and file-name words; the extension is dropped. */

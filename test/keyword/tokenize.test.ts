@@ -41,19 +41,23 @@ describe("tokenizeCode", () => {
   });
 
   test("inflections of one word fold together; short words and lookalikes stay apart", () => {
-    const same = (...words: string[]) => expect(new Set(words.map(normaliseTerm)).size).toBe(1);
+    const same = (...words: string[]) => expect(new Set(words.map(normaliseTerm)).size, words.join(" ")).toBe(1);
     same("batch", "batches", "batched", "batching");
-    same("embed", "embedded", "embedding", "embeddings");
+    same("embed", "embeds", "embedded", "embedding", "embeddings");
     same("index", "indexed", "indexing", "indexes");
-    same("parse", "parsed", "parsing", "parses");
-    same("map", "mapped", "mapping");
+    same("map", "maps", "mapped", "mapping");
+    same("load", "loads", "loaded", "loading");
+    same("render", "rendered", "rendering");
+    same("copy", "copies", "copied", "copying");
+    same("class", "classes");
     same("entry", "entries");
-    expect(normaliseTerm("class")).toBe("class");
+    // Where a silent e may have gone, nothing is folded rather than something wrongly.
+    expect(normaliseTerm("parsed")).toBe("parsed");
+    expect(normaliseTerm("choose")).toBe("choose");
+    expect(normaliseTerm("serves")).toBe("serve");
+    expect(normaliseTerm("caches")).toBe("cache");
     expect(normaliseTerm("status")).toBe("status");
     expect(normaliseTerm("string")).toBe("string");
-    expect(normaliseTerm("called")).toBe("call");
-    expect(normaliseTerm("note")).not.toBe(normaliseTerm("not"));
-    expect(normaliseTerm("noted")).not.toBe(normaliseTerm("not"));
     expect(normaliseTerm("need")).toBe("need");
     expect(normaliseTerm("utf16s")).toBe("utf16s");
   });
