@@ -1,7 +1,7 @@
 // Indexing and search speed on the corpus, each number beside the floor measured in the same
 // run: reading and hashing every indexed file once (what any indexer must at least do).
 import { createHash } from "node:crypto";
-import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** Queries a user might type: identifiers and plain-language questions about the corpus. */
@@ -34,9 +34,23 @@ function timeIt(fn) {
 
 export default {
   name: "indexing",
-  async run({ lib, corpusRoot, cacheDir, log, embed }) {
-    const stateDir = join(cacheDir, "state");
-    rmSync(stateDir, { recursive: true, force: true });
+  async run({ lib, corpusRoot: sharedCorpus, cacheDir, log, embed }) {
+    // A private copy per run: the edit step changes a file, and runs must not disturb each other.
+    const runDir = join(cacheDir, `run-${process.pid}`);
+    rmSync(runDir, { recursive: true, force: true });
+    cpSync(sharedCorpus, join(runDir, "corpus"), { recursive: true });
+    const corpusRoot = join(runDir, "corpus");
+    const stateDir = join(runDir, "state");
+    try {
+      return await measure({ lib, corpusRoot, stateDir, log, embed });
+    } finally {
+      rmSync(runDir, { recursive: true, force: true });
+    }
+  },
+};
+
+async function measure({ lib, corpusRoot, stateDir, log, embed }) {
+  {
     const overrides = {
       vectorStore: { path: stateDir },
       logging: { logFilePath: "" },
@@ -147,5 +161,5 @@ export default {
     } finally {
       await engine.close();
     }
-  },
-};
+  }
+}
