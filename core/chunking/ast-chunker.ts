@@ -20,6 +20,8 @@ interface Unit {
   node: Node;
   kind: string;
   symbol: string;
+  /** Shown in the context instead of the symbol, when the language qualifies it. */
+  qualifiedName: string;
   label: string;
   start: number;
   end: number;
@@ -126,6 +128,7 @@ function collectUnits(spec: AstLanguage, tree: Tree, query: Query, lines: LineIn
       node: outer,
       kind,
       symbol: refined?.symbol ?? (configured ? (node.childForFieldName("name")?.text ?? "") : nameOf(node)),
+      qualifiedName: refined?.qualifiedName ?? "",
       label: "",
       start,
       end,
@@ -183,7 +186,7 @@ function finishUnits(units: Unit[], parent: Unit | null): void {
     // `constructor`, `__init__`…, or a method named after its class (C++, C#, Java).
     if (unit.kind === "method" && parent && (CONSTRUCTOR_NAMES.has(unit.symbol) || unit.symbol === parent.symbol)) unit.kind = "constructor";
     const params = CALLABLE_KINDS.has(unit.kind) ? unit.label : "";
-    unit.label = [unit.kind, unit.symbol].filter(Boolean).join(" ") + params;
+    unit.label = [unit.kind, unit.qualifiedName || unit.symbol].filter(Boolean).join(" ") + params;
     finishUnits(unit.children, unit);
     unit.holdsDetached = unit.detached || unit.children.some((c) => c.holdsDetached);
   }

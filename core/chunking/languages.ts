@@ -4,6 +4,14 @@
 import type { Node } from "web-tree-sitter";
 import { headerHasWord, keywordOf, nameOf, singleLine } from "./syntax.js";
 
+/** What a language's `refine` may say about a unit; absent fields keep the generic answer. */
+export interface Refinement {
+  kind?: string;
+  symbol?: string;
+  /** The name as shown in the context when it differs from the symbol (`Store.prototype.get`). */
+  qualifiedName?: string;
+}
+
 export interface AstLanguage {
   /** Language name reported on chunks (tsx reports "typescript", jsx "javascript"). */
   language: string;
@@ -22,7 +30,7 @@ export interface AstLanguage {
   /** Kinds that always become their own chunk, even inside a unit that fits (HTML script/style). */
   detached?: string[];
   /** Language-specific kind or name, when the node type alone does not say. */
-  refine?: (node: Node, kind: string) => { kind?: string; symbol?: string } | null;
+  refine?: (node: Node, kind: string) => Refinement | null;
 }
 
 const COMMENTS = ["comment", "line_comment", "block_comment"];
@@ -33,12 +41,28 @@ const jsFunctionValues = ["arrow_function", "function_expression", "generator_fu
 const jsBoundFunctions = ["lexical_declaration", "variable_declaration"].flatMap((decl) =>
   jsFunctionValues.map((value) => `(${decl} (variable_declarator value: (${value}))) @function`),
 );
+// `Store.prototype.get = function () {…}`, `exports.create = () => …`: named by the target.
+const jsAssignedFunctions = jsFunctionValues.map(
+  (value) => `(expression_statement (assignment_expression left: (member_expression) right: (${value}))) @function`,
+);
+
+function refineJs(node: Node): Refinement | null {
+  if (node.type !== "expression_statement") return null;
+  const target = node.namedChildren[0]?.childForFieldName("left");
+  const qualifiedName = singleLine(target?.text ?? "");
+  return {
+    kind: qualifiedName.includes(".prototype.") ? "method" : "function",
+    symbol: target?.childForFieldName("property")?.text ?? "",
+    qualifiedName,
+  };
+}
 
 const javascriptUnits: Record<string, string[]> = {
   function: [
     "function_declaration",
     "generator_function_declaration",
     ...jsBoundFunctions,
+    ...jsAssignedFunctions,
   ],
   method: ["method_definition"],
   class: ["class_declaration"],
@@ -68,6 +92,7 @@ export const AST_LANGUAGES: AstLanguage[] = [
     units: typescriptUnits,
     wrappers: jsWrappers,
     leading: jsLeading,
+    refine: refineJs,
   },
   {
     language: "typescript",
@@ -76,6 +101,7 @@ export const AST_LANGUAGES: AstLanguage[] = [
     units: typescriptUnits,
     wrappers: jsWrappers,
     leading: jsLeading,
+    refine: refineJs,
   },
   {
     language: "javascript",
@@ -84,6 +110,7 @@ export const AST_LANGUAGES: AstLanguage[] = [
     units: javascriptUnits,
     wrappers: ["export_statement"],
     leading: jsLeading,
+    refine: refineJs,
   },
   {
     language: "python",
@@ -390,7 +417,7 @@ function htmlLike(language: string, extensions: string[]): AstLanguage {
 }
 
 /** `typedef struct {…} Buffer;` is a struct named Buffer, not an anonymous struct. */
-function refineTypedef(node: Node, kind: string): { kind?: string; symbol?: string } | null {
+function refineTypedef(node: Node, kind: string): Refinement | null {
   if (node.type !== "type_definition") return null;
   const type = node.childForFieldName("type")?.type;
   const symbol = nameOf(node);

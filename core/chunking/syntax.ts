@@ -106,8 +106,8 @@ export function paramsOf(node: Node): string {
     if (PARAM_TYPES.has(child.type)) return compactParams(child.text);
     if (child.type === "parameter") loose.push(child.text);
     // Arrow functions and function expressions bound to a name: look at the value.
-    if (child.type === "variable_declarator") {
-      const value = child.childForFieldName("value");
+    if (child.type === "variable_declarator" || child.type === "assignment_expression") {
+      const value = child.childForFieldName("value") ?? child.childForFieldName("right");
       if (value) {
         const p = value.childForFieldName("parameters") ?? value.childForFieldName("parameter");
         if (p) return compactParams(p.type.includes("parameters") ? p.text : `(${p.text})`);

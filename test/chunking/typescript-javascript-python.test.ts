@@ -71,6 +71,13 @@ describe("JavaScript", () => {
     expect(find(chunks, "create", "method").context).toBe("class UserStore > method create(db)");
   });
 
+  it("names functions assigned to properties: prototype methods and exports", async () => {
+    const chunks = await chunkFixture("legacy.js", unmerged);
+    expect(outline(chunks)).toEqual(["function Store 1-3", "method get 5-7", "function create 9-9", "function helper 11-13"]);
+    expect(find(chunks, "get").context).toBe("method Store.prototype.get(id)");
+    expect(find(chunks, "create").context).toBe("function exports.create(db)");
+  });
+
   it("handles JSX", async () => {
     const chunks = await chunkFixture("view.jsx", unmerged);
     expect(outline(chunks)).toEqual(["preamble  1-1", "function TodoList 3-13", "function App 15-21"]);
