@@ -65,17 +65,17 @@ export const RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
   /** Lift for a chunk containing every content word of the query. */
   termCoverage: 0.1,
   /** Lift for all query words in the path (file name full, directories half). */
-  pathMatch: 0.3,
+  pathMatch: 0.7,
   /** Lift for declaring a named identifier. */
   definition: 0.5,
   /** Multiplier on a chunk that only references a named identifier in a symbol query. */
   referencePenalty: 0.8,
   /** Lift for declarations (kind prior 1) vs loose code (0.5) vs prose (0). */
-  chunkKind: 0.2,
+  chunkKind: 0.4,
   /** Lift for the chunk's file by its aggregated evidence (relative to the best file). */
-  fileAggregation: 0.05,
+  fileAggregation: 0.1,
   /** How much each later chunk of a file counts towards the file's evidence. */
-  fileAggregationDecay: 0.5,
+  fileAggregationDecay: 0.25,
   /** Multiplier per earlier chunk of the same file already ranked above. */
   diversity: 0.95,
   /** Multipliers by path class when the query does not ask for tests. */

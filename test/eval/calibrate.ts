@@ -176,23 +176,23 @@ async function main() {
 
   // Coordinate ascent over the fusion weight and every numeric ranking weight.
   const grid: Record<string, number[]> = {
-    vectorShare: [0.3, 0.4, 0.5, 0.6, 0.7, 0.8],
-    rrf: [0, 0.1, 0.2, 0.4, 0.8],
-    rrfK: [5, 20, 60],
+    vectorShare: [0.2, 0.3, 0.4],
+    rrf: [0, 0.1],
+    rrfK: [20],
     symbolMatch: [0, 0.2, 0.4, 0.6, 0.8, 1.2],
-    symbolTerms: [0, 0.05, 0.1, 0.15, 0.25, 0.4],
-    pathMatch: [0, 0.05, 0.1, 0.2, 0.3],
-    termCoverage: [0, 0.05, 0.1, 0.2, 0.3, 0.5],
-    definition: [0, 0.1, 0.2, 0.3, 0.5],
+    symbolTerms: [0.15, 0.25, 0.35, 0.5],
+    pathMatch: [0.2, 0.3, 0.4, 0.5, 0.7],
+    termCoverage: [0, 0.05, 0.1, 0.2],
+    definition: [0.3, 0.5, 0.7, 1.0],
     referencePenalty: [0.5, 0.7, 0.8, 0.9, 1],
-    chunkKind: [0, 0.02, 0.05, 0.1, 0.2],
+    chunkKind: [0.1, 0.2, 0.3, 0.4],
     fileAggregation: [0, 0.05, 0.1, 0.2, 0.3],
     fileAggregationDecay: [0.25, 0.5, 0.75],
     diversity: [0.6, 0.75, 0.85, 0.95, 1],
   };
   let best: Params = { ...base, weights: { ...RANK_WEIGHTS } };
   let bestScore = evaluate(data, best).objective;
-  for (let round = 0; round < 2; round++) {
+  for (let round = 0; round < (process.argv.includes("--one-round") ? 1 : 2); round++) {
     for (const [key, values] of Object.entries(grid)) {
       for (const v of values) {
         const cand: Params = key === "vectorWeight" ? { ...best, vectorWeight: v } : { ...best, weights: { ...best.weights, [key]: v } };
