@@ -129,9 +129,13 @@ async function main() {
   t = performance.now();
   const bytes = keyword.serialize();
   const serMs = performance.now() - t;
+  gc();
+  const beforeLoad = used();
   t = performance.now();
   const loaded = KeywordIndex.deserialize(bytes);
   const loadMs = performance.now() - t;
+  gc();
+  console.log(`keyword: a loaded (search-only) index holds ${mb(used() - beforeLoad)}`);
   const stats = loaded as unknown as { terms: string[]; baseDocs: Uint32Array };
   console.log(`keyword: ${stats.terms.length} terms, ${stats.baseDocs.length} postings`);
   const kq = await timeIt(200, (i) => loaded.search(QUERIES[i % QUERIES.length], 40));
