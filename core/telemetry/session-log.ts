@@ -1,7 +1,7 @@
 // Session logs (F26): every OpenCode event of a session, and every retrieval with its metrics,
 // appended as JSON lines to <stateDir>/eval-sessions/<sessionID>.jsonl. The eval command reads
 // them back for token-usage analysis. Node-only (fs): kept apart from the portable modules.
-import { appendFileSync, mkdirSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 export const SESSION_LOG_DIR = "eval-sessions";
@@ -32,6 +32,7 @@ export function sessionLogPath(stateDir: string, sessionID: string): string {
 const IDENTIFIER_KEYS = new Set([
   "id", "sessionID", "messageID", "partID", "callID", "parentID", "projectID", "type", "role",
   "tool", "providerID", "modelID", "agent", "mode", "status", "eventType", "source", "time",
+  "snapshot", "hash", "slug", "version", "field", "finish", "reason",
 ]);
 
 /** Applies `redact` to every string value except identifiers, however deep. */
@@ -77,4 +78,28 @@ export class SessionLog {
   logRetrieval(sessionID: string, metrics: RetrievalMetrics): void {
     this.append(sessionID, { type: "retrieval", time: new Date().toISOString(), ...metrics });
   }
+}
+
+/** The entries of one session log; unreadable lines (a crash mid-write) are skipped. */
+export function readSessionLog(file: string): SessionLogEntry[] {
+  const out: SessionLogEntry[] = [];
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (!line.trim()) continue;
+    try {
+      out.push(JSON.parse(line) as SessionLogEntry);
+    } catch {
+      // a torn last line: ignore it
+    }
+  }
+  return out;
+}
+
+/** Every session log under a state folder: [sessionID, entries], oldest file name first. */
+export function readSessionLogs(stateDir: string): Array<[string, SessionLogEntry[]]> {
+  const dir = join(stateDir, SESSION_LOG_DIR);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".jsonl"))
+    .sort()
+    .map((f) => [f.slice(0, -".jsonl".length), readSessionLog(join(dir, f))]);
 }
