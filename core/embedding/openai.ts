@@ -4,7 +4,7 @@
 // gateways that keep the same body), which usually need no key.
 import type { RagConfig } from "../config/defaults.js";
 import type { EmbeddingProvider } from "../types.js";
-import { resolveApiKey } from "./api-keys.js";
+import { resolveApiKey, serviceFor } from "./api-keys.js";
 import { createHttpClient, RemoteServiceError, settingsOptions, type HttpClient, type RemoteSettings } from "./http.js";
 import { remoteModelName, type RemoteProviderOptions } from "./ollama.js";
 import { createRemoteProvider } from "./remote-provider.js";
@@ -29,11 +29,6 @@ function isAzure(baseUrl: string): boolean {
   return /^https:\/\/[^/]+\.(openai\.azure\.com|cognitiveservices\.azure\.com)(\/|$)/i.test(baseUrl);
 }
 
-/** True for OpenAI's own API, which always needs a key (compatible local servers usually don't). */
-function isOpenAIHosted(baseUrl: string): boolean {
-  return /^https:\/\/api\.openai\.com(\/|$)/i.test(baseUrl);
-}
-
 export function openaiClient(
   service: string,
   cfg: RemoteSettings,
@@ -42,9 +37,11 @@ export function openaiClient(
 ): HttpClient {
   const baseUrl = openaiBaseUrl(cfg.baseUrl);
   const key = resolveApiKey({ configKey: cfg.apiKey, root: options.root ?? process.cwd(), baseUrl, env: options.env });
-  if (!key && isOpenAIHosted(baseUrl)) {
+  const known = serviceFor(baseUrl);
+  // Hosted services always need a key; compatible servers on one's own machine usually do not.
+  if (!key && known.provider) {
     throw new RemoteServiceError(
-      `no API key for ${baseUrl}: set ${keyPrefix}.apiKey, env OPENAI_API_KEY, or provider.openai.options.apiKey in opencode.json`,
+      `no API key for ${baseUrl}: set ${keyPrefix}.apiKey, env ${known.env}, or provider.${known.provider}.options.apiKey in opencode.json`,
     );
   }
   if (key) options.logger?.debug(`${service}: API key from ${key.source}`);
@@ -57,7 +54,7 @@ export function openaiClient(
     unreachableHint: `start the server or set ${keyPrefix}.baseUrl`,
     adviseOnStatus: (status) =>
       status === 401 || status === 403
-        ? `check ${keyPrefix}.apiKey (or env OPENAI_API_KEY)`
+        ? `check ${keyPrefix}.apiKey (or env ${known.env})`
         : status === 404
           ? `check ${keyPrefix}.model and that ${keyPrefix}.baseUrl ends where /embeddings lives (often .../v1)`
           : "",

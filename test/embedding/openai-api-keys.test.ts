@@ -75,7 +75,21 @@ describe("resolveApiKey", () => {
     );
     const lookup = { configKey: "", root, baseUrl: "https://llm.example.test/v1", env: { ...env, GATEWAY_KEY: "gw-secret" } };
     expect(resolveApiKey(lookup)?.key).toBe("gw-secret");
-    expect(resolveApiKey({ ...lookup, baseUrl: "https://other.example.test/v1" })?.key).toBe("sk-openai");
+    expect(resolveApiKey({ ...lookup, baseUrl: "https://api.openai.com/v1" })?.key).toBe("sk-openai");
+    // OpenAI's stored key is never handed to another host.
+    expect(resolveApiKey({ ...lookup, baseUrl: "https://other.example.test/v1" })).toBeNull();
+  });
+
+  it("finds keys of other hosted services by their host, and never sends them another service's key", () => {
+    write(join(env.XDG_DATA_HOME, "opencode", "auth.json"), JSON.stringify({ openai: { type: "api", key: "sk-openai" }, groq: { type: "api", key: "gsk-auth" } }));
+    const groq = { configKey: "", root, baseUrl: "https://api.groq.com/openai/v1", env: { ...env, OPENAI_API_KEY: "sk-env" } };
+    expect(resolveApiKey(groq)).toEqual({ key: "gsk-auth", source: join(env.XDG_DATA_HOME, "opencode", "auth.json") });
+    expect(resolveApiKey({ ...groq, env: { ...groq.env, GROQ_API_KEY: "gsk-env" } })?.key).toBe("gsk-env");
+    write(join(root, "opencode.json"), JSON.stringify({ provider: { openrouter: { options: { apiKey: "sk-or-config" } } } }));
+    expect(resolveApiKey({ ...groq, baseUrl: "https://openrouter.ai/api/v1" })?.key).toBe("sk-or-config");
+    // A host we do not know gets OPENAI_API_KEY only, as the OpenAI SDKs do for a custom base URL.
+    expect(resolveApiKey({ ...groq, baseUrl: "http://127.0.0.1:1234/v1" })?.key).toBe("sk-env");
+    expect(resolveApiKey({ ...groq, baseUrl: "http://127.0.0.1:1234/v1", env })).toBeNull();
   });
 
   it("uses a key stored by `opencode auth login` and returns null when there is none", () => {
@@ -90,14 +104,17 @@ describe("resolveApiKey", () => {
     expect(resolveApiKey({ configKey: "", root, env })?.key).toBe("sk-user-level");
   });
 
-  it("sends the key found in OpenCode's config to the server", async () => {
-    write(join(env.XDG_CONFIG_HOME, "opencode", "opencode.jsonc"), userConfig);
-    const server = await startFakeOpenAI({ apiKey: "sk-user-level" });
+  it("sends the key found in OpenCode's JSONC config to the server it is configured for", async () => {
+    const server = await startFakeOpenAI({ apiKey: "sk-gateway" });
+    write(
+      join(env.XDG_CONFIG_HOME, "opencode", "opencode.jsonc"),
+      `{\n  // a self-hosted gateway\n  "provider": { "gateway": { "options": { "baseURL": "${server.url}/v1", "apiKey": "sk-gateway", }, }, },\n}`,
+    );
     try {
       const cfg = { ...structuredClone(DEFAULT_CONFIG.embedding), provider: "openai", model: "text-embedding-3-small", baseUrl: `${server.url}/v1` };
       const provider = createOpenAIProvider(cfg, { root, env });
       expect(await provider.dimension()).toBe(48);
-      expect(server.requests[0].headers.authorization).toBe("Bearer sk-user-level");
+      expect(server.requests[0].headers.authorization).toBe("Bearer sk-gateway");
     } finally {
       await server.close();
     }

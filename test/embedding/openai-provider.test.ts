@@ -83,6 +83,12 @@ describe("openai embedding provider", () => {
     );
   });
 
+  it("names the hosted service's own env variable when its key is missing", () => {
+    expect(() => createOpenAIProvider(config({ baseUrl: "https://api.groq.com/openai/v1" }), { root: "/nonexistent", env: { ...noEnv, OPENAI_API_KEY: "sk-not-for-groq" } })).toThrow(
+      "no API key for https://api.groq.com/openai/v1: set embedding.apiKey, env GROQ_API_KEY, or provider.groq.options.apiKey in opencode.json",
+    );
+  });
+
   it("honours retry-after-ms on 429 and retries a dropped connection", async () => {
     server = await startFakeOpenAI();
     server.failNext(
