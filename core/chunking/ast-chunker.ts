@@ -22,6 +22,9 @@ interface Unit {
   symbol: string;
   /** Shown in the context instead of the symbol, when the language qualifies it. */
   qualifiedName: string;
+  /** Parameter list as written (callables only show it). */
+  params: string;
+  /** How the unit reads in a context chain: `method get(key: string)`. */
   label: string;
   start: number;
   end: number;
@@ -121,7 +124,7 @@ function collectUnits(spec: AstLanguage, tree: Tree, query: Query, lines: LineIn
     const [start, end] = trimmed;
     // Extra node types from config are named only by an explicit `name` field: guessing from
     // their children would call a match statement by its subject.
-    const configured = !(capture.name in spec.units);
+    const configured = !Object.hasOwn(spec.units, capture.name);
     const refined = configured ? null : (spec.refine?.(node, capture.name) ?? null);
     const kind = refined?.kind ?? capture.name;
     flat.push({
@@ -129,6 +132,7 @@ function collectUnits(spec: AstLanguage, tree: Tree, query: Query, lines: LineIn
       kind,
       symbol: refined?.symbol ?? (configured ? (node.childForFieldName("name")?.text ?? "") : nameOf(node)),
       qualifiedName: refined?.qualifiedName ?? "",
+      params: paramsOf(node),
       label: "",
       start,
       end,
@@ -136,8 +140,6 @@ function collectUnits(spec: AstLanguage, tree: Tree, query: Query, lines: LineIn
       detached: spec.detached?.includes(kind) ?? false,
       holdsDetached: false,
     });
-    // Keep the inner node for names/params: the label is computed from it below.
-    flat[flat.length - 1].label = paramsOf(node);
   }
   flat.sort((x, y) => x.start - y.start || y.end - x.end);
   const roots: Unit[] = [];
@@ -150,7 +152,7 @@ function collectUnits(spec: AstLanguage, tree: Tree, query: Query, lines: LineIn
       } else if (unit.end > top.end) {
         // Shares a line with the end of `top` (`} function b() {`) without being inside it:
         // it starts after `top`, so the two never overlap.
-        unit.start = top.end + 1;
+        unit.start = lines.trim(top.end + 1, unit.end)?.[0] ?? unit.end + 1;
         stack.pop();
       } else {
         break;
@@ -185,7 +187,7 @@ function finishUnits(units: Unit[], parent: Unit | null): void {
     if (unit.kind === "function" && parent && TYPE_KINDS.has(parent.kind)) unit.kind = "method";
     // `constructor`, `__init__`…, or a method named after its class (C++, C#, Java).
     if (unit.kind === "method" && parent && (CONSTRUCTOR_NAMES.has(unit.symbol) || unit.symbol === parent.symbol)) unit.kind = "constructor";
-    const params = CALLABLE_KINDS.has(unit.kind) ? unit.label : "";
+    const params = CALLABLE_KINDS.has(unit.kind) ? unit.params : "";
     unit.label = [unit.kind, unit.qualifiedName || unit.symbol].filter(Boolean).join(" ") + params;
     finishUnits(unit.children, unit);
     unit.holdsDetached = unit.detached || unit.children.some((c) => c.holdsDetached);

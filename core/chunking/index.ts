@@ -1,7 +1,7 @@
 // Public surface of chunking: file in, chunks out. Everything here is free of Node built-ins
 // (grammar files are read through the pluggable grammar source), so it also builds for browsers.
 import type { Tree } from "web-tree-sitter";
-import type { RagConfig } from "../config/defaults.js";
+import { DEFAULT_CONFIG, type RagConfig } from "../config/defaults.js";
 import type { Chunk } from "../types.js";
 import { chunkWithSyntax } from "./ast-chunker.js";
 import { normaliseChunks } from "./custom-chunkers.js";
@@ -41,7 +41,9 @@ export function languageForPath(filePath: string): string | null {
  * Chunks one file. `filePath` is workspace-relative with forward slashes; `data` is its text
  * or raw bytes. Binary content that no chunker understands yields [].
  */
-export async function chunkFile(filePath: string, data: string | Uint8Array, options: ChunkingOptions): Promise<Chunk[]> {
+export async function chunkFile(filePath: string, data: string | Uint8Array, given: ChunkingOptions): Promise<Chunk[]> {
+  // Callers holding an older or partial config still get every limit.
+  const options: ChunkingOptions = { ...DEFAULT_CONFIG.chunking, ...given };
   const handler = handlerFor(filePath);
   const limits = { maxLines: options.maxLines, maxChars: options.maxChars, minChars: options.minChars };
   if (handler?.type === "text" && handler.format === "pdf") {

@@ -50,6 +50,15 @@ describe("size limits", () => {
   });
 });
 
+describe("partial options", () => {
+  it("fills missing keys from the defaults (an older saved config)", async () => {
+    const chunks = await chunkFile("src/a.py", "def f():\n    return 1\n", { maxLines: 50 } as never);
+    expect(chunks).toEqual([
+      expect.objectContaining({ kind: "function", symbol: "f", startLine: 1, endLine: 2, context: "function f()" }),
+    ]);
+  });
+});
+
 describe("chunking.nodeTypes", () => {
   const py = [
     "def handle(command):",
