@@ -37,6 +37,46 @@ export function setPath(target: Overrides, key: string, value: unknown): void {
   cur[parts[parts.length - 1]] = value;
 }
 
+/** Removes dotted keys (and sections left empty) from the overrides: the config file or default applies again. */
+export function removeOverrides(stateDir: string, keys: string[]): SaveOutcome {
+  const file = overridesFile(stateDir);
+  let current: Overrides;
+  try {
+    current = readOverrides(stateDir);
+  } catch (err) {
+    return { ok: false, problems: [`${(err as Error).message} (or delete ${file} to start over)`] };
+  }
+  const next = structuredClone(current);
+  for (const key of keys) {
+    const parts = key.split(".");
+    const trail: Overrides[] = [next];
+    for (const part of parts.slice(0, -1)) {
+      const child = trail[trail.length - 1][part];
+      if (child === null || typeof child !== "object" || Array.isArray(child)) break;
+      trail.push(child as Overrides);
+    }
+    if (trail.length !== parts.length) continue; // not set
+    delete trail[trail.length - 1][parts[parts.length - 1]];
+    for (let i = trail.length - 1; i > 0; i--) {
+      if (Object.keys(trail[i]).length === 0) delete trail[i - 1][parts[i - 1]];
+    }
+  }
+  return writeOverrides(stateDir, next);
+}
+
+function writeOverrides(stateDir: string, next: Overrides): SaveOutcome {
+  const file = overridesFile(stateDir);
+  try {
+    mkdirSync(stateDir, { recursive: true });
+    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    writeFileSync(tmp, JSON.stringify(next, null, 2) + "\n");
+    renameSync(tmp, file);
+  } catch (err) {
+    return { ok: false, problems: [`cannot write ${file}: ${(err as Error).message}; check the folder's permissions`] };
+  }
+  return { ok: true, file, overrides: next };
+}
+
 /**
  * Merges `changes` (dotted keys → values) into the overrides file after validating the result.
  * On any problem nothing is written and the problems are returned, one line each.
@@ -53,13 +93,5 @@ export function saveOverrides(stateDir: string, changes: Record<string, unknown>
   for (const [key, value] of Object.entries(changes)) setPath(next, key, value);
   const problems = validateConfig(next, file);
   if (problems.length > 0) return { ok: false, problems };
-  try {
-    mkdirSync(stateDir, { recursive: true });
-    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-    writeFileSync(tmp, JSON.stringify(next, null, 2) + "\n");
-    renameSync(tmp, file);
-  } catch (err) {
-    return { ok: false, problems: [`cannot write ${file}: ${(err as Error).message}; check the folder's permissions`] };
-  }
-  return { ok: true, file, overrides: next };
+  return writeOverrides(stateDir, next);
 }

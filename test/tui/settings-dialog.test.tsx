@@ -179,6 +179,33 @@ describe("settings dialog", () => {
     expect(saved).toEqual([["keybindings.settings"]]);
   });
 
+  test("values set here are marked, and d resets them to the config file's value", async () => {
+    writeFileSync(join(root, "opencode-rag.json"), JSON.stringify({ retrieval: { topK: 6 } }));
+    mkdirSync(stateDir, { recursive: true });
+    writeFileSync(overridesPath(), JSON.stringify({ retrieval: { topK: 3 }, autoIndex: { enabled: false } }));
+    const v = await open();
+    await v.press("enter");
+    expect(v.frame()).toMatch(/Results per search \(topK\)\s+3 •/);
+    expect(v.frame()).toMatch(/Minimum score\s+0\s*\n/);
+    await v.type("d");
+    expect(v.frame()).toMatch(/Results per search \(topK\)\s+6\s*\n/);
+    expect(flat(v.frame())).toContain("Reset retrieval.topK to the config file's value or the default");
+    expect(overrides()).toEqual({ autoIndex: { enabled: false } });
+    expect(saved).toEqual([["retrieval.topK"]]);
+  });
+
+  test("resetting a picked model drops provider, model and base URL together", async () => {
+    const v = await open();
+    await v.press("down", "down", "down", "enter", "enter");
+    await v.type("zeta");
+    await v.press("enter");
+    expect(v.frame()).toMatch(/Model\s+z-embed •/);
+    await v.type("d");
+    expect(existsSync(overridesPath()) ? overrides() : {}).toEqual({});
+    expect(v.frame()).toMatch(/Model\s+opencode-rag-code-v1\s*\n/);
+    expect(flat(v.frame())).toContain("changed: the index must be rebuilt");
+  });
+
   test("a broken overrides file is reported and left untouched", async () => {
     mkdirSync(stateDir, { recursive: true });
     writeFileSync(overridesPath(), "{ not json");

@@ -9,7 +9,7 @@ import type { RagConfig } from "../../core/config/defaults.js";
 import { getPath } from "../../core/config/validate.js";
 import { enumValues, formatValue, needsReindex, SETTINGS_CATEGORIES, type SettingCategory, type SettingField } from "../settings-schema.js";
 import { editorText, parseFieldInput } from "../setting-values.js";
-import { saveOverrides } from "../overrides.js";
+import { readOverrides, removeOverrides, saveOverrides, type Overrides } from "../overrides.js";
 import { buildModelOptions, customModelChanges, CUSTOM_MODEL_TITLE, type ModelOption, type ProviderLike } from "../model-options.js";
 import { ModelPicker } from "./ModelPicker.js";
 import { usePalette } from "./colors.js";
@@ -26,6 +26,15 @@ export interface SettingsDialogProps {
   onSaved?: (keys: string[]) => void;
   /** A problem loading the config, shown on top until fixed. */
   problem?: string | null;
+}
+
+/** The overrides file as it is now; {} when missing or unreadable (saving reports the latter). */
+function readOverridesQuietly(stateDir: string): Overrides {
+  try {
+    return readOverrides(stateDir);
+  } catch {
+    return {};
+  }
 }
 
 type Screen =
@@ -46,17 +55,36 @@ export function SettingsDialog(props: SettingsDialogProps) {
   const [message, setMessage] = createSignal<Message>(props.problem ? { tone: "error", text: props.problem } : null);
   const [reindexKeys, setReindexKeys] = createSignal<string[]>([]);
   const [draft, setDraft] = createSignal("");
+  const [overrides, setOverrides] = createSignal(readOverridesQuietly(props.stateDir));
 
   const describe = (v: unknown) => (typeof v === "object" ? JSON.stringify(v) : JSON.stringify(v));
 
   /** Saves dotted-key changes; returns false (and shows why) when refused. */
+  /** Saves dotted-key changes; returns false (and shows why) when refused. */
   function apply(changes: Record<string, unknown>): boolean {
+    const keys = Object.keys(changes);
+    const summary = keys.map((k) => `${k} = ${describe(changes[k])}`).join(", ");
+    return commit(keys, () => saveOverrides(props.stateDir, changes), `Saved ${summary}`, changes["description.enabled"] === true);
+  }
+
+  /** Drops the overrides of these keys: the config file or the default applies again. */
+  function reset(keys: string[]): void {
+    const set = keys.filter((k) => getPath(overrides(), k) !== undefined);
+    if (set.length === 0) {
+      setMessage({ tone: "ok", text: `${keys.join(", ")}: not set here; nothing to reset` });
+      return;
+    }
+    commit(set, () => removeOverrides(props.stateDir, set), `Reset ${set.join(", ")} to the config file's value or the default`, false);
+  }
+
+  function commit(keys: string[], write: () => ReturnType<typeof saveOverrides>, done: string, enablingDescriptions: boolean): boolean {
     const before = config();
-    const outcome = saveOverrides(props.stateDir, changes);
+    const outcome = write();
     if (!outcome.ok) {
       setMessage({ tone: "error", text: outcome.problems[0] ?? "invalid value" });
       return false;
     }
+    setOverrides(readOverridesQuietly(props.stateDir));
     let after: RagConfig;
     try {
       after = props.readConfig();
@@ -65,21 +93,24 @@ export function SettingsDialog(props: SettingsDialogProps) {
       return false;
     }
     setConfig(after);
-    const keys = Object.keys(changes);
     const rebuild = keys.filter((k) => needsReindex(k) && describe(getPath(before, k)) !== describe(getPath(after, k)));
-    const summary = keys.map((k) => `${k} = ${describe(changes[k])}`).join(", ");
     const notes: string[] = [];
     if (rebuild.length > 0) {
       setReindexKeys((old) => [...new Set([...old, ...rebuild])]);
       notes.push(`${rebuild.join(", ")} changed: the index must be rebuilt.`);
     }
-    if (changes["description.enabled"] === true && !after.description.model) {
+    if (enablingDescriptions && !after.description.model) {
       notes.push("Pick a description model below: without one no descriptions are made.");
     }
-    setMessage(notes.length > 0 ? { tone: "warn", text: `Saved ${summary}. ${notes.join(" ")}` } : { tone: "ok", text: `Saved ${summary}` });
+    setMessage(notes.length > 0 ? { tone: "warn", text: `${done}. ${notes.join(" ")}` } : { tone: "ok", text: done });
     props.onSaved?.(keys);
     return true;
   }
+
+  /** Config keys a field writes: a model field writes provider, model and base URL together. */
+  const fieldKeys = (field: SettingField) =>
+    field.kind === "model" ? ["provider", "model", "baseUrl"].map((k) => `${field.modelTarget ?? "embedding"}.${k}`) : [field.key];
+  const isOverridden = (field: SettingField) => fieldKeys(field).some((k) => getPath(overrides(), k) !== undefined);
 
   function activate(category: SettingCategory, field: SettingField) {
     const value = getPath(config(), field.key);
@@ -181,6 +212,7 @@ export function SettingsDialog(props: SettingsDialogProps) {
     }
     if (key.name === "up") return setCursor((c) => (c - 1 + n) % n);
     if (key.name === "down") return setCursor((c) => (c + 1) % n);
+    if (key.name === "d" && !key.ctrl && !key.meta) return reset(fieldKeys(s.category.fields[cursor()]));
     if (key.name === "return" || key.name === "enter" || key.name === "space") activate(s.category, s.category.fields[cursor()]);
   });
 
@@ -210,7 +242,7 @@ export function SettingsDialog(props: SettingsDialogProps) {
           <For each={(screen() as { category: SettingCategory }).category.fields}>
             {(field, i) => (
               <text fg={i() === cursor() ? c().selected : c().text}>
-                {`${i() === cursor() ? "›" : " "} ${pad(field.label, 30)} ${formatValue(field, config())}`}
+                {`${i() === cursor() ? "›" : " "} ${pad(field.label, 30)} ${formatValue(field, config())}${isOverridden(field) ? " •" : ""}`}
               </text>
             )}
           </For>
@@ -263,7 +295,7 @@ export function SettingsDialog(props: SettingsDialogProps) {
         {screen().kind === "categories"
           ? "↑↓ move · enter open · esc close"
           : screen().kind === "fields"
-            ? "↑↓ move · enter change · ← back · esc close"
+            ? "↑↓ move · enter change · d reset • · ← back · esc close"
             : screen().kind === "models"
               ? ""
               : "enter save · esc close"}
