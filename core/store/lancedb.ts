@@ -25,7 +25,7 @@ const RECORD_COLUMNS = [...TEXT_COLUMNS, "startLine", "endLine"];
 /** A vector search names `_distance` itself (LanceDB warns when it is added implicitly). */
 const VECTOR_RESULT_COLUMNS = [...RECORD_COLUMNS, "_distance"];
 
-/** Above this many rows an ANN index is built in the background (flat search is fine below). */
+/** From this many rows on, checkpoints build an ANN index (flat search is fast enough below). */
 export const DEFAULT_ANN_MIN_ROWS = 10_000;
 /** Rows added between two looks at how much of the table the ANN index misses. */
 const ANN_CHECK_EVERY = 2_000;
@@ -46,7 +46,7 @@ export interface LanceStoreOptions {
    * recreate it (the indexer is about to rebuild) instead of throwing.
    */
   recreateOnDimensionChange?: boolean;
-  /** Rows at which the background ANN index is built; Infinity disables it. */
+  /** Rows from which checkpoint() builds an ANN index; Infinity disables it. */
   annMinRows?: number;
   /** Passed to LanceDB for object stores (credentials, region, endpoint). */
   storageOptions?: Record<string, string>;
@@ -183,7 +183,6 @@ export class LanceVectorStore implements VectorStore {
     const data = rows.map((r) => this.toTableRow(r));
     await this.table.add(data);
     this.addedSinceAnnCheck += rows.length;
-    this.maybeBuildAnnIndex();
   }
 
   async deleteByFilePaths(filePaths: string[]): Promise<void> {
@@ -253,9 +252,15 @@ export class LanceVectorStore implements VectorStore {
     return rows.map((r) => ({ id: r.id as string, filePath: r.filePath as string, contentHash: r.contentHash as string }));
   }
 
-  /** The current table version: every later write can be undone by rollbackTo(). */
+  /**
+   * The current table version: every later write can be undone by rollbackTo(). A checkpoint
+   * is also when the ANN index is (re)built, if the table needs it: once per index pass, at its
+   * commit, so the index is part of the committed version and a pass adding 50k rows builds it
+   * once, not at every threshold crossed on the way. Searches keep running meanwhile.
+   */
   async checkpoint(): Promise<number> {
     this.assertOpen();
+    await this.maintainAnnIndex();
     return this.table.version();
   }
 
@@ -301,7 +306,7 @@ export class LanceVectorStore implements VectorStore {
     await this.init();
   }
 
-  /** Resolves once a background ANN build (if any) has finished; build errors are swallowed. */
+  /** Resolves once an ANN build in progress (if any) has finished; build errors are swallowed. */
   async waitForAnnBuild(): Promise<void> {
     if (this.annBuild) await this.annBuild;
   }
@@ -312,7 +317,6 @@ export class LanceVectorStore implements VectorStore {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    // Let a started ANN build finish: a one-shot CLI run would otherwise never get an index.
     await this.waitForAnnBuild();
     this.closed = true;
     this.recordCache.clear();
@@ -321,14 +325,15 @@ export class LanceVectorStore implements VectorStore {
   }
 
   /**
-   * Starts a background ANN build when the table is large enough and has no index, or when
-   * rows added since the last build (searched flat until then) outgrow half of the indexed
-   * ones. Rebuilding from scratch at that point keeps total build work linear in table size.
+   * Builds the ANN index when the table is large enough and has none, or rebuilds it when rows
+   * added since the last build (searched flat until then) outgrow half of the indexed ones;
+   * rebuilding from scratch at that point keeps the total build work linear in table size.
+   * Failures leave flat search in place (correct, only slower); the next checkpoint retries.
    */
-  private maybeBuildAnnIndex(): void {
-    if (this.dimension === null || this.annBuild || !Number.isFinite(this.annMinRows)) return;
-    if (this.annIndexName && this.addedSinceAnnCheck < ANN_CHECK_EVERY) return;
-    this.addedSinceAnnCheck = 0;
+  private maintainAnnIndex(): Promise<void> {
+    if (this.annBuild) return this.annBuild;
+    if (this.dimension === null || !Number.isFinite(this.annMinRows)) return Promise.resolve();
+    if (this.annIndexName && this.addedSinceAnnCheck < ANN_CHECK_EVERY) return Promise.resolve();
     this.annBuild = (async () => {
       try {
         if (this.annIndexName) {
@@ -337,17 +342,18 @@ export class LanceVectorStore implements VectorStore {
         } else if ((await this.table.countRows()) < this.annMinRows) {
           return;
         }
-        // HNSW with scalar quantisation: builds in seconds (IVF_PQ takes far longer on small
-        // machines) and queries walk the graph instead of reading every row. Queries keep
-        // running on the previous state meanwhile.
+        this.addedSinceAnnCheck = 0;
+        // HNSW with scalar quantisation: builds in seconds where IVF_PQ takes far longer on
+        // small machines, and queries walk the graph instead of reading every row.
         await this.table.createIndex("vector", { config: this.lancedb.Index.hnswSq({ distanceType: "cosine" }), replace: true });
         await this.init();
       } catch {
-        // Flat search stays correct, only slower; a later add() tries again.
+        // Flat search stays correct.
       } finally {
         this.annBuild = null;
       }
     })();
+    return this.annBuild;
   }
 
   private async deleteWhereIn(column: "id" | "filePath", values: string[]): Promise<void> {

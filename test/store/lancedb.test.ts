@@ -114,7 +114,7 @@ describe("LanceVectorStore", () => {
 });
 
 describe("LanceVectorStore ANN index", () => {
-  test("past annMinRows an HNSW index is built in the background and search stays correct", async () => {
+  test("past annMinRows a checkpoint builds an HNSW index; searches run meanwhile and stay correct", async () => {
     const dir = freshDir();
     const store = await openLanceStore({ uri: dir, tableName: "chunks", dimension: DIM, annMinRows: 300 });
     const rows = [];
@@ -125,13 +125,16 @@ describe("LanceVectorStore ANN index", () => {
       rows.push(row(`r${i}`, `f${i % 40}.ts`, v));
     }
     await store.add(rows.slice(0, 200));
-    await store.waitForAnnBuild();
-    expect(store.annIndexReady).toBe(false);
+    await store.checkpoint();
+    expect(store.annIndexReady).toBe(false); // too small
     await store.add(rows.slice(200));
-    // Queries do not wait for the build.
-    expect((await store.searchVector(axis(3), 1))[0].score).toBeCloseTo(1, 3);
-    await store.waitForAnnBuild();
+    expect(store.annIndexReady).toBe(false); // adds alone never build
+    const committing = store.checkpoint();
+    const during = await store.searchVector(axis(3), 1); // not blocked by the build
+    expect(during[0].score).toBeCloseTo(1, 3);
+    const version = await committing;
     expect(store.annIndexReady).toBe(true);
+    expect(version).toBe(await store.checkpoint()); // the index is part of the committed version
     const hits = await store.searchVector(axis(3), 5);
     expect(hits).toHaveLength(5);
     expect(hits[0].score).toBeCloseTo(1, 2);
