@@ -31,11 +31,16 @@ export function chunkWorkerScript(): string | null {
   return candidates.find((c) => existsSync(c)) ?? null;
 }
 
-/** One worker per core, at most 4; OPENCODE_RAG_CHUNK_WORKERS overrides (0 = chunk in-process). */
+/**
+ * One worker per core but one, at most 4: the pass's own thread is busy too (keyword index,
+ * store writes), so on two cores one worker keeps both busy and saves a worker's memory (a
+ * tree-sitter heap and a V8 isolate, ~100 MB), measured as fast as two under load.
+ * OPENCODE_RAG_CHUNK_WORKERS overrides (0 = chunk in-process).
+ */
 function defaultPoolSize(): number {
   const env = Number(process.env.OPENCODE_RAG_CHUNK_WORKERS);
   if (process.env.OPENCODE_RAG_CHUNK_WORKERS && Number.isInteger(env) && env >= 0) return env;
-  return Math.min(availableParallelism(), 4);
+  return Math.max(1, Math.min(availableParallelism() - 1, 4));
 }
 
 interface Slot {

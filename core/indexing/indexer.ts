@@ -452,8 +452,11 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
     // Optional steps between chunking and embedding (descriptions, …).
     if (addRecords.length > 0) {
       for (const enricher of chunkEnrichers()) {
-        progress.phase = "describing";
-        report();
+        // The progress bar says "describing" only when descriptions (F14) are on.
+        if (config.description.enabled) {
+          progress.phase = "describing";
+          report();
+        }
         try {
           await enricher.enrich(addRecords, { ...{ chunking: config.chunking, config, root: env.root }, signal: options.signal });
         } catch (err) {
