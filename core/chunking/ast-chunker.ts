@@ -214,7 +214,8 @@ function emitRegion(
   const gap = (from: number, to: number) => {
     const trimmed = lines.trim(from, to);
     if (!trimmed) return;
-    const kind = owner ? owner.kind : seenUnit ? "block" : "preamble";
+    // `preamble` only for what comes before the first unit; a file without units is `block`s.
+    const kind = owner ? owner.kind : seenUnit || units.length === 0 ? "block" : "preamble";
     const base = { kind, symbol: owner?.symbol ?? "", context, group: context, unit: false, detached: false };
     for (const [s, e] of cutToFit(node, trimmed[0], trimmed[1], lines, limits)) out.push({ ...base, start: s, end: e });
   };

@@ -1,11 +1,11 @@
-// Razor (.cshtml, .razor) (F2): `@code { … }` and `@functions { … }` blocks become chunks of
-// C# code; the markup between them becomes template chunks. Braces inside strings, chars and
-// comments are skipped when finding where a block ends.
+// Razor (.cshtml, .razor) (F2): `@code { … }`, `@functions { … }`, `@section Name { … }` and
+// multi-line `@{ … }` blocks become chunks of their own; the markup between them becomes
+// template chunks. Braces inside strings and after // are skipped when finding a block's end.
 import type { Chunk } from "../types.js";
 import { LineIndex, type Limits } from "./line-index.js";
 import { chunkSections, type SectionMarker } from "./sections.js";
 
-const BLOCK_START = /^\s*@(code|functions)\s*\{?/;
+const BLOCK_START = /^\s*@(code|functions|section\s+\w+|\{)\s*\{?/;
 
 export function chunkRazor(filePath: string, content: string, limits: Limits): Chunk[] {
   const lines = new LineIndex(content);
@@ -21,7 +21,8 @@ export function chunkRazor(filePath: string, content: string, limits: Limits): C
       continue;
     }
     const end = blockEnd(lines, row);
-    markers.push({ row, kind: "block", symbol: `@${m[1]}`, context: `@${m[1]} block` });
+    const symbol = m[1] === "{" ? "@{}" : `@${m[1].replace(/\s+/, " ")}`;
+    markers.push({ row, kind: "block", symbol, context: `${symbol} block` });
     templateOpen = false;
     row = end;
   }

@@ -49,6 +49,12 @@ describe("Razor", () => {
     expect(find(chunks, "@code").content).toContain('Logger.LogInformation("Count is now {Count}", currentCount);');
     expect(chunks.every((c) => c.language === "razor")).toBe(true);
   });
+
+  it("handles .cshtml code blocks and sections", async () => {
+    const chunks = await chunkFixture("Index.cshtml", { minChars: 0 });
+    expect(outline(chunks)).toEqual(["template  1-1", "block @{} 2-5", "template  7-13", "block @section Scripts 15-17"]);
+    expect(find(chunks, "@section Scripts").context).toBe("@section Scripts block");
+  });
 });
 
 describe("Visual Studio solutions", () => {
