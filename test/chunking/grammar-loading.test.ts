@@ -71,7 +71,7 @@ describe("pluggable grammar source", () => {
 });
 
 describe("from a bundle", () => {
-  it("loads grammars from a grammars/ folder beside the bundle, with no node_modules around", async () => {
+  it("loads grammars from a grammars/ folder beside the bundle, with no node_modules around, on Node and Bun", async () => {
     const dir = mkdtempSync(join(tmpdir(), "bundle-"));
     temps.push(dir);
     mkdirSync(join(dir, "grammars"));
@@ -98,5 +98,8 @@ describe("from a bundle", () => {
     });
     const { stdout } = await promisify(execFile)(process.execPath, [join(dir, "bundle.mjs")], { cwd: dir });
     expect(JSON.parse(stdout)).toEqual([["function", "f", "function f(x)"]]);
+    // OpenCode runs plugin bundles under Bun: the same bundle must chunk there too.
+    const bun = await promisify(execFile)(join(nodeModules, ".bin", "bun"), [join(dir, "bundle.mjs")], { cwd: dir });
+    expect(JSON.parse(bun.stdout)).toEqual([["function", "f", "function f(x)"]]);
   });
 });
