@@ -20,6 +20,9 @@ export { createEmbeddingProvider } from "./embedding/index.js";
 export { RemoteServiceError } from "./embedding/http.js";
 export { resolveApiKey } from "./embedding/api-keys.js";
 export { createDescriber, getImageDescription, IMAGE_CHUNK_KIND, type Describer } from "./description/index.js";
+export { openVectorStore, MemoryVectorStore, StoreDimensionMismatchError, type OpenVectorStoreOptions } from "./store/index.js";
+export { KeywordIndex, tokenizeCode, type KeywordDoc } from "./keyword/index.js";
+export { hybridSearch, type HybridInput, type RetrievalMode } from "./retrieval/index.js";
 export type * from "./types.js";
 export type * from "./engine-types.js";
 
