@@ -16,6 +16,9 @@ export async function loadCustomChunkers(
 ): Promise<void> {
   for (const [i, entry] of entries.entries()) {
     const where = `chunkers[${i}].module`;
+    if (typeof entry?.module !== "string" || !isAbsoluteOrUrl(entry.module)) {
+      throw new Error(`${where}: expected an absolute path or file URL, got ${JSON.stringify(entry?.module)}; load the config with loadConfig, which resolves it against the config file`);
+    }
     let mod: Record<string, unknown>;
     try {
       mod = (await import(/* @vite-ignore */ moduleUrl(entry.module))) as Record<string, unknown>;
@@ -28,6 +31,10 @@ export async function loadCustomChunkers(
     }
     registerChunker(chunker, entry.extensions, warn);
   }
+}
+
+function isAbsoluteOrUrl(path: string): boolean {
+  return /^([a-z][a-z0-9+.-]*:\/\/|\/|[A-Za-z]:[\\/]|\\\\)/i.test(path);
 }
 
 /** An absolute path (POSIX or Windows) or a URL, as an import specifier, without Node's url module. */

@@ -98,5 +98,8 @@ describe("loadCustomChunkers (config `chunkers`)", () => {
     await expect(
       loadCustomChunkers([{ module: plugin("ini-chunker.mjs") }, { module: plugin("not-a-chunker.mjs") }]),
     ).rejects.toThrow(/^chunkers\[1\]\.module: .*exports no chunker/);
+    await expect(loadCustomChunkers([{ module: "./ini-chunker.mjs" }])).rejects.toThrow(
+      /^chunkers\[0\]\.module: expected an absolute path or file URL, got "\.\/ini-chunker\.mjs"/,
+    );
   });
 });
