@@ -43,10 +43,17 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
   const useKeyword = mode !== "vector";
   const useVector = mode !== "keyword" && queryVector !== null;
 
-  const [keywordHits, vectorHits] = await Promise.all([
-    useKeyword ? keyword.search(query, fetchK, filter) : ([] as ScoredId[]),
-    useVector ? store.searchVector(queryVector as Float32Array, fetchK, filter) : Promise.resolve([] as ScoredId[]),
-  ]);
+  // The vector search starts first: it runs off the JS thread (LanceDB's own threads) while the
+  // keyword search, synchronous, runs on it.
+  const vectorSearch = useVector ? store.searchVector(queryVector as Float32Array, fetchK, filter) : Promise.resolve([] as ScoredId[]);
+  let keywordHits: ScoredId[];
+  try {
+    keywordHits = useKeyword ? keyword.search(query, fetchK, filter) : [];
+  } catch (err) {
+    vectorSearch.catch(() => undefined); // no longer awaited: keep its failure from going unhandled
+    throw err;
+  }
+  const vectorHits = await vectorSearch;
 
   const fused = fuse(keywordHits, vectorHits, useKeyword, useVector, fetchK);
   if (fused.size === 0) return [];
