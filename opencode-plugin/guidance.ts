@@ -53,6 +53,8 @@ export interface GuidanceOptions {
   memory?: boolean;
   /** Mandatory capture rules instead of the soft nudge (memory.promptEnforcement). */
   memoryEnforcement?: boolean;
+  /** The tool guidance is already in the prompt (AGENTS.md written by init): do not repeat it. */
+  omitToolGuidance?: boolean;
 }
 
 /** The options that shape the guidance, from the config (read once per session). */
@@ -62,7 +64,7 @@ export function guidanceOptions(config: { wikiMode: { enabled: boolean }; memory
 
 /** The system text for a session: the guidance, plus quirk memory and the wiki protocol when on. */
 export function systemGuidance(options: GuidanceOptions): string {
-  const sections = [GUIDANCE_TEXT];
+  const sections = options.omitToolGuidance ? [] : [GUIDANCE_TEXT];
   if (options.memory) sections.push(options.memoryEnforcement ? `${MEMORY_GUIDANCE}\n\n${QUIRK_ENFORCEMENT_RULES}` : MEMORY_GUIDANCE);
   if (options.wikiMode) sections.push(WIKI_PROTOCOL);
   return sections.join("\n\n");

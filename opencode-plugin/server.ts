@@ -9,7 +9,7 @@ import { slashCommands } from "./commands.js";
 import { ConversationTracker, eventSessionID } from "./conversation.js";
 import type { CoreDeps } from "./deps.js";
 import { runDocCommand } from "./doc-mode.js";
-import { guidanceOptions, systemGuidance } from "./guidance.js";
+import { GUIDANCE_TEXT, guidanceOptions, systemGuidance } from "./guidance.js";
 import { buildInjection, injectionQuery, type InjectionMode } from "./injection.js";
 import { extractMarkers, type FoundMarker } from "./markers.js";
 import { newPartId } from "./part-id.js";
@@ -155,13 +155,18 @@ export function createRagHooks(ws: RagWorkspace, tracker = new ConversationTrack
 
     "experimental.chat.system.transform": guard("system.transform", log, async (input, output) => {
       const sessionID = (input as { sessionID?: string }).sessionID;
-      let text = sessionID ? sessionGuidance.get(sessionID) : undefined;
+      // AGENTS.md (written by init from the same text) may already carry the tool guidance:
+      // then only the other sections are added, so the prompt never holds it twice. The title
+      // request of the same session has no AGENTS.md, hence the key includes that fact.
+      const inPrompt = output.system.some((s) => s.includes(GUIDANCE_TEXT));
+      const key = `${sessionID}|${inPrompt}`;
+      let text = sessionID ? sessionGuidance.get(key) : undefined;
       if (text === undefined) {
-        text = systemGuidance(guidanceOptions(ws.config));
-        if (sessionID) sessionGuidance.set(sessionID, text);
+        text = systemGuidance({ ...guidanceOptions(ws.config), omitToolGuidance: inPrompt });
+        if (sessionID) sessionGuidance.set(key, text);
       }
       // Append only: editing system[0] would break OpenCode's merge and the cached prefix.
-      if (!output.system.includes(text)) output.system.push(text);
+      if (text && !output.system.some((s) => s.includes(text!))) output.system.push(text);
     }),
 
     "chat.message": guard("chat.message", log, async (input, output) => {

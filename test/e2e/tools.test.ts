@@ -3,9 +3,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GUIDANCE_TEXT } from "../../opencode-plugin/guidance.js";
+import { GUIDANCE_TEXT, WIKI_PROTOCOL } from "../../opencode-plugin/guidance.js";
 import { INJECT_FILES_MARKER } from "../../opencode-plugin/markers.js";
-import { calledTools, FakeLlm, systemText, toolNames, toolResults, userTexts, type ChatRequest } from "./fake-llm.js";
+import { calledTools, FakeLlm, systemText, textOf, toolNames, toolResults, userTexts, type ChatRequest } from "./fake-llm.js";
 import { E2EProject } from "./opencode.js";
 
 const ALL_TOOLS = ["search_semantic", "get_file_skeleton", "find_usages", "describe_image"];
@@ -82,6 +82,17 @@ describe("opencode-rag in the real OpenCode: tools, guidance and injection on an
     expect(user).toMatch(/src\/auth\/session\.ts \(typescript, lines \d+-\d+/);
   }, 180_000);
 
+  it("/rag-chunks appends full code chunks to the question", async () => {
+    const before = llm.requests.length;
+    const run = await project.run("How are expired sessions purged?", { command: "rag-chunks" });
+    expect(run.code, run.stderr.slice(-3000)).toBe(0);
+    const turn = llm.requests.slice(before).find((r) => toolNames(r).length > 0)!;
+    const user = userTexts(turn).join("\n");
+    expect(user).toContain("How are expired sessions purged?");
+    expect(user).toContain("Code related to this message (opencode-rag):");
+    expect(user).toMatch(/### src\/auth\/session\.ts:\d+-\d+ \(typescript, function expireSessions\)\n```typescript\n[\s\S]*store\.remove\(s\.id\)/);
+  }, 180_000);
+
   it("finishes the prompt normally", () => {
     expect(result.code, result.stderr.slice(-3000)).toBe(0);
     expect(result.events.some((e) => e.type === "text" && JSON.stringify(e).includes("E2E_FINAL"))).toBe(true);
@@ -114,8 +125,13 @@ describe("opencode-rag in the real OpenCode: tools, guidance and injection on an
     expect(turns.length).toBeGreaterThanOrEqual(5);
     const systems = turns.map((t) => t.messages.filter((m) => m.role === "system").map((m) => JSON.stringify(m.content)));
     for (const s of systems) expect(s).toEqual(systems[0]);
-    expect(systemText(turns[0])).toContain(GUIDANCE_TEXT);
-    expect(systemText(turns[0]).indexOf(GUIDANCE_TEXT)).toBeGreaterThan(0);
+    const system = systemText(turns[0]);
+    // Once: from AGENTS.md (written by init); the hook adds only what AGENTS.md lacks.
+    expect(system.split(GUIDANCE_TEXT)).toHaveLength(2);
+    expect(system.indexOf(GUIDANCE_TEXT)).toBeGreaterThan(0);
+    expect(system).toContain(WIKI_PROTOCOL);
+    const pushed = turns[0].messages.filter((m) => m.role === "system").at(-1)!;
+    expect(textOf(pushed.content)).toContain(WIKI_PROTOCOL);
     expect(userTexts(turns[0])[0]).toContain("Where do sessions expire?");
   });
 });

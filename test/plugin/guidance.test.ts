@@ -61,3 +61,21 @@ describe("system guidance", () => {
     expect(twice).toHaveLength(2);
   });
 });
+
+describe("guidance already in AGENTS.md", () => {
+  it("adds only the other sections when the prompt already carries the tool guidance, once per session", async () => {
+    const { ws } = makeWorkspace(tempRoot());
+    const hooks = createRagHooks(ws);
+    const withAgents = `You are OpenCode.\nInstructions from: AGENTS.md\n${GUIDANCE_TEXT}`;
+    const first = await transform(hooks, "ses_g", [withAgents]);
+    const again = await transform(hooks, "ses_g", [withAgents]);
+    expect(first).toHaveLength(2);
+    expect(first[1]).not.toContain(GUIDANCE_TEXT);
+    expect(first[1]).toContain(WIKI_PROTOCOL);
+    expect(again[1]).toBe(first[1]);
+    expect(first.join("\n").split(GUIDANCE_TEXT)).toHaveLength(2);
+    // The same session's title request (no AGENTS.md) still gets the full text.
+    const title = await transform(hooks, "ses_g", ["You are a title generator."]);
+    expect(title[1]).toContain(GUIDANCE_TEXT);
+  });
+});
