@@ -45,6 +45,10 @@ import { beginDescriptionPass, registerDescriptionSteps } from "./description/in
 import { openQuirkMemory } from "./memory/index.js";
 import type { QuirkMemory } from "./memory/quirks.js";
 
+/** How long status() reuses its count of pending files while the manifest is unchanged. */
+const STATUS_WALK_REUSE_MS = 3000;
+const STATUS_WALK_REUSE_MIN_FILES = 2000;
+
 interface EmbeddingState {
   provider: EmbeddingProvider | null;
   reason: string | null;
@@ -95,6 +99,7 @@ class WorkspaceEngine implements Engine {
   private closed = false;
   private keywordOnlyAnnounced = false;
   private chunkersLoaded: Promise<void> | null = null;
+  private pendingCache: { stamp: string; at: number; files: number; upToDate: number; pending: number } | null = null;
   private quirkMemory: QuirkMemory | null = null;
 
   constructor(
@@ -387,19 +392,28 @@ class WorkspaceEngine implements Engine {
     let files = 0;
     if (manifest) {
       for (const e of Object.values(manifest.files)) if (e.chunkIds.length > 0) files++;
-      // Stat only: which files a pass would have to look at.
-      const { files: present } = await walkWorkspace(this.root, {
-        rules: ignoreRulesFor(this.passEnv),
-        maxFileSizeBytes: this.config.indexing.maxFileSizeBytes,
-      });
-      const seen = new Set<string>();
-      for (const f of present) {
-        seen.add(f.path);
-        const e = manifest.files[f.path];
-        if (e && e.size === f.size && e.mtimeMs === f.mtimeMs) upToDate++;
-        else pending++;
+      // Hosts poll status (the TUI sidebar): the walk of a big tree is reused for a few seconds
+      // while the manifest is unchanged; small trees are always walked afresh.
+      const stamp = `${manifest.generation}:${manifest.lastIndexedAt}`;
+      const cached = this.pendingCache;
+      if (cached && cached.stamp === stamp && cached.files >= STATUS_WALK_REUSE_MIN_FILES && Date.now() - cached.at < STATUS_WALK_REUSE_MS) {
+        ({ upToDate, pending } = cached);
+      } else {
+        // Stat only: which files a pass would have to look at.
+        const { files: present } = await walkWorkspace(this.root, {
+          rules: ignoreRulesFor(this.passEnv),
+          maxFileSizeBytes: this.config.indexing.maxFileSizeBytes,
+        });
+        const seen = new Set<string>();
+        for (const f of present) {
+          seen.add(f.path);
+          const e = manifest.files[f.path];
+          if (e && e.size === f.size && e.mtimeMs === f.mtimeMs) upToDate++;
+          else pending++;
+        }
+        for (const p of Object.keys(manifest.files)) if (!seen.has(p)) pending++;
+        this.pendingCache = { stamp, at: Date.now(), files: present.length, upToDate, pending };
       }
-      for (const p of Object.keys(manifest.files)) if (!seen.has(p)) pending++;
     }
     const watcher = readWatcherStatus(this.stateDir);
     const progress = readProgress(this.stateDir);
