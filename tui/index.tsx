@@ -6,7 +6,8 @@
 import type { TuiPlugin, TuiPluginApi, TuiPluginModule } from "@opencode-ai/plugin/tui";
 import { createSignal } from "solid-js";
 import { INJECT_CHUNKS_MARKER, INJECT_FILES_MARKER } from "../opencode-plugin/markers.js";
-import type { RagConfig } from "../core/config/defaults.js";
+import { DEFAULT_CONFIG, type RagConfig } from "../core/config/defaults.js";
+import { checkKeybinding } from "./setting-values.js";
 import { SettingsDialog } from "./components/SettingsDialog.js";
 import { StatusSidebar } from "./components/StatusSidebar.js";
 import { PaletteContext, paletteFromTheme } from "./components/colors.js";
@@ -92,42 +93,61 @@ const tui: TuiPlugin = async (api: TuiPluginApi) => {
     }
   }
 
+  /** The configured key of each binding; a value the keymap cannot parse falls back to the default. */
+  function bindingKeys(): RagConfig["keybindings"] {
+    const keys = { ...currentConfig().keybindings };
+    for (const name of Object.keys(keys) as Array<keyof typeof keys>) {
+      const problem = checkKeybinding(String(keys[name]));
+      if (problem) {
+        toastError(`keybindings.${name}: ${problem}; using ${DEFAULT_CONFIG.keybindings[name]}`);
+        keys[name] = DEFAULT_CONFIG.keybindings[name];
+      }
+    }
+    return keys;
+  }
+
   let unregisterKeys: (() => void) | null = null;
   function registerKeys() {
     unregisterKeys?.();
-    const keys = currentConfig().keybindings;
-    unregisterKeys = api.keymap.registerLayer({
-      commands: [
-        {
-          name: COMMANDS.settings,
-          title: "RAG settings",
-          desc: "Retrieval, indexing, chunking, models and keys of opencode-rag",
-          category: "opencode-rag",
-          namespace: "palette",
-          slashName: "rag-settings",
-          run: () => openSettings(),
-        },
-        {
-          name: COMMANDS.injectFiles,
-          title: "RAG: send prompt with related files",
-          category: "opencode-rag",
-          namespace: "palette",
-          run: () => void inject("injectFiles"),
-        },
-        {
-          name: COMMANDS.injectChunks,
-          title: "RAG: send prompt with related code",
-          category: "opencode-rag",
-          namespace: "palette",
-          run: () => void inject("injectChunks"),
-        },
-      ],
-      bindings: [
-        { key: keys.settings, cmd: COMMANDS.settings },
-        { key: keys.injectFiles, cmd: COMMANDS.injectFiles },
-        { key: keys.injectChunks, cmd: COMMANDS.injectChunks },
-      ],
-    });
+    unregisterKeys = null;
+    const keys = bindingKeys();
+    try {
+      unregisterKeys = api.keymap.registerLayer({
+        commands: [
+          {
+            name: COMMANDS.settings,
+            title: "RAG settings",
+            desc: "Retrieval, indexing, chunking, models and keys of opencode-rag",
+            category: "opencode-rag",
+            namespace: "palette",
+            slashName: "rag-settings",
+            run: () => openSettings(),
+          },
+          {
+            name: COMMANDS.injectFiles,
+            title: "RAG: send prompt with related files",
+            category: "opencode-rag",
+            namespace: "palette",
+            run: () => void inject("injectFiles"),
+          },
+          {
+            name: COMMANDS.injectChunks,
+            title: "RAG: send prompt with related code",
+            category: "opencode-rag",
+            namespace: "palette",
+            run: () => void inject("injectChunks"),
+          },
+        ],
+        // "a,b" alternatives become one binding each.
+        bindings: (["settings", "injectFiles", "injectChunks"] as const).flatMap((name) =>
+          String(keys[name])
+            .split(",")
+            .map((key) => ({ key: key.trim(), cmd: COMMANDS[name] })),
+        ),
+      });
+    } catch (err) {
+      toastError(`could not register the opencode-rag keys: ${(err as Error).message}`);
+    }
   }
   registerKeys();
 

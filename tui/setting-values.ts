@@ -73,7 +73,9 @@ export function parseFieldInput(field: SettingField, text: string): ParsedValue 
     }
     case "keybinding": {
       const problem = checkKeybinding(raw);
-      return problem ? { ok: false, error: problem } : { ok: true, value: raw.toLowerCase() };
+      // Stored as the keymap writes it: lower case, alternatives joined by bare commas.
+      const normalized = raw.toLowerCase().split(",").map((k) => k.trim()).join(",");
+      return problem ? { ok: false, error: problem } : { ok: true, value: normalized };
     }
     default:
       return { ok: true, value: raw };

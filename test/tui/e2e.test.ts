@@ -109,15 +109,15 @@ test.skipIf(!hasTmux())(
     const readOverrides = () => JSON.parse(readFileSync(join(stateDir, "runtime-overrides.json"), "utf8"));
     expect(readOverrides()).toEqual({ retrieval: { topK: 4 } });
 
-    // Rebind "append full chunks" to F6: the new key works at once (used below).
+    // Rebind "append full chunks" to F6 or F7: the new keys work at once (F7 is used below).
     term.key("Left", "Up", "Enter");
     await term.waitFor("Append related code chunks");
     term.key("Down", "Enter");
     await term.waitFor("separate alternatives with commas");
     term.key(...Array(20).fill("BSpace"));
-    await term.type("f6");
+    await term.type("f6, f7");
     term.key("Enter");
-    await term.waitFor('Saved keybindings.injectChunks = "f6"');
+    await term.waitFor('Saved keybindings.injectChunks = "f6,f7"');
 
     // The description model picker lists OpenCode's providers; pick the fake one.
     term.key("Left", "Up", "Enter");
@@ -131,7 +131,7 @@ test.skipIf(!hasTmux())(
     await term.waitFor("Saved description.provider");
     expect(readOverrides()).toEqual({
       retrieval: { topK: 4 },
-      keybindings: { injectChunks: "f6" },
+      keybindings: { injectChunks: "f6,f7" },
       description: { provider: "openai", model: "fake-model", baseUrl: `${llm.url}/v1` },
     });
     term.key("Escape");
@@ -150,9 +150,9 @@ test.skipIf(!hasTmux())(
     expect(text).not.toContain(INJECT_FILES_MARKER);
     await term.waitFor(ANSWER, 30_000);
 
-    // The rebound key (F6) sends the prompt with full chunks of code.
+    // The rebound key (F7, the second alternative) sends the prompt with full chunks of code.
     await term.type("show the code that verifies the password");
-    term.key("F6");
+    term.key("F7");
     const withChunks = await until("the chunks prompt to reach the fake LLM", () => userTexts().find((t) => t.includes("verifies the password")), 60_000);
     expect(withChunks).toContain("password.length > 8");
     expect(withChunks).not.toContain(INJECT_CHUNKS_MARKER);

@@ -26,6 +26,7 @@ describe("typed values", () => {
     expect(checkKeybinding("ctrl+enterr")).toMatch(/unknown key "enterr"/);
     expect(checkKeybinding("f6,,f7")).toMatch(/empty alternative/);
     expect(parseFieldInput(field("keybindings.settings"), "Ctrl+Shift+R")).toEqual({ ok: true, value: "ctrl+shift+r" });
+    expect(parseFieldInput(field("keybindings.settings"), "ctrl+shift+r , F6")).toEqual({ ok: true, value: "ctrl+shift+r,f6" });
   });
 
   test("every field shown in the dialog is a real config key", () => {
