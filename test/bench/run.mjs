@@ -8,11 +8,11 @@ import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureCorpus } from "./corpus.mjs";
-import indexing from "./sections/indexing.mjs";
+import indexing, { indexingWithModel } from "./sections/indexing.mjs";
 import remote from "./sections/remote.mjs";
 import tokens from "./sections/tokens.mjs";
 
-const SECTIONS = [indexing, remote, tokens];
+const SECTIONS = [indexing, indexingWithModel, remote, tokens];
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const repoRoot = join(here, "..", "..");

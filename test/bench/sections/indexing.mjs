@@ -32,22 +32,34 @@ function timeIt(fn) {
   return r instanceof Promise ? r.then((v) => ({ ms: performance.now() - t, value: v })) : { ms: performance.now() - t, value: r };
 }
 
-export default {
-  name: "indexing",
-  async run({ lib, corpusRoot: sharedCorpus, cacheDir, log, embed }) {
-    // A private copy per run: the edit step changes a file, and runs must not disturb each other.
-    const runDir = join(cacheDir, `run-${process.pid}`);
-    rmSync(runDir, { recursive: true, force: true });
-    cpSync(sharedCorpus, join(runDir, "corpus"), { recursive: true });
-    const corpusRoot = join(runDir, "corpus");
-    const stateDir = join(runDir, "state");
-    try {
-      return await measure({ lib, corpusRoot, stateDir, log, embed });
-    } finally {
+/**
+ * A section indexing `subdir` of the corpus (all of it when empty); keyword-only unless
+ * `embed` (then with the configured embedding model, the bundled one by default).
+ */
+function indexingSection(name, { subdir = "", embed: alwaysEmbed = false } = {}) {
+  return {
+    name,
+    async run({ lib, corpusRoot: sharedCorpus, cacheDir, log, embed }) {
+      // A private copy per run: the edit step changes a file, and runs must not disturb each other.
+      const runDir = join(cacheDir, `run-${process.pid}`);
       rmSync(runDir, { recursive: true, force: true });
-    }
-  },
-};
+      cpSync(join(sharedCorpus, subdir), join(runDir, "corpus"), { recursive: true });
+      const corpusRoot = join(runDir, "corpus");
+      const stateDir = join(runDir, "state");
+      try {
+        return await measure({ lib, corpusRoot, stateDir, log, embed: embed || alwaysEmbed });
+      } finally {
+        rmSync(runDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** The whole corpus, keyword-only: walking, chunking, the keyword index and the store. */
+export default indexingSection("indexing");
+
+/** three.js sources (~760 files) with the bundled embedding model: the same numbers with vectors. */
+export const indexingWithModel = indexingSection("indexing-with-model", { subdir: "three/src", embed: true });
 
 async function measure({ lib, corpusRoot, stateDir, log, embed }) {
   {
