@@ -54,11 +54,7 @@ export const DEFAULT_RANK_FEATURES: Readonly<RankFeatureFlags> = Object.freeze({
 export const RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
   /** Share of the normalised vector score in the re-fused base score (keyword: the rest). */
   vectorShare: 0.3,
-  /** Weight of reciprocal-rank fusion added to the base score. */
-  rrf: 0,
-  /** The k of reciprocal-rank fusion. */
-  rrfK: 20,
-  /** Lift for an exact symbol match. Symbol queries: the definition should win outright. */
+  /** Lift for an exact symbol match (on top of `definition`, which an exact match also earns). */
   symbolMatch: 0.1,
   /** Lift for full coverage of the symbol's words by the query. */
   symbolTerms: 0.25,
@@ -70,7 +66,7 @@ export const RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
   definition: 0.5,
   /** Multiplier on a chunk that only references a named identifier in a symbol query. */
   referencePenalty: 0.8,
-  /** Lift for declarations (kind prior 1) vs loose code (0.5) vs prose (0). */
+  /** Lift for declarations (kind prior 1) vs loose code (0.5) vs data (0.25) vs prose (0). */
   chunkKind: 0.4,
   /** Lift for the chunk's file by its aggregated evidence (relative to the best file). */
   fileAggregation: 0.1,
@@ -84,8 +80,6 @@ export const RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
 
 export interface RankWeights {
   vectorShare: number;
-  rrf: number;
-  rrfK: number;
   symbolMatch: number;
   symbolTerms: number;
   termCoverage: number;
@@ -121,8 +115,8 @@ function ownLift(q: QueryAnalysis, c: RankCandidate, f: RankFeatureFlags, w: Ran
 
 /**
  * Base scores from the sources' own scores: keyword scores over the list's best, vector
- * scores min-max over the list (cosine similarities crowd into a narrow band), plus
- * reciprocal-rank fusion. Queries differ wildly in how high BM25 can go; normalising per
+ * scores min-max over the list (cosine similarities crowd into a narrow band). Queries
+ * differ wildly in how high BM25 can go; normalising per
  * query lets the weights mean the same for every query.
  */
 function refusedScores(candidates: RankCandidate[], w: RankWeights): number[] {
@@ -141,12 +135,10 @@ function refusedScores(candidates: RankCandidate[], w: RankWeights): number[] {
   if (!hasKeyword && !hasVector) return candidates.map((c) => c.score);
   const share = hasKeyword && hasVector ? w.vectorShare : hasVector ? 1 : 0;
   const vSpan = vMax - vMin;
-  const rrfNorm = 2 / (w.rrfK + 1);
   return candidates.map((c) => {
     const k = c.keywordScore !== null && hasKeyword ? c.keywordScore / kMax : 0;
     const v = c.vectorScore !== null && hasVector ? (vSpan > 0 ? (c.vectorScore - vMin) / vSpan : 1) : 0;
-    const rrf = (c.keywordRank !== null ? 1 / (w.rrfK + c.keywordRank + 1) : 0) + (c.vectorRank !== null ? 1 / (w.rrfK + c.vectorRank + 1) : 0);
-    return share * v + (1 - share) * k + w.rrf * (rrf / rrfNorm);
+    return share * v + (1 - share) * k;
   });
 }
 

@@ -177,8 +177,6 @@ async function main() {
   // Coordinate ascent over the fusion weight and every numeric ranking weight.
   const grid: Record<string, number[]> = {
     vectorShare: [0.2, 0.3, 0.4],
-    rrf: [0, 0.1],
-    rrfK: [20],
     symbolMatch: [0, 0.2, 0.4, 0.6, 0.8, 1.2],
     symbolTerms: [0.15, 0.25, 0.35, 0.5],
     pathMatch: [0.2, 0.3, 0.4, 0.5, 0.7],
