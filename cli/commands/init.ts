@@ -112,7 +112,18 @@ export function withTuiEntry(existing: string | null, entry: string, file: strin
   const specOf = (p: unknown) => (Array.isArray(p) ? p[0] : p);
   const ours = (p: unknown) => {
     const spec = specOf(p);
-    return spec === entry || (typeof spec === "string" && /opencode-rag/.test(spec) && /tui/.test(spec));
+    if (spec === entry) return true;
+    if (typeof spec !== "string") return false;
+    if (/opencode-rag/.test(spec) && /tui/.test(spec)) return true;
+    // An earlier init may have linked a package folder of another name (a checkout, a global
+    // install): a dist/tui.js whose package.json says opencode-rag is ours too.
+    if (!/(^|\/)dist\/tui\.js$/.test(spec)) return false;
+    const pkgJson = resolve(dirname(file), spec, "..", "..", "package.json");
+    try {
+      return JSON.parse(readFileSync(pkgJson, "utf8")).name === PACKAGE_NAME;
+    } catch {
+      return false;
+    }
   };
   if (list.some((p) => specOf(p) === entry) && list.filter(ours).length === 1) return text;
   const next = [...list.filter((p) => !ours(p)), entry];

@@ -103,3 +103,15 @@ describe("tui.json registration", () => {
     expect(withAgentsSection(null)).toMatch(/^<!-- opencode-rag:begin[\s\S]*<!-- opencode-rag:end -->\n$/);
   });
 });
+
+describe("init after the package moved into node_modules", () => {
+  it("replaces the entry an earlier init wrote for a package folder of another name", () => {
+    const root = project();
+    const checkout = tempRoot({ "package.json": '{"name":"opencode-rag"}\n', "dist/tui.js": "export default {};\n" });
+    roots.push(checkout);
+    const tuiJson = join(root, ".opencode/tui.json");
+    const before = JSON.stringify({ plugin: ["./tui/mine.tsx", join(checkout, "dist/tui.js")] });
+    const after = withTuiEntry(before, "../node_modules/opencode-rag/dist/tui.js", tuiJson);
+    expect(JSON.parse(after).plugin).toEqual(["./tui/mine.tsx", "../node_modules/opencode-rag/dist/tui.js"]);
+  });
+});
