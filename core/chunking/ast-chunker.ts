@@ -260,7 +260,8 @@ function cutToFit(node: Node, a: number, b: number, lines: LineIndex, limits: Li
   for (const [s, e] of atoms) {
     if (e < start || fits(lines, start, e, limits)) continue;
     if (s > start) {
-      out.push([start, s - 1]);
+      // Rows between atoms (unnamed tokens) can tip the piece over: cut by lines then.
+      out.push(...(fits(lines, start, s - 1, limits) ? [[start, s - 1] as [number, number]] : splitByLines(lines, start, s - 1, limits)));
       start = s;
     }
     if (fits(lines, start, e, limits)) continue;

@@ -60,18 +60,22 @@ export function cutAtParagraphs(lines: LineIndex, a: number, b: number, limits: 
   const out: Array<[number, number]> = [];
   let start = a;
   let lastBreak = -1; // the last row that starts a paragraph inside the current piece
+  // Invariant: before row is added, rows start..row-1 fit.
   for (let row = a; row <= b; row++) {
     if (row > start && !lines.isBlank(row) && lines.isBlank(row - 1)) lastBreak = row;
-    if (fits(lines, start, row, limits)) continue;
-    const cut = lastBreak > start ? lastBreak : row;
-    if (cut === start) {
-      out.push(...splitByLines(lines, start, row, limits));
-      start = row + 1;
-    } else {
-      out.push([start, cut - 1]);
-      start = cut;
+    while (start <= row && !fits(lines, start, row, limits)) {
+      if (lastBreak > start) {
+        out.push([start, lastBreak - 1]);
+        start = lastBreak;
+      } else if (row > start) {
+        out.push([start, row - 1]);
+        start = row;
+      } else {
+        out.push([row, row]); // one line longer than maxChars: it stays whole
+        start = row + 1;
+      }
+      lastBreak = -1;
     }
-    lastBreak = -1;
   }
   if (start <= b) out.push([start, b]);
   const trimmed: Array<[number, number]> = [];

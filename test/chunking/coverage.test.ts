@@ -65,6 +65,53 @@ describe("no line is lost", () => {
     expect(chunks.filter((c) => c.kind === "function").map((c) => c.symbol)).toContain("f39");
   });
 
+  it("covers seeded random documents in every text format, within the limits unless one line is too long", async () => {
+    // Deterministic pseudo-random generator: the same documents on every run
+    // (CHUNK_FUZZ_SEED=n explores other ones).
+    let seed = Number(process.env.CHUNK_FUZZ_SEED ?? 12345);
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return Math.floor(seed / 65536) % n; // the low bits of this generator cycle quickly
+    };
+    const pieces: Record<string, string[]> = {
+      md: ["# Title", "## Part", "### Deep", "```", "text line", "", "- item", "Setext", "===", "---"],
+      tex: ["\\chapter{A}", "\\section{B}", "\\subsection*{C}", "% \\section{no}", "prose", "", "\\begin{x}"],
+      razor: ["@code {", "}", "@functions {", "  int x = 1;", "<p>hi</p>", "", "@{", "\"}\"", "{"],
+      sln: ['Project("{X}") = "A", "a\\a.csproj", "{1}"', "EndProject", "Global", "\tGlobalSection(S) = pre", "\tEndGlobalSection", "EndGlobal", ""],
+      log: ["plain", "", "x".repeat(300)],
+      // Random code is mostly broken code: the syntax chunker must still keep every line.
+      ts: ["export function f(a: number) {", "}", "class A {", "  m(x) {", "    return x;", "  }", "const g = () => {", "// note", "", "import { a } from 'b';", "interface I { x: number }"],
+      py: ["def f(x):", "    return x", "class A:", "    def m(self):", "        pass", "@decorator", "x = 1", "", "# comment"],
+      json: ["{", "}", '"a": 1,', '"b": {', '"c": [1, 2],', "[", "]", ""],
+      html: ["<div>", "</div>", "<script>", "let a = 1;", "</script>", "<style>", "p { color: red }", "</style>", "<p>text</p>", ""],
+    };
+    for (let round = 0; round < 25; round++) {
+      for (const [ext, vocab] of Object.entries(pieces)) {
+        const lines = Array.from({ length: 1 + rand(80) }, () => vocab[rand(vocab.length)] + (rand(3) === 0 ? " " + "w".repeat(rand(120)) : ""));
+        const text = lines.join("\n");
+        const limits = { maxLines: 1 + rand(12), maxChars: 40 + rand(400), minChars: rand(150), fallbackLines: 1 + rand(20), overlapLines: rand(5) };
+        const chunks = await chunkFile(`fuzz/doc.${ext}`, text, options(limits));
+        const covered = new Set<number>();
+        let lastEnd = 0;
+        for (const c of chunks) {
+          expect(c.content).toBe(lines.slice(c.startLine - 1, c.endLine).join("\n"));
+          if (ext !== "log") {
+            expect(c.startLine).toBeGreaterThan(lastEnd);
+            const oneLongLine = c.startLine === c.endLine;
+            if (!oneLongLine) {
+              expect(c.endLine - c.startLine + 1, `${ext} ${JSON.stringify(limits)}`).toBeLessThanOrEqual(limits.maxLines);
+              expect(c.content.length + 1, `${ext} ${JSON.stringify(limits)}`).toBeLessThanOrEqual(limits.maxChars);
+            }
+          }
+          lastEnd = c.endLine;
+          for (let l = c.startLine; l <= c.endLine; l++) covered.add(l);
+        }
+        const lost = lines.map((t, i) => (t.trim() && !covered.has(i + 1) ? i + 1 : 0)).filter(Boolean);
+        expect(lost, `${ext} ${JSON.stringify(limits)}`).toEqual([]);
+      }
+    }
+  });
+
   it("gives nothing for empty or blank files", async () => {
     for (const path of ["a.ts", "a.md", "a.txt", "a.json"]) {
       expect(await chunkFile(path, "", options()), path).toEqual([]);
