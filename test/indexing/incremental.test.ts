@@ -4,6 +4,7 @@ import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync, utimesSyn
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startFakeOllama } from "../fakes/ollama.js";
+import { makePdf } from "../chunking/pdf-writer.js";
 import type { FakeHttpServer } from "../fakes/http-fake.js";
 import type { Engine } from "../../core/engine-types.js";
 import { ConfigError } from "../../core/config/validate.js";
@@ -140,6 +141,16 @@ describe("incremental indexing", () => {
     expect(s.filesIndexed).toBe(4);
     expect(s.filesSkipped).toBe(1);
     expect((await engine.index()).bytesRead).toBe(0);
+  });
+
+  it("indexes PDFs through their own handler (text extracted from the bytes)", async () => {
+    const pdf = makePdf([["Quarterly revenue report", "Revenue grew in the northern region."]]);
+    const { engine } = await setup({ ...base, "docs/report.pdf": pdf });
+    const s = await engine.index();
+    expect(s.filesIndexed).toBe(5);
+    const hits = await engine.search("northern region revenue", { topK: 3, mode: "keyword" });
+    expect(hits[0]?.chunk.filePath).toBe("docs/report.pdf");
+    expect(hits[0]?.chunk.content).toContain("northern region");
   });
 
   it("rebuilds cleanly with a clear reason when the embedding model changes", async () => {
