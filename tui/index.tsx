@@ -10,6 +10,7 @@ import { DEFAULT_CONFIG, type RagConfig } from "../core/config/defaults.js";
 import { checkKeybinding } from "./setting-values.js";
 import { SettingsDialog } from "./components/SettingsDialog.js";
 import { StatusSidebar } from "./components/StatusSidebar.js";
+import { StatusLine } from "./components/StatusLine.js";
 import { PaletteContext, paletteFromTheme } from "./components/colors.js";
 import { watchSidebarStatus, type SidebarStatus } from "./index-status.js";
 import { loadWorkspaceConfig } from "./workspace.js";
@@ -156,6 +157,13 @@ const tui: TuiPlugin = async (api: TuiPluginApi) => {
   api.slots.register({
     order: 50,
     slots: {
+      home_bottom() {
+        return (
+          <PaletteContext.Provider value={palette}>
+            <StatusLine status={status} />
+          </PaletteContext.Provider>
+        );
+      },
       sidebar_content() {
         return (
           <PaletteContext.Provider value={palette}>

@@ -93,6 +93,10 @@ test.skipIf(!hasTmux())(
     // `opencode-rag init` registered this very bundle.
     expect(readFileSync(join(ws.project, ".opencode", "tui.json"), "utf8")).toContain(TUI_BUNDLE);
 
+    // The home screen's status line shows the index.
+    await term.waitFor((s) => /opencode-rag · \d+ chunks in \d+ files · indexed/.test(s), 30_000);
+    capture("home");
+
     // Settings dialog on Ctrl+Shift+R; change topK to 4.
     term.key("C-S-r");
     await term.waitFor("opencode-rag settings");

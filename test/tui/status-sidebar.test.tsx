@@ -11,6 +11,7 @@ import { acquireIndexLock, type IndexLock } from "../../core/indexing/lock.js";
 import { emptyManifest, writeManifest } from "../../core/indexing/manifest.js";
 import { clearProgress, writeProgress, writeWatcherStatus } from "../../core/indexing/state-files.js";
 import { StatusSidebar } from "../../tui/components/StatusSidebar.js";
+import { StatusLine } from "../../tui/components/StatusLine.js";
 import { readSidebarStatus, watchSidebarStatus, type SidebarStatus } from "../../tui/index-status.js";
 import { render } from "./render.js";
 
@@ -122,5 +123,20 @@ describe("status sidebar", () => {
     await v.waitUntil(() => v.frame().includes("Chunks  5"));
     expect(v.frame()).toContain("Chunks  5");
     expect(v.frame()).not.toContain("Indexing");
+  });
+});
+
+describe("home screen status line", () => {
+  test("says what is indexed, and the progress while a pass runs", async () => {
+    writeManifest(stateDir, manifest({ "src/a.ts": 3, "src/b.ts": 1200 }, new Date(NOW - 3 * 3_600_000).toISOString()));
+    writeWatcherStatus(stateDir, { pid: process.pid, state: "watching", backend: "git", updatedAt: new Date().toISOString() });
+    const [status, setStatus] = createSignal<SidebarStatus | null>(readSidebarStatus(stateDir, config));
+    view = await render(() => <StatusLine status={status} now={() => NOW} />, { width: 100, height: 3 });
+    expect(view.frame()).toContain("opencode-rag · 1,203 chunks in 2 files · indexed 3 h ago · watcher watching");
+    lock = acquireIndexLock(stateDir);
+    writeProgress(stateDir, progress(50, 200));
+    setStatus(readSidebarStatus(stateDir, config));
+    await view.settle();
+    expect(view.frame()).toContain("opencode-rag · indexing 50/200 files (25%)");
   });
 });
