@@ -3,6 +3,7 @@
 import type { Command, CommandContext } from "../command.js";
 import type { IndexProgress } from "../../core/engine-types.js";
 import { progressLine, summaryLine } from "../format.js";
+import { IndexBusyError } from "../../core/indexing/lock.js";
 
 /** The CLI's debounce (F7): short, a person is waiting at a terminal. */
 const WATCH_DEBOUNCE_MS = 300;
@@ -25,6 +26,28 @@ function progressPrinter(ctx: CommandContext): { onProgress?: (p: IndexProgress)
   };
 }
 
+/** How long `index` waits for another process's pass (e.g. the OpenCode plugin's) to end. */
+const BUSY_WAIT_MS = 10 * 60 * 1000;
+const BUSY_POLL_MS = 500;
+
+/** Runs the pass, waiting (and saying so once) while another process holds the store's lock. */
+async function indexWhenFree<T>(ctx: CommandContext, run: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + BUSY_WAIT_MS;
+  let told = false;
+  for (;;) {
+    try {
+      return await run();
+    } catch (err) {
+      if (!(err instanceof IndexBusyError) || Date.now() > deadline) throw err;
+      if (!told) {
+        ctx.err(`waiting for another index pass to finish (pid ${err.owner.pid})…`);
+        told = true;
+      }
+      await new Promise((r) => setTimeout(r, BUSY_POLL_MS));
+    }
+  }
+}
+
 export const indexCommand: Command = {
   name: "index",
   summary: "index the workspace (incremental; --force rebuilds, --watch keeps it current)",
@@ -45,7 +68,7 @@ Indexes the current directory. Unchanged files are skipped without being read.
     const printer = progressPrinter(ctx);
     let summary;
     try {
-      summary = await engine.index({ force: ctx.values.force === true, onProgress: printer.onProgress });
+      summary = await indexWhenFree(ctx, () => engine.index({ force: ctx.values.force === true, onProgress: printer.onProgress }));
     } finally {
       printer.done();
     }
