@@ -198,6 +198,24 @@ describe("incremental indexing", () => {
     expect(await hitPaths(engine, "gamma_parser")).toContain("src/gamma.py");
   });
 
+  it("a cancelled pass leaves the previous index as it was", async () => {
+    const { root, engine } = await setup(base);
+    const first = await engine.index();
+    writeFiles(root, { "src/alpha.ts": tsFunction("alphaCancelledEdit", "never committed") });
+    const controller = new AbortController();
+    const pass = engine.index({
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.phase === "chunking") controller.abort();
+      },
+    });
+    await expect(pass).rejects.toThrow(/cancelled/);
+    const st = await engine.status();
+    expect(st).toMatchObject({ manifestStatus: "ok", chunks: first.chunksAdded, pendingFiles: 1 });
+    expect(await hitPaths(engine, "computeAlphaChecksum")).toContain("src/alpha.ts");
+    expect((await engine.index()).filesIndexed).toBe(1);
+  });
+
   it("--force rebuilds everything", async () => {
     const { engine } = await setup(base);
     const first = await engine.index();
