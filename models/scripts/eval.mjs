@@ -7,9 +7,12 @@
 import { buildSync } from "esbuild";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadPreprocess, MODEL_ID, SHIPPED, WORK } from "./common.mjs";
+import { basename, dirname } from "node:path";
+import { loadPreprocess, SHIPPED, STAGE, WORK } from "./common.mjs";
 
 const MAX_QUERIES_PER_SET = 400;
+/** `--stage` evaluates the freshly trained model in .work/stage before it is shipped. */
+const TARGET = process.argv.includes("--stage") ? STAGE : SHIPPED;
 const SPEED_CHUNKS = 2000;
 
 const { preprocessForEmbedding } = await loadPreprocess();
@@ -88,7 +91,8 @@ const dot = (a, b) => {
 
 // ---------- quality ----------
 const t0 = Date.now();
-const { provider, reason } = await createEmbeddingProvider(DEFAULT_CONFIG, { root: process.cwd() });
+const config = { ...DEFAULT_CONFIG, embedding: { ...DEFAULT_CONFIG.embedding, model: TARGET } };
+const { provider, reason } = await createEmbeddingProvider(config, { root: process.cwd() });
 const loadMs = Date.now() - t0;
 if (!provider) throw new Error(reason);
 
@@ -141,8 +145,8 @@ for (const c of allCode) {
 while (chunks.length < SPEED_CHUNKS) chunks.push(...chunks.slice(0, SPEED_CHUNKS - chunks.length));
 chunks.length = SPEED_CHUNKS;
 const { AutoTokenizer, env } = await import("@huggingface/transformers");
-env.localModelPath = join(SHIPPED, "..") + "/";
-const tok = await AutoTokenizer.from_pretrained(MODEL_ID);
+env.localModelPath = dirname(TARGET) + "/";
+const tok = await AutoTokenizer.from_pretrained(basename(TARGET));
 const meanTokens = chunks.slice(0, 200).reduce((s, c) => s + tok(preprocessForEmbedding(c)).input_ids.dims[1], 0) / 200;
 await provider.embed(chunks.slice(0, 64), "document"); // warm-up
 const cpuSecs = () => {
@@ -160,8 +164,8 @@ const idleSecs = Math.max(cpu / 2, 1e-9);
 const loadAvg = (await import("node:os")).loadavg()[0].toFixed(1);
 const bytes = chunks.reduce((s, c) => s + Buffer.byteLength(c), 0);
 
-const sizeMb = readdirSync(SHIPPED, { recursive: true })
-  .map((p) => join(SHIPPED, p))
+const sizeMb = readdirSync(TARGET, { recursive: true })
+  .map((p) => join(TARGET, p))
   .filter((p) => statSync(p).isFile())
   .reduce((s, p) => s + statSync(p).size, 0) / 1e6;
 
@@ -177,6 +181,7 @@ const lines = [
   `speed (2 threads, batch ${DEFAULT_CONFIG.embedding.batchSize}, chunks of 1,000 chars ≈ ${meanTokens.toFixed(0)} tokens): wall clock ${(SPEED_CHUNKS / secs).toFixed(0)} chunks/s, ${(bytes / 1e6 / secs).toFixed(2)} MB/s; CPU time ${cpu.toFixed(2)} s for ${SPEED_CHUNKS} chunks = ${(SPEED_CHUNKS / cpu).toFixed(0)} chunks per CPU-second (${(SPEED_CHUNKS / idleSecs).toFixed(0)} chunks/s, ${(bytes / 1e6 / idleSecs).toFixed(2)} MB/s on 2 idle cores); load average during the run ${loadAvg}`,
   `model size on disk: ${sizeMb.toFixed(1)} MB; load time ${loadMs} ms; dimension ${await provider.dimension()}`,
 ];
+console.log(`model: ${TARGET}`);
 console.log(lines.join("\n"));
 writeFileSync(join(WORK, "eval.json"), JSON.stringify({ acc, perSet, chunksPerSec: SPEED_CHUNKS / secs, mbPerSec: bytes / 1e6 / secs, cpuSeconds: cpu, loadAvg, meanTokens, sizeMb, loadMs }, null, 1));
 writeFileSync(join(WORK, "eval.md"), lines.join("\n") + "\n");

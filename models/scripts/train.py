@@ -34,10 +34,13 @@ def load_side(side):
 
 
 class Bag(torch.nn.Module):
-    def __init__(self, vocab, dim):
+    def __init__(self, vocab, dim, init_std):
         super().__init__()
         self.emb = torch.nn.EmbeddingBag(vocab, dim, mode="sum", padding_idx=0)
-        torch.nn.init.normal_(self.emb.weight, std=1.0 / math.sqrt(dim))
+        # Small start: a token the training never updates (rare in the corpus) keeps a
+        # near-zero vector and so near-zero weight in the mean, instead of adding a random
+        # direction as large as a trained token's to every text it appears in.
+        torch.nn.init.normal_(self.emb.weight, std=init_std)
         with torch.no_grad():
             self.emb.weight[0].zero_()
 
@@ -138,6 +141,8 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--minutes", type=float, default=60, help="stop after this much training time")
+    ap.add_argument("--init-std", type=float, default=0.002, help="std of the initial token vectors")
+    ap.add_argument("--init", default="", help="continue from the table of an exported model.onnx (same vocabulary)")
     ap.add_argument("--same-source", type=float, default=0.5, help="share of epochs batched within one code base")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
@@ -150,7 +155,16 @@ def main():
     vocab = len(json.load(open(os.path.join(STAGE, "tokenizer.json")))["model"]["vocab"])
     perm = torch.randperm(n)
     val_idx, train_idx = perm[:2000], perm[2000:]
-    model = Bag(vocab, args.dim)
+    model = Bag(vocab, args.dim, args.init_std)
+    if args.init:
+        import onnx
+        from onnx import numpy_helper
+
+        inits = {i.name: numpy_helper.to_array(i) for i in onnx.load(args.init).graph.initializer}
+        table = inits["table_q"].astype(np.float32) * inits["table_scale"]
+        with torch.no_grad():
+            model.emb.weight.copy_(torch.from_numpy(table))
+        print(f"continuing from {args.init}")
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
     steps_per_epoch = len(train_idx) // args.batch
     total = int(steps_per_epoch * args.epochs)
@@ -205,8 +219,10 @@ def main():
         "opencode_rag": {
             "preprocess": "identifiers-v1",
             "architecture": "static token embeddings, mean pooling, int8 table with per-row scales",
-            "trained": {k: getattr(args, k) for k in ["dim", "epochs", "batch", "lr", "temp", "seed", "same_source"]},
+            "trained": {k: getattr(args, k) for k in ["dim", "epochs", "batch", "lr", "temp", "seed", "same_source", "init_std", "minutes"]},
             "pairs": n,
+            "steps_done": step,
+            "epochs_done": round(step / steps_per_epoch, 2),
         },
     }
     json.dump(config, open(os.path.join(STAGE, "config.json"), "w"), indent=2)
