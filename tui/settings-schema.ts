@@ -88,7 +88,10 @@ export const SETTINGS_CATEGORIES: SettingCategory[] = [
       key: `keybindings.${name}`,
       label: keybindingLabels[name] ?? name,
       kind: "keybinding" as const,
-      help: "Keys like ctrl+return, ctrl+alt+return, ctrl+shift+r; separate alternatives with commas.",
+      help:
+        name === "settings"
+          ? "Keys like ctrl+shift+r, f6; alternatives with commas. Terminals without extended keys send ctrl+r: /rag-settings always works."
+          : "Keys like ctrl+return, ctrl+alt+return, f7; alternatives with commas. Without extended keys ctrl+return arrives as return.",
     })),
   },
 ];

@@ -117,7 +117,7 @@ test.skipIf(!hasTmux())(
     term.key("Left", "Up", "Enter");
     await term.waitFor("Append related code chunks");
     term.key("Down", "Enter");
-    await term.waitFor("separate alternatives with commas");
+    await term.waitFor("alternatives with commas");
     term.key(...Array(20).fill("BSpace"));
     await term.type("f6, f7");
     term.key("Enter");
