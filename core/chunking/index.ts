@@ -14,6 +14,7 @@ import { chunkPdf } from "./pdf.js";
 import { chunkRazor } from "./razor.js";
 import { handlerFor } from "./registry.js";
 import { chunkSolution } from "./sln.js";
+import { chunkSql } from "./sql.js";
 
 export type ChunkingOptions = RagConfig["chunking"];
 
@@ -21,7 +22,7 @@ export type ChunkingOptions = RagConfig["chunking"];
  * Bumped whenever the same file and options may produce different chunks (boundaries, kinds,
  * symbols, context), so an index built by an older chunker can be recognised and rebuilt.
  */
-export const CHUNKING_VERSION = 3;
+export const CHUNKING_VERSION = 4;
 
 export { registerChunker, clearCustomChunkers } from "./registry.js";
 export { loadCustomChunkers, type CustomChunkerEntry } from "./custom-chunkers.js";
@@ -71,6 +72,7 @@ export async function chunkFile(filePath: string, data: string | Uint8Array, giv
       if (handler.format === "markdown") return chunkMarkdown(filePath, content, limits);
       if (handler.format === "latex") return chunkLatex(filePath, content, limits);
       if (handler.format === "razor") return chunkRazor(filePath, content, limits);
+      if (handler.format === "sql") return chunkSql(filePath, content, limits);
       return chunkSolution(filePath, content, limits);
   }
 }

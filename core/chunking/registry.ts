@@ -4,7 +4,7 @@
 import type { Chunker } from "../types.js";
 import { AST_LANGUAGES, type AstLanguage } from "./languages.js";
 
-export type TextFormat = "markdown" | "latex" | "razor" | "sln" | "pdf";
+export type TextFormat = "markdown" | "latex" | "razor" | "sln" | "sql" | "pdf";
 
 export type Handler =
   | { type: "syntax"; spec: AstLanguage }
@@ -16,6 +16,7 @@ const TEXT_EXTENSIONS: Record<TextFormat, string[]> = {
   latex: [".tex", ".ltx", ".latex"],
   razor: [".cshtml", ".razor"],
   sln: [".sln"],
+  sql: [".sql", ".psql", ".pgsql"],
   pdf: [".pdf"],
 };
 

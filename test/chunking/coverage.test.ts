@@ -79,6 +79,7 @@ describe("no line is lost", () => {
       razor: ["@code {", "}", "@functions {", "  int x = 1;", "<p>hi</p>", "", "@{", "\"}\"", "{"],
       sln: ['Project("{X}") = "A", "a\\a.csproj", "{1}"', "EndProject", "Global", "\tGlobalSection(S) = pre", "\tEndGlobalSection", "EndGlobal", ""],
       log: ["plain", "", "x".repeat(300)],
+      sql: ["CREATE TABLE t (", "  id int", ");", "-- note", "AS $$", "BEGIN; END;", "$$ LANGUAGE sql;", "INSERT INTO t VALUES (';');", ""],
       // Random code is mostly broken code: the syntax chunker must still keep every line.
       ts: ["export function f(a: number) {", "}", "class A {", "  m(x) {", "    return x;", "  }", "const g = () => {", "// note", "", "import { a } from 'b';", "interface I { x: number }"],
       py: ["def f(x):", "    return x", "class A:", "    def m(self):", "        pass", "@decorator", "x = 1", "", "# comment"],

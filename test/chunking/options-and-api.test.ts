@@ -125,6 +125,7 @@ describe("parseSource and languageForPath", () => {
       "docs/x.markdown": "markdown",
       "Pages/Index.cshtml": "razor",
       "App.sln": "sln",
+      "db/001_init.sql": "sql",
       "paper.tex": "latex",
       "paper.pdf": "pdf",
       ".eslintrc.json": "json",

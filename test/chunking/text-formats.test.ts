@@ -68,6 +68,29 @@ describe("Visual Studio solutions", () => {
   });
 });
 
+describe("SQL", () => {
+  it("makes a chunk per statement, named by what it creates, with the comments above it", async () => {
+    const chunks = await chunkFixture("schema.sql", { minChars: 0 });
+    expect(outline(chunks)).toEqual([
+      "table users 1-6",
+      "index users_email_idx 8-8",
+      "function purge_sessions 10-19",
+      "view active_users 21-22",
+      "statement  24-24",
+      "statement  25-25",
+      "statement  26-26",
+    ]);
+    expect(find(chunks, "users").context).toBe("create table public.users");
+    // The semicolons inside the $$ body do not end the function.
+    expect(find(chunks, "purge_sessions").context).toBe("create function purge_sessions(max_age interval)");
+  });
+
+  it("lets tiny unnamed statements join the statement before them", async () => {
+    const chunks = await chunkFixture("schema.sql");
+    expect(chunks.at(-1)).toMatchObject({ kind: "view", symbol: "active_users", startLine: 21, endLine: 26 });
+  });
+});
+
 describe("LaTeX", () => {
   it("makes chapter…subsubsection chunks with the heading chain as context", async () => {
     const chunks = await chunkFixture("thesis.tex", { minChars: 0 });
