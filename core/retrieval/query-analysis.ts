@@ -86,8 +86,9 @@ export function analyseQuery(query: string): QueryAnalysis {
     .filter(Boolean);
   const identifiers = tokens.filter(looksLikeIdentifier);
   const words = raw.split(/\s+/).filter(Boolean);
-  // One or two tokens with no filler words read as a name even when it is a plain word ("Timeout").
-  const singleName = words.length === 1 && IDENT_TOKEN.test(words[0]);
+  // A lone capitalised word reads as a type name ("Timeout"); a lone lower-case word
+  // ("retries") is as likely a topic as a name, so it stays natural.
+  const singleName = words.length === 1 && IDENT_TOKEN.test(words[0]) && /^\p{Lu}/u.test(words[0]);
   if (singleName && identifiers.length === 0) identifiers.push(words[0]);
   const identifierKeys = new Set(identifiers.flatMap(keysOf));
   const fillers = words.filter((w) => STOPWORDS.has(w.toLowerCase())).length;

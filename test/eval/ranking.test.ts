@@ -61,6 +61,11 @@ describe("query analysis", () => {
     expect(q.terms).not.toContain("does");
   });
 
+  it("reads a lone lower-case word as a topic, not a name", () => {
+    expect(analyseQuery("retries").kind).toBe("natural");
+    expect(analyseQuery("retries").identifiers).toEqual([]);
+  });
+
   it("notices when tests are asked for", () => {
     expect(analyseQuery("where are the retry tests").wantsTests).toBe(true);
     expect(analyseQuery("where are retries with backoff done").wantsTests).toBe(false);
@@ -179,9 +184,9 @@ describe("rankCandidates", () => {
   });
 
   it("keeps scores in [0,1], the best at the best fused score, sorted best first", () => {
-    const input = [0.3, 0.2, 0.7, 0.1].map((s, i) => cand(chunk({ filePath: `f${i}.ts`, symbol: i === 1 ? "target" : "" }), s));
-    const ranked = rankCandidates("target", input);
-    expect(ranked[0].record.symbol).toBe("target");
+    const input = [0.3, 0.2, 0.7, 0.1].map((s, i) => cand(chunk({ filePath: `f${i}.ts`, symbol: i === 1 ? "TargetThing" : "" }), s));
+    const ranked = rankCandidates("TargetThing", input);
+    expect(ranked[0].record.symbol).toBe("TargetThing");
     expect(ranked[0].score).toBeCloseTo(0.7, 10);
     for (let i = 1; i < ranked.length; i++) expect(ranked[i].score).toBeLessThanOrEqual(ranked[i - 1].score);
     for (const r of ranked) expect(r.score).toBeGreaterThanOrEqual(0);
