@@ -57,9 +57,8 @@ export function SettingsDialog(props: SettingsDialogProps) {
   const [draft, setDraft] = createSignal("");
   const [overrides, setOverrides] = createSignal(readOverridesQuietly(props.stateDir));
 
-  const describe = (v: unknown) => (typeof v === "object" ? JSON.stringify(v) : JSON.stringify(v));
+  const describe = (v: unknown) => JSON.stringify(v);
 
-  /** Saves dotted-key changes; returns false (and shows why) when refused. */
   /** Saves dotted-key changes; returns false (and shows why) when refused. */
   function apply(changes: Record<string, unknown>): boolean {
     const keys = Object.keys(changes);
@@ -77,6 +76,10 @@ export function SettingsDialog(props: SettingsDialogProps) {
     commit(set, () => removeOverrides(props.stateDir, set), `Reset ${set.join(", ")} to the config file's value or the default`, false);
   }
 
+  /**
+   * Writes the overrides file, re-reads the effective config, and says what changed: a key of
+   * REINDEX_KEYS whose effective value moved offers a re-index.
+   */
   function commit(keys: string[], write: () => ReturnType<typeof saveOverrides>, done: string, enablingDescriptions: boolean): boolean {
     const before = config();
     const outcome = write();
