@@ -109,7 +109,11 @@ export interface Engine {
   readonly storeUri: string;
   index(options?: IndexOptions): Promise<IndexSummary>;
   search(query: string, options?: SearchOptions): Promise<SearchResult[]>;
-  status(): Promise<IndexStatus>;
+  /**
+   * Cheap: reads the manifest and status files. Counting pending files stats the workspace;
+   * `{ countPending: false }` skips that (upToDateFiles and pendingFiles are then 0).
+   */
+  status(options?: { countPending?: boolean }): Promise<IndexStatus>;
   clear(): Promise<void>;
   watch(options?: WatchOptions): Promise<Watcher>;
   /** Quirk memory of this workspace (F28), sharing the store and embedding model. */

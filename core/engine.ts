@@ -373,7 +373,7 @@ class WorkspaceEngine implements Engine {
     });
   }
 
-  async status(): Promise<IndexStatus> {
+  async status(options: { countPending?: boolean } = {}): Promise<IndexStatus> {
     this.assertOpen();
     const read = readManifest(this.stateDir);
     const manifest = read.status === "ok" ? read.manifest : null;
@@ -392,6 +392,8 @@ class WorkspaceEngine implements Engine {
     let files = 0;
     if (manifest) {
       for (const e of Object.values(manifest.files)) if (e.chunkIds.length > 0) files++;
+    }
+    if (manifest && options.countPending !== false) {
       // Hosts poll status (the TUI sidebar): the walk of a big tree is reused for a few seconds
       // while the manifest is unchanged; small trees are always walked afresh.
       const stamp = `${manifest.generation}:${manifest.lastIndexedAt}`;

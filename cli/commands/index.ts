@@ -63,7 +63,7 @@ Indexes the current directory. Unchanged files are skipped without being read.
   },
   async run(ctx) {
     const engine = await ctx.engine();
-    const status = await engine.status();
+    const status = await engine.status({ countPending: false });
     if (status.keywordOnlyReason) ctx.err(`note: search will be keyword-only: ${status.keywordOnlyReason}`);
     const printer = progressPrinter(ctx);
     let summary;

@@ -95,7 +95,7 @@ export const queryCommand: Command = {
       throw new UsageError('missing the query text: opencode-rag query "where are embeddings batched"');
     }
     const engine = await ctx.engine();
-    const status = await engine.status();
+    const status = await engine.status({ countPending: false });
     if (status.manifestStatus === "missing") {
       throw new Error(`there is no index yet at ${status.stateDir}: run \`opencode-rag index\` first`);
     }
