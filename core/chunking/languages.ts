@@ -41,6 +41,12 @@ const jsFunctionValues = ["arrow_function", "function_expression", "generator_fu
 const jsBoundFunctions = ["lexical_declaration", "variable_declaration"].flatMap((decl) =>
   jsFunctionValues.map((value) => `(${decl} (variable_declarator value: (${value}))) @function`),
 );
+// Components wrapped in a call (`const Row = memo((props) => …)`, `forwardRef(function …)`).
+const jsWrappedFunctions = ["lexical_declaration", "variable_declaration"].flatMap((decl) =>
+  ["arrow_function", "function_expression"].map(
+    (value) => `(${decl} (variable_declarator value: (call_expression arguments: (arguments . (${value}))))) @function`,
+  ),
+);
 // `Store.prototype.get = function () {…}`, `exports.create = () => …`: named by the target.
 const jsAssignedFunctions = jsFunctionValues.map(
   (value) => `(expression_statement (assignment_expression left: (member_expression) right: (${value}))) @function`,
@@ -62,6 +68,7 @@ const javascriptUnits: Record<string, string[]> = {
     "function_declaration",
     "generator_function_declaration",
     ...jsBoundFunctions,
+    ...jsWrappedFunctions,
     ...jsAssignedFunctions,
   ],
   method: ["method_definition"],

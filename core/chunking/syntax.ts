@@ -107,7 +107,9 @@ export function paramsOf(node: Node): string {
     if (child.type === "parameter") loose.push(child.text);
     // Arrow functions and function expressions bound to a name: look at the value.
     if (child.type === "variable_declarator" || child.type === "assignment_expression") {
-      const value = child.childForFieldName("value") ?? child.childForFieldName("right");
+      let value = child.childForFieldName("value") ?? child.childForFieldName("right");
+      // `memo((props) => …)`: the function is the call's first argument.
+      if (value?.type === "call_expression") value = value.childForFieldName("arguments")?.namedChildren[0] ?? value;
       if (value) {
         const p = value.childForFieldName("parameters") ?? value.childForFieldName("parameter");
         if (p) return compactParams(p.type.includes("parameters") ? p.text : `(${p.text})`);

@@ -50,6 +50,15 @@ describe("TypeScript", () => {
   });
 });
 
+describe("React components wrapped in calls", () => {
+  it("treats memo(...) and forwardRef(...) bindings as functions with the inner signature", async () => {
+    const chunks = await chunkFixture("wrapped.tsx", unmerged);
+    expect(outline(chunks)).toEqual(["preamble  1-1", "function Row 3-3", "function Input 5-7", "block  9-9"]);
+    expect(find(chunks, "Row").context).toBe("function Row({ label }: { label: string })");
+    expect(find(chunks, "Input").context).toBe("function Input(props: { value: string }, ref)");
+  });
+});
+
 describe("JavaScript", () => {
   it("finds functions, arrow functions bound to names, classes and methods", async () => {
     const chunks = await chunkFixture("app.js", unmerged);
