@@ -215,6 +215,8 @@ async function withEngine<T>(root: string, preset: EvalPreset, args: EvalArgs, f
 export interface PresetRun {
   preset: EvalPreset;
   outcomes: QueryOutcome[];
+  /** Some workspace had no usable vectors, so hybrid searches were keyword-only. */
+  keywordOnly: boolean;
 }
 
 /** Runs every set under every preset; indexes each workspace (and preset-specific index) once. */
@@ -222,7 +224,7 @@ export async function runEval(args: EvalArgs, io: EvalIO = defaultIO): Promise<P
   const presets = args.presets.map(loadPreset);
   const sets = loadSets(args);
   if (sets.every((s) => s.queries.length === 0)) throw new EvalUsageError("no queries left after filtering (check --repo / --category)");
-  const runs: PresetRun[] = presets.map((preset) => ({ preset, outcomes: [] }));
+  const runs: PresetRun[] = presets.map((preset) => ({ preset, outcomes: [], keywordOnly: false }));
   const indexed = new Set<string>();
   for (const set of sets) {
     if (set.queries.length === 0) continue;
@@ -238,6 +240,14 @@ export async function runEval(args: EvalArgs, io: EvalIO = defaultIO): Promise<P
         }
         const status = await engine.status();
         if (status.chunks === 0) throw new EvalUsageError(`the index of ${set.root} is empty: run without --no-index, or index it first`);
+        if (status.keywordOnlyReason) {
+          // The engine quietly answers vector searches from keywords when it has no vectors;
+          // a measurement must not: say so, and refuse configurations that need vectors.
+          if (run.preset.search.mode === "vector") {
+            throw new EvalUsageError(`configuration "${run.preset.name}" needs vectors, but search in ${set.root} is keyword-only (${status.keywordOnlyReason})`);
+          }
+          run.keywordOnly = true;
+        }
         const search = (q: EvalQuery) =>
           engine.search(q.query, { topK: args.topK, mode: run.preset.search.mode, rank: run.preset.search.rank });
         // Warm-up: the first query loads the model and the keyword index; keep it out of the latency numbers.
@@ -259,6 +269,7 @@ function jsonReport(runs: PresetRun[]): unknown {
       name: r.preset.name,
       search: r.preset.search,
       overrides: r.preset.overrides,
+      keywordOnly: r.keywordOnly,
       summary: summaries[i],
       queries: r.outcomes.map((o) => ({
         id: o.query.id,
@@ -297,6 +308,9 @@ export async function evalCommand(argv: string[], io: EvalIO = defaultIO): Promi
     const e = err as Error;
     io.stderr(`opencode-rag eval: ${e.message.split("\n")[0]}`);
     return e instanceof EvalUsageError || e instanceof QueryFileError || e instanceof ConfigError ? 2 : 1;
+  }
+  for (const r of runs) {
+    if (r.keywordOnly && !args.json) io.stderr(`note: "${r.preset.name}" searched keywords only (no embedding model available)`);
   }
   if (args.json) {
     io.stdout(JSON.stringify(jsonReport(runs), null, 2));

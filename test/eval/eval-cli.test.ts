@@ -79,6 +79,23 @@ describe("opencode-rag eval", () => {
     expect(p.summary.overall.count).toBe(2);
   });
 
+  it("never passes keyword results off as vector results", async () => {
+    // A model that does not exist leaves the engine keyword-only (its own index, as the
+    // embedding model is an index-changing key).
+    const noModel = { overrides: { embedding: { model: "no-such-model" } } };
+    const hybrid = join(work, "no-model.json");
+    writeFileSync(hybrid, JSON.stringify(noModel));
+    const ok = await run(["--queries", queries, "--root", "repo", "--preset", hybrid, "--json"]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout).presets[0].keywordOnly).toBe(true);
+
+    const vector = join(work, "no-model-vector.json");
+    writeFileSync(vector, JSON.stringify({ ...noModel, search: { mode: "vector" } }));
+    const r = await run(["--queries", queries, "--root", "repo", "--preset", vector]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/configuration "no-model-vector" needs vectors, but search in .* is keyword-only/);
+  });
+
   it("fails with one clear line on bad input", async () => {
     const missing = await run(["--queries", "nope.jsonl", "--root", "repo"]);
     expect(missing.code).toBe(2);
