@@ -31,6 +31,8 @@ export const DEFAULT_ANN_MIN_ROWS = 10_000;
 const ANN_CHECK_EVERY = 2_000;
 /** Small fragments (one per add()) tolerated before optimize() compacts them. */
 const COMPACT_AT_SMALL_FRAGMENTS = 64;
+/** Extra rows fetched when only the implicit no-quirks filter applies (it runs after the search). */
+const POSTFILTER_MARGIN = 16;
 /** `id IN (...)` lists are sent in slices of this size to keep the SQL small. */
 const ID_BATCH = 512;
 /** Records seen by the latest vector searches, so the getByIds() that follows costs no scan. */
@@ -199,18 +201,33 @@ export class LanceVectorStore implements VectorStore {
     this.assertOpen();
     validateQueryVector(vector, this.dimension, `vector store ${this.uri}`);
     if (topK <= 0) return [];
+    // Only the implicit "no quirks" filter: quirks are few, so filter the nearest rows after the
+    // search (with a margin) instead of evaluating the filter on every row first; with an HNSW
+    // index that is about three times cheaper. Should quirks crowd out the margin, search again
+    // filtering first. A user's filter may be selective: always filter first.
+    if (isImplicitFilter(filter)) {
+      const hits = await this.nearest(vector, topK, filter, true);
+      if (hits.length >= topK) return hits;
+    }
+    return this.nearest(vector, topK, filter, false);
+  }
+
+  private async nearest(vector: Float32Array, topK: number, filter: SearchFilter | undefined, postfilter: boolean): Promise<ScoredId[]> {
+    const limit = postfilter ? topK + POSTFILTER_MARGIN : topK;
     let query = this.table
       .vectorSearch(Array.from(vector))
       .column("vector")
       .distanceType("cosine")
       .where(filterToSql(filter))
       .select(VECTOR_RESULT_COLUMNS)
-      .limit(topK);
+      .limit(limit);
+    if (postfilter) query = query.postfilter();
     // With an HNSW index the graph is walked with a wider beam and re-ranked on exact distances.
-    if (this.annIndexName) query = query.ef(Math.max(64, topK * 4)).refineFactor(2);
+    if (this.annIndexName) query = query.ef(Math.max(64, limit * 4)).refineFactor(2);
     const rows = (await query.toArray()) as Array<Record<string, unknown>>;
     const hits: ScoredId[] = [];
     for (const raw of rows) {
+      if (hits.length >= topK) break;
       const distance = raw._distance as number | null;
       if (distance === null || distance === undefined || Number.isNaN(distance)) continue; // null vectors
       const record = toRecord(raw);
@@ -398,6 +415,10 @@ export class LanceVectorStore implements VectorStore {
   private assertOpen(): void {
     if (this.closed) throw new Error(`vector store ${this.uri} is closed`);
   }
+}
+
+function isImplicitFilter(filter?: SearchFilter): boolean {
+  return !filter || (!filter.pathPrefixes?.length && !filter.languages?.length && !filter.kinds?.length);
 }
 
 function toRecord(raw: Record<string, unknown>): ChunkRecord {

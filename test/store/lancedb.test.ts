@@ -171,3 +171,17 @@ describe("LanceVectorStore housekeeping", () => {
     await expect(openLanceStore({ uri: dir, tableName: "chunks", dimension: DIM })).rejects.toThrow(/lacks columns content.*delete it and re-index/);
   });
 });
+
+describe("LanceVectorStore quirk crowding", () => {
+  test("many quirks nearest to the query do not crowd ordinary chunks out of the results", async () => {
+    const store = await openLanceStore({ uri: freshDir(), tableName: "chunks", dimension: DIM });
+    const rows = [];
+    for (let i = 0; i < 40; i++) rows.push(row(`q${i}`, "notes.md", axis(0, 1, i / 1000), { kind: "quirk" }));
+    for (let i = 0; i < 5; i++) rows.push(row(`f${i}`, `f${i}.ts`, axis(0, 1, 0.5 + i / 10)));
+    await store.add(rows);
+    const hits = await store.searchVector(axis(0), 5);
+    expect(hits.map((h) => h.id).sort()).toEqual(["f0", "f1", "f2", "f3", "f4"]);
+    expect((await store.searchVector(axis(0), 3, { kinds: ["quirk"] })).map((h) => h.id)).toEqual(["q0", "q1", "q2"]);
+    await store.close();
+  });
+});
