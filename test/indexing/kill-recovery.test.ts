@@ -79,7 +79,7 @@ describe("kill -9 during indexing", () => {
     const stateDir = engine.stateDir;
     await engine.close();
 
-    // Every file changes; the child writes the first batch of rows, then dies mid-embedding.
+    // Every file changes; the child writes its first batches of rows (200 files), then dies mid-pass.
     writeFiles(root, files("second"));
     ollama.latencyMs = 60;
     const outcome = await killMidPass(root, overrides, stateDir, 200);
