@@ -188,6 +188,26 @@ test.skipIf(!hasTmux())(
       lock.release();
     }
     await term.waitFor((s) => !s.includes("Indexing 7/20"), 15_000);
+
+    // A chunking change needs a re-index: the dialog says so, and r runs a pass that rebuilds
+    // with the new setting (the manifest's chunking fingerprint changes).
+    const fingerprint = () => JSON.parse(readFileSync(join(stateDir, "manifest.json"), "utf8")).chunkingFingerprint as string;
+    const before = fingerprint();
+    term.key("C-S-r");
+    await term.waitFor("opencode-rag settings");
+    term.key("Down", "Down", "Enter");
+    await term.waitFor("Overlap lines");
+    term.key("Enter");
+    await term.waitFor("Lines shared by neighbouring fallback chunks.");
+    term.key("BSpace", "BSpace", "BSpace");
+    await term.type("12");
+    term.key("Enter");
+    await term.waitFor("chunking.overlapLines changed: the index must be rebuilt.");
+    await term.waitFor("Press r to re-index now.");
+    await term.type("r");
+    await term.waitFor("Re-index started");
+    await until("the re-index pass to commit", () => fingerprint() !== before, 90_000);
+    term.key("Escape");
   },
   240_000,
 );
