@@ -110,6 +110,8 @@ export class E2EProject {
           share: "disabled",
           lsp: false,
           formatter: false,
+          // OpenCode's per-step git snapshots of the project cost seconds and test nothing of ours.
+          snapshot: false,
         },
         null,
         2,

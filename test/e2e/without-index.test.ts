@@ -29,7 +29,8 @@ describe("an unindexed workspace", () => {
 
   beforeAll(async () => {
     const port = await llm.start();
-    project = new E2EProject(port).setup({ ragConfig: { autoIndex: { enabled: false }, documentationMode: { enabled: true } } });
+    // Memory off: its recall would open the store on every message, which these checks do not need.
+    project = new E2EProject(port).setup({ ragConfig: { autoIndex: { enabled: false }, documentationMode: { enabled: true }, memory: { enabled: false } } });
     mkdirSync(join(project.dir, ".opencode/wiki"), { recursive: true });
     writeFileSync(join(project.dir, ".opencode/wiki/index.md"), "# Index\n");
     writeFileSync(join(project.dir, ".opencode/wiki/log.md"), "# Log\n\n## 2026-11-01 seed\nfirst pages\n");
