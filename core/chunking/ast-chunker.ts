@@ -113,7 +113,7 @@ function collectUnits(spec: AstLanguage, tree: Tree, query: Query, lines: LineIn
   const flat: Unit[] = [];
   for (const capture of query.captures(tree.rootNode)) {
     const node = capture.node;
-    if (seen.has(node.id)) continue;
+    if (capture.name.startsWith("_") || seen.has(node.id)) continue;
     seen.add(node.id);
     let outer = node;
     while (outer.parent && spec.wrappers?.includes(outer.parent.type)) outer = outer.parent;
@@ -132,7 +132,7 @@ function collectUnits(spec: AstLanguage, tree: Tree, query: Query, lines: LineIn
       kind,
       symbol: refined?.symbol ?? (configured ? (node.childForFieldName("name")?.text ?? "") : nameOf(node)),
       qualifiedName: refined?.qualifiedName ?? "",
-      params: paramsOf(node),
+      params: refined?.params ?? paramsOf(node),
       label: "",
       start,
       end,

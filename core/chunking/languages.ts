@@ -10,6 +10,8 @@ export interface Refinement {
   symbol?: string;
   /** The name as shown in the context when it differs from the symbol (`Store.prototype.get`). */
   qualifiedName?: string;
+  /** The parameter list, for grammars where it is not a `parameters` node (Elixir). */
+  params?: string;
 }
 
 export interface AstLanguage {
@@ -20,7 +22,7 @@ export interface AstLanguage {
   extensions: string[];
   /**
    * Chunk kind -> node types (shorthand for `(type) @kind`) or full query patterns that
-   * capture `@kind` themselves.
+   * capture `@kind` themselves (captures named `@_…` only serve predicates).
    */
   units: Record<string, string[]>;
   /** Parent node types that belong to the unit they wrap (`export`, decorators, templates). */
@@ -369,6 +371,29 @@ export const AST_LANGUAGES: AstLanguage[] = [
     extensions: [".sh", ".bash", ".zsh"],
     units: { function: ["function_definition"] },
     leading: COMMENTS,
+  },
+  {
+    language: "elixir",
+    grammar: "tree-sitter-elixir",
+    extensions: [".ex", ".exs"],
+    // Elixir declarations are macro calls: `def name(args) do … end`.
+    units: {
+      module: ['(call target: (identifier) @_k (#any-of? @_k "defmodule" "defprotocol" "defimpl")) @module'],
+      function: ['(call target: (identifier) @_k (#any-of? @_k "def" "defp" "defmacro" "defmacrop" "defguard" "defdelegate")) @function'],
+    },
+    // `@doc`, `@spec` and other module attributes above a def belong to it.
+    leading: [...COMMENTS, "unary_operator"],
+    refine(node) {
+      const head = node.namedChildren.find((c) => c?.type === "arguments")?.namedChildren[0];
+      if (!head) return { symbol: "" };
+      // `def add(cart, item)` is a call node; `def total(items) when …` wraps it in a binary operator.
+      const call = head.type === "binary_operator" ? head.childForFieldName("left") : head;
+      if (call?.type === "call") {
+        const args = call.namedChildren.find((c) => c?.type === "arguments");
+        return { symbol: call.childForFieldName("target")?.text ?? "", params: singleLine(args?.text ?? "") };
+      }
+      return { symbol: singleLine(head.text) };
+    },
   },
   {
     language: "yaml",

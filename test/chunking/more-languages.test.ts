@@ -1,4 +1,4 @@
-// Languages beyond the required set (PHP, Scala, Bash, YAML, TOML), and a guard that every
+// Languages beyond the required set (PHP, Scala, Elixir, Bash, YAML, TOML), and a guard that every
 // language table compiles against its grammar.
 import { describe, expect, it } from "vitest";
 import { chunkFile } from "../../core/chunking/index.js";
@@ -35,6 +35,16 @@ describe("Scala", () => {
     expect(find(chunks, "Shape", "trait").startLine).toBe(5);
     expect(find(chunks, "total", "method").context).toBe("class Geometry > method total(shapes: Seq[Shape])");
     expect(find(chunks, "area", "method").context).toBe("class Circle > method area");
+  });
+});
+
+describe("Elixir", () => {
+  it("modules and def/defp/defmacro with their @doc, named by the macro call", async () => {
+    const chunks = await chunkFixture("cart.ex", { minChars: 0, maxLines: 4 });
+    expect(find(chunks, "add", "function")).toMatchObject({ startLine: 8, endLine: 11, context: "module Shop.Cart > function add(cart, %Item{} = item)" });
+    expect(find(chunks, "total", "function").context).toBe("module Shop.Cart > function total(items)");
+    expect(find(chunks, "debug", "function").startLine).toBe(15);
+    expect(chunks[0]).toMatchObject({ kind: "module", symbol: "Shop.Cart", startLine: 1 });
   });
 });
 
