@@ -60,15 +60,23 @@ export class SessionLog {
     private readonly options: SessionLogOptions = {},
   ) {}
 
+  /** The last write failure (read-only workspace, full disk); logging itself never throws. */
+  lastError: Error | null = null;
+
   private append(sessionID: string, entry: SessionLogEntry): void {
-    const file = sessionLogPath(this.stateDir, sessionID);
-    const dir = join(this.stateDir, SESSION_LOG_DIR);
-    if (!this.madeDirs.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      this.madeDirs.add(dir);
+    try {
+      const file = sessionLogPath(this.stateDir, sessionID);
+      const dir = join(this.stateDir, SESSION_LOG_DIR);
+      if (!this.madeDirs.has(dir)) {
+        mkdirSync(dir, { recursive: true });
+        this.madeDirs.add(dir);
+      }
+      const safe = this.options.redact ? redactStrings(entry, this.options.redact) : entry;
+      appendFileSync(file, JSON.stringify(safe) + "\n");
+    } catch (err) {
+      // A search result must not be lost because its log line could not be written.
+      this.lastError = err as Error;
     }
-    const safe = this.options.redact ? redactStrings(entry, this.options.redact) : entry;
-    appendFileSync(file, JSON.stringify(safe) + "\n");
   }
 
   logEvent(sessionID: string, eventType: string, event: unknown): void {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -60,5 +60,17 @@ describe("SessionLog redaction", () => {
     expect(text).toContain("use OPENAI_API_KEY=[REDACTED");
     expect(text).toContain('"id":"prt_22af3ab9d001dJJWjftqLK4l1E"');
     expect(text).toContain('"sessionID":"ses_dd50c6945ffeniYiQtFl7ISq5w"');
+  });
+});
+
+describe("SessionLog failures", () => {
+  it("never throws when the log cannot be written, and remembers why", () => {
+    const dir = mkdtempSync(join(tmpdir(), "rag-slog-ro-"));
+    // A file where the log folder should be: every write fails.
+    writeFileSync(join(dir, "eval-sessions"), "not a folder");
+    const log = new SessionLog(dir);
+    expect(() => log.logRetrieval("ses_x", { source: "s", query: "q", chunkCount: 0, contextTokens: 0, topScore: null, latencyMs: 1 })).not.toThrow();
+    expect(log.lastError).not.toBeNull();
+    rmSync(dir, { recursive: true, force: true });
   });
 });
