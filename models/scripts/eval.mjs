@@ -7,12 +7,13 @@
 import { buildSync } from "esbuild";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { basename, dirname } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import { loadPreprocess, SHIPPED, STAGE, WORK } from "./common.mjs";
 
 const MAX_QUERIES_PER_SET = 400;
 /** `--stage` evaluates the freshly trained model in .work/stage before it is shipped. */
-const TARGET = process.argv.includes("--stage") ? STAGE : SHIPPED;
+const modelArg = process.argv.indexOf("--model");
+const TARGET = modelArg > 0 ? resolve(process.argv[modelArg + 1]) : process.argv.includes("--stage") ? STAGE : SHIPPED;
 const SPEED_CHUNKS = 2000;
 
 const { preprocessForEmbedding } = await loadPreprocess();
