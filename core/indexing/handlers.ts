@@ -80,7 +80,7 @@ export function markInProcessExtensions(extensions: readonly string[]): void {
   for (const e of extensions) inProcessExtensions.add(e.toLowerCase());
 }
 
-export function handlersFor(filePath: string, includeRegistered = true): FileHandler {
+export function handlerFor(filePath: string, includeRegistered = true): FileHandler {
   if (includeRegistered) for (const h of registeredHandlers) if (h.matches(filePath)) return h;
   for (const h of BUILTIN_HANDLERS) if (h.matches(filePath)) return h;
   return textHandler;

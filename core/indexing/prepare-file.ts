@@ -3,7 +3,7 @@
 import { readFile } from "node:fs/promises";
 import type { Chunk } from "../types.js";
 import { hashBytes } from "./hash.js";
-import { handlersFor, type FileHandlerContext } from "./handlers.js";
+import { handlerFor, type FileHandlerContext } from "./handlers.js";
 
 export interface FileToPrepare {
   path: string;
@@ -39,7 +39,7 @@ export async function prepareFile(
   const base = { path: file.path, hash, bytes: bytes.length, size: file.size, mtimeMs: file.mtimeMs };
   if (file.previousHash === hash) return { ...base, kind: "same-content" };
   try {
-    const result = await handlersFor(file.path, includeRegisteredHandlers).handle(file.path, bytes, ctx);
+    const result = await handlerFor(file.path, includeRegisteredHandlers).handle(file.path, bytes, ctx);
     if ("skipped" in result) return { ...base, kind: "skipped", reason: result.skipped };
     return { ...base, kind: "chunks", chunks: result.chunks };
   } catch (err) {
