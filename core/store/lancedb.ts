@@ -152,6 +152,8 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<LanceV
 
 export class LanceVectorStore implements VectorStore {
   private recordCache = new Map<string, ChunkRecord>();
+  /** Table version the cached records were read at; another process's write empties the cache. */
+  private cacheVersion = -1;
   private annBuild: Promise<void> | null = null;
   private annIndexName: string | null = null;
   private addedSinceAnnCheck = 0;
@@ -213,6 +215,7 @@ export class LanceVectorStore implements VectorStore {
   }
 
   private async nearest(vector: Float32Array, topK: number, filter: SearchFilter | undefined, postfilter: boolean): Promise<ScoredId[]> {
+    await this.syncCache();
     const limit = postfilter ? topK + POSTFILTER_MARGIN : topK;
     let query = this.table
       .vectorSearch(Array.from(vector))
@@ -239,6 +242,7 @@ export class LanceVectorStore implements VectorStore {
 
   async getByIds(ids: string[]): Promise<ChunkRecord[]> {
     this.assertOpen();
+    await this.syncCache();
     const found = new Map<string, ChunkRecord>();
     const missing: string[] = [];
     for (const id of ids) {
@@ -398,6 +402,15 @@ export class LanceVectorStore implements VectorStore {
     };
     if (this.dimension !== null) row.vector = r.vector ? Array.from(r.vector) : null;
     return row;
+  }
+
+  /** Ids are content-addressed, so a cached record is never wrong, but it may have been deleted. */
+  private async syncCache(): Promise<void> {
+    const version = await this.table.version();
+    if (version !== this.cacheVersion) {
+      this.recordCache.clear();
+      this.cacheVersion = version;
+    }
   }
 
   private remember(record: ChunkRecord): void {

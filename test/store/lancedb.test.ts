@@ -185,3 +185,18 @@ describe("LanceVectorStore quirk crowding", () => {
     await store.close();
   });
 });
+
+describe("LanceVectorStore across processes", () => {
+  test("a second handle sees the other's writes, and records deleted there are not served from cache", async () => {
+    const dir = freshDir();
+    const reader = await openLanceStore({ uri: dir, tableName: "chunks", dimension: DIM });
+    const writer = await openLanceStore({ uri: dir, tableName: "chunks", dimension: DIM });
+    await writer.add(sampleRows());
+    expect((await reader.searchVector(axis(0), 1))[0].id).toBe("a1"); // caches a1's record
+    await writer.deleteByIds(["a1"]);
+    expect(await reader.getByIds(["a1"])).toEqual([]);
+    expect((await reader.searchVector(axis(0), 1))[0].id).toBe("q1");
+    await reader.close();
+    await writer.close();
+  });
+});
