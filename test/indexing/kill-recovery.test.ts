@@ -35,8 +35,8 @@ function files(version: string): Record<string, string> {
   return out;
 }
 
-/** Starts a pass in a child process and SIGKILLs it once the progress file says `filesDone >= n`. */
-async function killMidPass(root: string, overrides: object, stateDir: string, filesDone: number): Promise<"killed" | "finished"> {
+/** Starts a pass in a child process and SIGKILLs it once the progress file says `filesDone >= n` (and `phase`, when given). */
+async function killMidPass(root: string, overrides: object, stateDir: string, filesDone: number, phase?: string): Promise<"killed" | "finished"> {
   const child = spawn(process.execPath, [join(import.meta.dirname, "index-child.mjs"), root, JSON.stringify(overrides)], {
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, LANCEDB_LOG: "error" },
@@ -48,7 +48,7 @@ async function killMidPass(root: string, overrides: object, stateDir: string, fi
     if (exited) return "finished";
     try {
       const p = JSON.parse(readFileSync(join(stateDir, "index-progress.json"), "utf8"));
-      if (p.filesDone >= filesDone) break;
+      if (p.filesDone >= filesDone && (!phase || p.phase === phase)) break;
     } catch {
       // not written yet, or replaced right now
     }
@@ -111,6 +111,31 @@ describe("kill -9 during indexing", () => {
     const stale = await reader.search("firstHandler7", { topK: 20 });
     expect(stale.filter((r) => r.chunk.content.includes("firstHandler"))).toEqual([]);
     expect((await reader.index()).filesIndexed).toBe(0);
+    await reader.close();
+  });
+
+  it("stays consistent when killed while committing (or just after)", async () => {
+    const root = makeWorkspace(files("first"));
+    roots.push(root);
+    const overrides = ollamaOverrides(ollama.url, "embed-a");
+    const engine = await engineFor(root, overrides);
+    await engine.index();
+    const stateDir = engine.stateDir;
+    await engine.close();
+    writeFiles(root, files("second"));
+    // Killed in the commit step if the poll catches it there; a pass that got through is fine too.
+    await killMidPass(root, overrides, stateDir, FILES, "writing");
+
+    const reader = await engineFor(root, overrides);
+    const status = await reader.status();
+    expect(status.manifestStatus).toBe("ok");
+    expect(await storeRows(stateDir)).toBe(status.chunks);
+    await reader.index();
+    const after = await reader.status();
+    expect(after).toMatchObject({ pendingFiles: 0, files: FILES });
+    expect(await storeRows(stateDir)).toBe(after.chunks);
+    const fresh = await reader.search("secondHandler9", { topK: 3 });
+    expect(fresh[0]?.chunk.content).toContain("secondHandler9");
     await reader.close();
   });
 
