@@ -75,6 +75,8 @@ function readFacts(dir: string): ModelFacts {
 /** What a loaded model can do: turn prepared texts into pooled, normalised vectors. */
 interface LoadedModel {
   embed(texts: string[]): Promise<{ data: Float32Array; dim: number }>;
+  /** Releases the ONNX sessions (native memory). */
+  dispose(): Promise<void>;
 }
 
 // transformers.js reads its settings from one global object when a model loads, so loads
@@ -115,6 +117,7 @@ async function loadModel(src: Exclude<LocalModelSource, { kind: "missing" }>, th
     const tokenizer = (await AutoTokenizer.from_pretrained(id, options as never)) as unknown as Tok;
     const model = (await AutoModel.from_pretrained(id, options as never)) as unknown as {
       sessions?: Record<string, OrtSession>;
+      dispose?: () => Promise<unknown>;
       (inputs: Record<string, unknown>): Promise<Record<string, { data: Float32Array; dims: number[] }>>;
     };
     const session = model.sessions?.model;
@@ -131,6 +134,9 @@ async function loadModel(src: Exclude<LocalModelSource, { kind: "missing" }>, th
     };
 
     return {
+      async dispose() {
+        await model.dispose?.();
+      },
       async embed(texts: string[]) {
         if (session && pooledInGraph) {
           const rows = texts.map(idsOf);
@@ -228,7 +234,10 @@ export async function createLocalProvider(
     // just downloaded: its config is on disk now; reload so a model that declares the
     // preprocessing gets it (the loader read no facts before the files existed)
     facts = readFacts(dir);
-    if (facts.preprocess) loaded = await loadModel({ ...src, cached: true }, Math.max(1, cfg.threads), dir, facts);
+    if (facts.preprocess) {
+      await loaded.dispose();
+      loaded = await loadModel({ ...src, cached: true }, Math.max(1, cfg.threads), dir, facts);
+    }
   }
   const prepare = facts.preprocess === IDENTIFIER_PREPROCESS ? (t: string) => preprocessForEmbedding(t) : (t: string) => t;
   opts.logger?.info("embedding model loaded", { model: modelName, folder: dir, ms: Date.now() - started, threads: cfg.threads });
@@ -269,7 +278,7 @@ export async function createLocalProvider(
       return result;
     },
     async close() {
-      // sessions are released with the process; nothing holds files open meanwhile
+      await loaded.dispose();
     },
   };
   return { provider, reason: null };
