@@ -117,7 +117,13 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<LanceV
     throw new Error(`cannot open vector store at ${uri}: ${oneLine(err)}`);
   }
   let table: LanceDb.Table;
-  const names = await db.tableNames();
+  let names: string[];
+  try {
+    names = await db.tableNames();
+  } catch (err) {
+    db.close();
+    throw new Error(`cannot read vector store at ${uri}: ${oneLine(err)}`);
+  }
   if (names.includes(tableName)) {
     table = await db.openTable(tableName);
     const schema = await table.schema();
@@ -142,7 +148,8 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<LanceV
       table = await db.createEmptyTable(tableName, chunkSchema(wanted));
     }
   } else {
-    table = await db.createEmptyTable(tableName, chunkSchema(options.dimension));
+    // existOk: another process (the plugin and the CLI starting together) may create it first.
+    table = await db.createEmptyTable(tableName, chunkSchema(options.dimension), { mode: "create", existOk: true });
   }
   const dimension = schemaDimension(await table.schema());
   const store = new LanceVectorStore(lancedb, db, table, uri, dimension, options.annMinRows ?? DEFAULT_ANN_MIN_ROWS);
