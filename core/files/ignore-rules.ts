@@ -61,18 +61,34 @@ export class IgnoreRules {
     this.extraExcludedPrefixes = extraExcludedPaths.filter((p) => p && p !== "." && !p.startsWith("..")).map((p) => p.replace(/\/+$/, ""));
   }
 
+  /**
+   * The walker has just listed `dir`: it says which ignore files are there, so folders without
+   * any cost no failed reads (most folders have none; a failed read is an exception).
+   */
+  noteListing(dir: string, names: Iterable<string>): void {
+    if (this.dirRules.has(dir)) return;
+    const present: string[] = [];
+    for (const n of names) if (n === GITIGNORE_FILE || n === RAGIGNORE_FILE) present.push(n);
+    this.dirRules.set(dir, this.readRules(dir, present));
+  }
+
   /** The ignore files of one directory, read once and cached. */
   private rulesFor(dir: string): Ignore | null {
     const cached = this.dirRules.get(dir);
     if (cached !== undefined) return cached;
+    const ig = this.readRules(dir, [GITIGNORE_FILE, RAGIGNORE_FILE]);
+    this.dirRules.set(dir, ig);
+    return ig;
+  }
+
+  private readRules(dir: string, names: string[]): Ignore | null {
     const abs = dir ? join(this.root, dir) : this.root;
     let ig: Ignore | null = null;
-    const names = this.rules.respectGitignore ? [GITIGNORE_FILE, RAGIGNORE_FILE] : [RAGIGNORE_FILE];
     for (const name of names) {
+      if (name === GITIGNORE_FILE && !this.rules.respectGitignore) continue;
       const text = readPatterns(join(abs, name));
       if (text !== null) (ig ??= ignore()).add(text);
     }
-    this.dirRules.set(dir, ig);
     return ig;
   }
 

@@ -68,10 +68,11 @@ export async function walkWorkspace(root: string, options: WalkOptions): Promise
     }
     // Sorted so passes and progress are reproducible.
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    options.rules.noteListing(rel, entries.map((e) => e.name));
     const subdirs: Array<{ abs: string; rel: string }> = [];
     for (const entry of entries) {
       const childRel = rel ? `${rel}/${entry.name}` : entry.name;
-      const childAbs = join(abs, entry.name);
+      const childAbs = abs + sep + entry.name;
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
       let st: Stats | null = null;
