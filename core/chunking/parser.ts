@@ -25,6 +25,18 @@ function initRuntime(): Promise<void> {
   return runtime;
 }
 
+// Linking a grammar into the runtime is not re-entrant: two Language.load calls in flight at
+// once (concurrent chunkFile calls on different languages) resolve each other's symbols wrongly
+// ("bad export type for 'tree_sitter_css_external_scanner_create'") and leave the runtime
+// broken. Loads therefore run one at a time; reading the bytes may still overlap.
+let linking: Promise<unknown> = Promise.resolve();
+
+function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
+  const run = linking.then(task, task);
+  linking = run.catch(() => undefined);
+  return run;
+}
+
 /** The tree-sitter Language for a grammar file stem such as `tree-sitter-typescript`. */
 export function loadLanguage(grammar: string): Promise<Language> {
   let lang = languages.get(grammar);
@@ -32,7 +44,8 @@ export function loadLanguage(grammar: string): Promise<Language> {
     lang = (async () => {
       await initRuntime();
       const source = await grammarSource();
-      return Language.load(await source(`${grammar}.wasm`));
+      const bytes = await source(`${grammar}.wasm`);
+      return oneAtATime(() => Language.load(bytes));
     })();
     lang.catch(() => languages.delete(grammar));
     languages.set(grammar, lang);

@@ -119,24 +119,22 @@ export function paramsOf(node: Node): string {
   return loose.length ? compactParams(`(${loose.join(", ")})`) : "";
 }
 
-/** The first anonymous keyword child among `keywords`, e.g. `struct` in Swift's class_declaration. */
+/**
+ * The keyword among `keywords` that introduces a declaration, e.g. `struct` in Swift's
+ * class_declaration (one node type for class, struct, enum, extension and actor). Keywords come
+ * before the declared name, so the search stops there.
+ */
 export function keywordOf(node: Node, keywords: readonly string[]): string | null {
   for (let i = 0; i < node.childCount; i++) {
     const child = node.child(i);
     if (!child) continue;
     if (!child.isNamed && keywords.includes(child.type)) return child.type;
-    if (child.type === "modifiers") {
-      for (const m of child.namedChildren) if (m && keywords.includes(m.text)) return m.text;
-    }
-    if (child.isNamed && child.type !== "modifiers" && child.type !== "attribute" && child.type !== "comment") {
-      // Keywords come before the name; stop once the name or body starts.
-      if (NAME_TYPES.has(child.type)) return null;
-    }
+    if (NAME_TYPES.has(child.type)) return null;
   }
   return null;
 }
 
-/** Does the node's text before its body contain one of the words? (grammars without keyword tokens) */
+/** Does the declaration's header (its text before the first `{`) contain `word`? For grammars without keyword tokens. */
 export function headerHasWord(node: Node, word: string): boolean {
   const header = node.text.slice(0, 200).split("{")[0];
   return new RegExp(`\\b${word}\\b`).test(header);

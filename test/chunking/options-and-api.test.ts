@@ -2,7 +2,7 @@
 // embeddingText, parseSource, languageForPath.
 import { describe, expect, it } from "vitest";
 import { chunkFile, embeddingText, languageForPath, parseSource } from "../../core/chunking/index.js";
-import { chunkFixture, find, options } from "./helpers.js";
+import { chunkFixture, find, fixtureNames, options } from "./helpers.js";
 
 describe("size limits", () => {
   it("cuts a huge function without inner units at statement boundaries", async () => {
@@ -47,6 +47,16 @@ describe("size limits", () => {
   it("does merge tiny minor units such as JSON keys", async () => {
     const chunks = await chunkFixture("settings.json", { minChars: 200 });
     expect(chunks.map((c) => `${c.symbol} ${c.startLine}-${c.endLine}`)).toEqual(["scripts 1-12", "server 13-19"]);
+  });
+});
+
+describe("concurrent calls", () => {
+  it("give the same chunks as one-by-one calls, grammars loading once underneath", async () => {
+    const names = fixtureNames().filter((n) => !n.endsWith(".pdf"));
+    const together = await Promise.all(names.map((n) => chunkFixture(n, { maxLines: 12, minChars: 50 })));
+    for (const [i, name] of names.entries()) {
+      expect(together[i], name).toEqual(await chunkFixture(name, { maxLines: 12, minChars: 50 }));
+    }
   });
 });
 
