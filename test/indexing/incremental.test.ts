@@ -279,6 +279,18 @@ describe("incremental indexing", () => {
     expect((await engine.status()).pendingFiles).toBe(1);
   });
 
+  it("status shows a running pass's progress, from the shared progress file", async () => {
+    const { engine } = await setup(base);
+    let during: Promise<unknown> | null = null;
+    await engine.index({
+      onProgress: (p) => {
+        if (p.phase === "chunking" && !during) during = engine.status({ countPending: false });
+      },
+    });
+    expect(await during).toMatchObject({ indexing: { filesDone: 0, filesTotal: 4 } });
+    expect((await engine.status()).indexing).toBeNull();
+  });
+
   it("clear removes the index", async () => {
     const { engine } = await setup(base);
     await engine.index();
