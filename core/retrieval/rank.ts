@@ -53,7 +53,7 @@ export const DEFAULT_RANK_FEATURES: Readonly<RankFeatureFlags> = Object.freeze({
  */
 export const RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
   /** Share of the normalised vector score in the re-fused base score (keyword: the rest). */
-  vectorShare: 0.3,
+  vectorShare: 0.6,
   /** Lift for an exact symbol match (on top of `definition`, which an exact match also earns). */
   symbolMatch: 0.1,
   /** Lift for full coverage of the symbol's words by the query. */
@@ -61,7 +61,7 @@ export const RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
   /** Lift for a chunk containing every content word of the query. */
   termCoverage: 0.1,
   /** Lift for all query words in the path (file name full, directories half). */
-  pathMatch: 0.7,
+  pathMatch: 0.5,
   /** Lift for declaring a named identifier. */
   definition: 0.5,
   /** Multiplier on a chunk that only references a named identifier in a symbol query. */

@@ -175,7 +175,10 @@ async function main() {
   if (!process.argv.includes("--search")) return;
 
   // Coordinate ascent over the fusion weight and every numeric ranking weight.
-  const grid: Record<string, number[]> = {
+  const quick = process.argv.includes("--quick");
+  const grid: Record<string, number[]> = quick
+    ? { vectorShare: [0.2, 0.3, 0.4, 0.5, 0.6], pathMatch: [0.3, 0.5, 0.7], chunkKind: [0.2, 0.4], symbolTerms: [0.15, 0.25, 0.35] }
+    : {
     vectorShare: [0.2, 0.3, 0.4],
     symbolMatch: [0, 0.2, 0.4, 0.6, 0.8, 1.2],
     symbolTerms: [0.15, 0.25, 0.35, 0.5],
@@ -187,7 +190,7 @@ async function main() {
     fileAggregation: [0, 0.05, 0.1, 0.2, 0.3],
     fileAggregationDecay: [0.25, 0.5, 0.75],
     diversity: [0.6, 0.75, 0.85, 0.95, 1],
-  };
+      };
   let best: Params = { ...base, weights: { ...RANK_WEIGHTS } };
   let bestScore = evaluate(data, best).objective;
   for (let round = 0; round < (process.argv.includes("--one-round") ? 1 : 2); round++) {
