@@ -1,6 +1,6 @@
 // Measures the store, the keyword index and hybrid retrieval on real source text (files from
 // node_modules, cut into 40-line chunks) with random unit vectors. Not a test: prints numbers.
-// Run: node test/retrieval/run-bench.mjs [chunks]   (bundles this file, then runs it)
+// Run: node test/retrieval/run-bench.mjs [chunks] [keyword|load|recall]   (bundles this file, then runs it)
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +12,7 @@ import type { ChunkRecord } from "../../core/types.js";
 
 const DIM = 384;
 const TARGET = Number(process.argv[2] ?? 50_000);
-/** "keyword" measures only the keyword index (for the 100k-chunk memory and load numbers). */
+/** "keyword": only the keyword index (100k-chunk memory and load numbers); "load": reload its file; "recall": ANN recall. */
 const ONLY = process.argv[3] ?? "";
 const used = () => {
   const m = process.memoryUsage();
@@ -103,7 +103,47 @@ const mb = (b: number) => (b / 1048576).toFixed(1) + " MB";
 
 const QUERIES = ["function to parse arguments", "getUserById", "read file sync", "tokenizer split words", "createIndex vector", "error handling retry", "promise resolve reject", "buffer to string utf8", "map set delete keys", "async iterator next"];
 
+/**
+ * HNSW-SQ recall against exact search on clustered vectors (50 centres plus noise: closer to real
+ * embeddings than uniform random ones), at the search settings the store uses and nearby ones.
+ */
+async function annRecall(n: number): Promise<void> {
+  const lancedb = await import("@lancedb/lancedb");
+  const dir = mkdtempSync(join(tmpdir(), "ocr-recall-"));
+  try {
+    const db = await lancedb.connect(dir);
+    const centres = Array.from({ length: 50 }, () => Array.from({ length: DIM }, () => rnd()));
+    const near = (c: number[]) => c.map((x) => x + rnd() * 0.6);
+    const rows = Array.from({ length: n }, (_, i) => ({ id: i, vector: near(centres[i % 50]) }));
+    const table = await db.createTable("t", rows.slice(0, 5000));
+    for (let b = 5000; b < n; b += 5000) await table.add(rows.slice(b, b + 5000));
+    let t = performance.now();
+    await table.createIndex("vector", { config: lancedb.Index.hnswSq({ distanceType: "cosine" }) });
+    console.log(`ann recall: ${n} clustered vectors, HNSW-SQ build ${(performance.now() - t).toFixed(0)} ms`);
+    const queries = Array.from({ length: 20 }, (_, i) => near(centres[i]));
+    const truth: Set<number>[] = [];
+    for (const q of queries) {
+      const exact = await table.vectorSearch(q).distanceType("cosine").bypassVectorIndex().limit(10).select(["id"]).toArray();
+      truth.push(new Set(exact.map((r) => r.id as number)));
+    }
+    for (const [ef, refine] of [[64, 0], [160, 0], [160, 2], [320, 2]]) {
+      let hit = 0;
+      t = performance.now();
+      for (let i = 0; i < queries.length; i++) {
+        let q = table.vectorSearch(queries[i]).distanceType("cosine").limit(40).ef(ef).select(["id"]);
+        if (refine) q = q.refineFactor(refine);
+        for (const r of (await q.toArray()).slice(0, 10)) if (truth[i].has(r.id as number)) hit++;
+      }
+      console.log(`ann recall: ef ${ef} refine ${refine}: recall@10 ${(hit / (queries.length * 10)).toFixed(3)}, ${((performance.now() - t) / queries.length).toFixed(1)} ms/query`);
+    }
+    db.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main() {
+  if (ONLY === "recall") return annRecall(TARGET);
   if (ONLY === "load") {
     // Load timing alone, on the file a previous "keyword" run wrote.
     const bytes = new Uint8Array(readFileSync(join("test", ".cache", "keyword-bench.bin")));
