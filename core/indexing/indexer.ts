@@ -1,7 +1,7 @@
 // One incremental index pass. See README.md in this folder for the steps and the commit
 // protocol; in short: nothing the manifest names is touched until new data is durable, and
 // the manifest is replaced atomically last.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import type { RagConfig } from "../config/defaults.js";
 import type { IndexOptions, IndexProgress, IndexSummary, Logger } from "../engine-types.js";
@@ -275,7 +275,13 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
     const walkOpts = { rules, maxFileSizeBytes: config.indexing.maxFileSizeBytes, signal: options.signal };
     let present: WalkedFile[];
     let deleted: string[];
-    const partial = options.onlyPaths && !rebuildReason && read.status === "ok" && !options.onlyPaths.some(isIgnoreFile);
+    // A partial pass looks only at the given files. An ignore file among them changes what
+    // every path means, and a folder would need its own walk: both make it a full pass.
+    const partial =
+      options.onlyPaths &&
+      !rebuildReason &&
+      read.status === "ok" &&
+      !options.onlyPaths.some((p) => isIgnoreFile(p) || isExistingFolder(join(env.root, p)));
     if (partial) {
       const r = statPaths(env.root, [...new Set(options.onlyPaths!)], walkOpts);
       present = r.files;
@@ -601,6 +607,14 @@ async function reconcileStore(store: VectorStore, m: Manifest, current: number, 
   const rows = await store.count();
   if (rows !== m.chunkCount) return `the store does not match the manifest (${rows} rows, ${m.chunkCount} expected)`;
   return null;
+}
+
+function isExistingFolder(abs: string): boolean {
+  try {
+    return statSync(abs).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Keyword files no manifest names: left by a pass killed before its commit. */

@@ -237,6 +237,16 @@ describe("incremental indexing", () => {
     expect((await engine.index()).filesIndexed).toBe(1);
   });
 
+  it("treats an existing folder among the given paths as a full pass, never as a deletion", async () => {
+    const { root, engine } = await setup(base);
+    await engine.index();
+    writeFiles(root, { "src/epsilon.ts": tsFunction("epsilonInFolder", "e") });
+    const s = await engine.index({ onlyPaths: ["src"] });
+    expect(s.filesDeleted).toBe(0);
+    expect(s.filesIndexed).toBe(1);
+    expect((await engine.status()).files).toBe(5);
+  });
+
   it("persists small passes as keyword deltas that a new process replays, folding them into a snapshot in time", async () => {
     const { root, engine } = await setup(base);
     await engine.index();
