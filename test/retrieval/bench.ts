@@ -128,13 +128,18 @@ async function annRecall(n: number): Promise<void> {
     }
     for (const [ef, refine] of [[64, 0], [160, 0], [160, 2], [320, 2]]) {
       let hit = 0;
+      let inPool = 0;
       t = performance.now();
       for (let i = 0; i < queries.length; i++) {
         let q = table.vectorSearch(queries[i]).distanceType("cosine").limit(40).ef(ef).select(["id"]);
         if (refine) q = q.refineFactor(refine);
-        for (const r of (await q.toArray()).slice(0, 10)) if (truth[i].has(r.id as number)) hit++;
+        const got = await q.toArray();
+        for (const r of got.slice(0, 10)) if (truth[i].has(r.id as number)) hit++;
+        // Hybrid search fetches 40 candidates and re-ranks them: what matters is the true top 10 being among them.
+        for (const r of got) if (truth[i].has(r.id as number)) inPool++;
       }
-      console.log(`ann recall: ef ${ef} refine ${refine}: recall@10 ${(hit / (queries.length * 10)).toFixed(3)}, ${((performance.now() - t) / queries.length).toFixed(1)} ms/query`);
+      const per = queries.length * 10;
+      console.log(`ann recall: ef ${ef} refine ${refine}: recall@10 ${(hit / per).toFixed(3)}, true top-10 within the 40 fetched ${(inPool / per).toFixed(3)}, ${((performance.now() - t) / queries.length).toFixed(1)} ms/query`);
     }
     db.close();
   } finally {
