@@ -146,17 +146,24 @@ export class GitChangeSource {
     const prev = this.lastHead;
     this.lastHead = head;
     if (prev === null || head === null) return null;
+    // git names paths from the repository root; the workspace may be a folder inside it.
+    const prefix = (await runGit(this.root, ["rev-parse", "--show-prefix"])).trim();
     const paths = new Set<string>();
+    const add = (repoPath: string) => {
+      if (!repoPath) return;
+      if (!prefix) paths.add(repoPath);
+      else if (repoPath.startsWith(prefix)) paths.add(repoPath.slice(prefix.length));
+    };
     if (prev !== head) {
-      for (const p of (await runGit(this.root, ["diff", "--name-only", "-z", prev, head])).split("\0")) if (p) paths.add(p);
+      for (const p of (await runGit(this.root, ["diff", "--name-only", "-z", prev, head])).split("\0")) add(p);
     }
     // Porcelain v1 with -z: "XY path\0", renames add the old path as a second entry.
     const entries = (await runGit(this.root, ["status", "--porcelain", "-z", "--untracked-files=all"])).split("\0");
     for (let i = 0; i < entries.length; i++) {
       const e = entries[i];
       if (e.length < 4) continue;
-      paths.add(e.slice(3));
-      if (e[0] === "R" || e[0] === "C") paths.add(entries[++i]);
+      add(e.slice(3));
+      if (e[0] === "R" || e[0] === "C") add(entries[++i]);
     }
     return [...paths];
   }

@@ -127,6 +127,29 @@ describe("engine.watch", () => {
     await watcher.close();
   });
 
+  it("maps git's paths when the workspace is a folder inside the repository", async () => {
+    const repo = makeWorkspace({ "other/x.ts": tsFunction("outsideWorkspace", "x"), "app/src/a.ts": tsFunction("alphaInApp", "a") });
+    roots.push(repo);
+    const git = (...args: string[]) => execFileSync("git", ["-C", repo, "-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { stdio: "ignore" });
+    git("init", "-q");
+    git("add", ".");
+    git("commit", "-q", "-m", "one");
+    const root = join(repo, "app");
+    const engine = await engineFor(root, keywordOnly);
+    engines.push(engine);
+    await engine.index();
+    let resolveChanged!: (s: IndexSummary) => void;
+    const changed = new Promise<IndexSummary>((r) => (resolveChanged = r));
+    const watcher = await engine.watch({ backend: "git", intervalMs: 1000, onPass: (s) => s.filesIndexed > 0 && resolveChanged(s) });
+    writeFiles(root, { "src/b.ts": tsFunction("betaUncommittedInApp", "b") });
+    writeFiles(repo, { "other/y.ts": tsFunction("elsewhereInRepo", "y") });
+    const s = await changed;
+    expect(s.filesIndexed).toBe(1);
+    expect(await pathsHolding(engine, "betaUncommittedInApp")).toEqual(["src/b.ts"]);
+    expect(await pathsHolding(engine, "elsewhereInRepo")).toEqual([]);
+    await watcher.close();
+  });
+
   it("follows commits and dirty files with the git backend", async () => {
     const root = makeWorkspace({ "src/a.ts": tsFunction("alphaCommitted", "a") });
     roots.push(root);
