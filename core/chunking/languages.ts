@@ -302,6 +302,7 @@ export const AST_LANGUAGES: AstLanguage[] = [
     grammar: "tree-sitter-json",
     extensions: [".json", ".jsonc", ".json5", ".webmanifest"],
     units: { key: ["(document (object (pair) @key))"] },
+    leading: COMMENTS, // JSONC (tsconfig.json, settings files)
     refine(node) {
       const key = node.childForFieldName("key");
       return { symbol: key ? singleLine(key.text.replace(/^"|"$/g, "")) : "" };

@@ -1,5 +1,6 @@
 // Markdown (F2): one chunk per h1/h2 section (ATX `#`/`##` or setext underlines), deeper
-// headings stay inside their h2. Headings inside fenced code blocks are ignored.
+// headings stay inside their h2. Headings inside fenced code blocks are ignored. When an
+// oversized section is cut, each later piece names the deeper heading it falls under.
 import type { Chunk } from "../types.js";
 import { LineIndex, type Limits } from "./line-index.js";
 import { chunkSections, type SectionMarker } from "./sections.js";
@@ -7,6 +8,7 @@ import { chunkSections, type SectionMarker } from "./sections.js";
 export function chunkMarkdown(filePath: string, content: string, limits: Limits): Chunk[] {
   const lines = new LineIndex(content);
   const markers: SectionMarker[] = [];
+  const subheadings: Array<{ row: number; title: string }> = [];
   let fence: string | null = null;
   let h1 = "";
   for (let row = 0; row < lines.lineCount; row++) {
@@ -20,6 +22,11 @@ export function chunkMarkdown(filePath: string, content: string, limits: Limits)
     if (fence) continue;
     let level = 0;
     let title = "";
+    const deep = /^\s{0,3}#{3,6}\s+(.*?)\s*#*\s*$/.exec(text);
+    if (deep) {
+      subheadings.push({ row, title: deep[1] });
+      continue;
+    }
     const atx = /^\s{0,3}(#{1,2})\s+(.*?)\s*#*\s*$/.exec(text);
     if (atx) {
       level = atx[1].length;
@@ -37,5 +44,13 @@ export function chunkMarkdown(filePath: string, content: string, limits: Limits)
     const context = level === 1 ? title : h1 ? `${h1} > ${title}` : title;
     markers.push({ row, kind: "section", symbol: title, context });
   }
-  return chunkSections(filePath, "markdown", lines, markers, limits);
+  const chunks = chunkSections(filePath, "markdown", lines, markers, limits, new Set(subheadings.map((h) => h.row)));
+  for (const chunk of chunks) {
+    // A piece that starts inside its section, after an h3–h6: `Guide > Install > Requirements`.
+    const section = markers.filter((m) => m.row < chunk.startLine).at(-1);
+    const under = subheadings.filter((h) => h.row < chunk.startLine && (!section || h.row > section.row)).at(-1);
+    const startsAtHeading = markers.some((m) => m.row === chunk.startLine - 1);
+    if (under && !startsAtHeading) chunk.context = chunk.context ? `${chunk.context} > ${under.title}` : under.title;
+  }
+  return chunks;
 }

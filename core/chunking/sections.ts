@@ -28,13 +28,14 @@ export function chunkSections(
   lines: LineIndex,
   markers: SectionMarker[],
   limits: Limits,
+  preferredCuts: ReadonlySet<number> = new Set(),
 ): Chunk[] {
   const sorted = [...markers].sort((x, y) => x.row - y.row);
   const pieces: Piece[] = [];
   const add = (a: number, b: number, kind: string, symbol: string, context: string, named: boolean) => {
     const t = lines.trim(a, b);
     if (!t) return;
-    for (const [s, e] of cutAtParagraphs(lines, t[0], t[1], limits)) pieces.push({ start: s, end: e, kind, symbol, context, named });
+    for (const [s, e] of cutAtParagraphs(lines, t[0], t[1], limits, preferredCuts)) pieces.push({ start: s, end: e, kind, symbol, context, named });
   };
   const first = sorted.length ? sorted[0].row : lines.lineCount;
   if (first > 0) add(0, first - 1, "preamble", "", "", false);
@@ -54,16 +55,34 @@ export function chunkSections(
   }));
 }
 
-/** Rows a..b cut into pieces that fit, preferring cuts before a paragraph starts. */
-export function cutAtParagraphs(lines: LineIndex, a: number, b: number, limits: Limits): Array<[number, number]> {
+/**
+ * Rows a..b cut into pieces that fit, preferring cuts before a `preferred` row (a sub-heading),
+ * then before a paragraph starts.
+ */
+export function cutAtParagraphs(
+  lines: LineIndex,
+  a: number,
+  b: number,
+  limits: Limits,
+  preferred: ReadonlySet<number> = new Set(),
+): Array<[number, number]> {
   if (fits(lines, a, b, limits)) return [[a, b]];
   const out: Array<[number, number]> = [];
   let start = a;
   let lastBreak = -1; // the last row that starts a paragraph inside the current piece
+  let lastPreferred = -1;
   // Invariant: before row is added, rows start..row-1 fit.
   for (let row = a; row <= b; row++) {
     if (row > start && !lines.isBlank(row) && lines.isBlank(row - 1)) lastBreak = row;
+    if (row > start && preferred.has(row)) lastPreferred = row;
     while (start <= row && !fits(lines, start, row, limits)) {
+      if (lastPreferred > start) {
+        out.push([start, lastPreferred - 1]);
+        start = lastPreferred;
+        if (lastBreak < start) lastBreak = -1;
+        lastPreferred = -1;
+        continue;
+      }
       if (lastBreak > start) {
         out.push([start, lastBreak - 1]);
         start = lastBreak;

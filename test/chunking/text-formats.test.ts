@@ -37,6 +37,18 @@ describe("Markdown", () => {
   });
 });
 
+describe("Markdown sub-headings", () => {
+  it("cuts an oversized section at its h3 headings first and names the h3 each piece falls under", async () => {
+    const para = (n: number) => Array.from({ length: 4 }, (_, i) => `Line ${i} of paragraph ${n}.`).join("\n");
+    const text = ["# Guide", "", "## Install", "", para(1), "", "### Requirements", "", para(2), "", para(3), "", "### Steps", "", para(4)].join("\n");
+    const chunks = await chunkFile("docs/guide.md", text, options({ maxLines: 8, minChars: 0 }));
+    const contexts = chunks.map((c) => `${c.startLine}: ${c.context}`);
+    expect(contexts).toContain("10: Guide > Install > Requirements");
+    expect(contexts).toContain("22: Guide > Install > Steps");
+    expect(chunks.filter((c) => c.symbol === "Install").length).toBeGreaterThan(2);
+  });
+});
+
 describe("Razor", () => {
   it("separates @code and @functions blocks from template regions", async () => {
     const chunks = await chunkFixture("Counter.razor", { minChars: 0 });
