@@ -190,7 +190,8 @@ export class KeywordIndex {
     const avgLen = this.liveLenSum / n || 1;
     let queryWeight = 0;
     for (const termId of termIds) {
-      const df = this.postingCount(termId);
+      // Postings of removed documents linger until the next merge: never count more than live docs.
+      const df = Math.min(this.postingCount(termId), n);
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
       queryWeight += idf;
       const visit = (doc: number, tf: number) => {

@@ -62,6 +62,15 @@ describe("KeywordIndex search", () => {
     expect(index.search("getUserById", 10, { kinds: ["variable"] }).map((h) => h.id)).toEqual(["userCache"]);
   });
 
+  test("scores stay positive while removed documents still hold postings", () => {
+    const index = build([doc("a", "shared term"), doc("b", "shared term"), doc("c", "shared term")]);
+    index.removeIds(["a", "b"]); // too few to trigger a merge: their postings linger
+    const hits = index.search("shared", 5);
+    expect(hits.map((h) => h.id)).toEqual(["c"]);
+    expect(hits[0].score).toBeGreaterThan(0);
+    expect(hits[0].score).toBeLessThanOrEqual(1);
+  });
+
   test("topK bounds the result and unknown words match nothing", () => {
     expect(build().search("user", 1)).toHaveLength(1);
     expect(build().search("zzzunknown", 10)).toEqual([]);
