@@ -104,7 +104,7 @@ function decodeText(data: string | Uint8Array): string | null {
 }
 
 function byteLength(data: string | Uint8Array): number {
-  return typeof data === "string" ? data.length : data.byteLength;
+  return typeof data === "string" ? new TextEncoder().encode(data).byteLength : data.byteLength;
 }
 
 function latin1Bytes(text: string): Uint8Array {

@@ -60,6 +60,15 @@ describe("concurrent calls", () => {
   });
 });
 
+describe("chunking.maxSvgSizeBytes", () => {
+  it("chunks a small SVG as XML and skips one over the limit", async () => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg">\n${'  <rect width="1" height="1"/>\n'.repeat(20)}</svg>\n`;
+    const small = await chunkFile("icons/a.svg", svg, options({ maxSvgSizeBytes: 10_000 }));
+    expect(small[0]).toMatchObject({ language: "xml", kind: "element", symbol: "svg" });
+    expect(await chunkFile("icons/a.svg", svg, options({ maxSvgSizeBytes: 100 }))).toEqual([]);
+  });
+});
+
 describe("partial options", () => {
   it("fills missing keys from the defaults (an older saved config)", async () => {
     const chunks = await chunkFile("src/a.py", "def f():\n    return 1\n", { maxLines: 50 } as never);
