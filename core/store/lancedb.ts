@@ -35,7 +35,7 @@ const COMPACT_AT_SMALL_FRAGMENTS = 64;
 const POSTFILTER_MARGIN = 16;
 /** `id IN (...)` lists are sent in slices of this size to keep the SQL small. */
 const ID_BATCH = 512;
-/** Records seen by the latest vector searches, so the getByIds() that follows costs no scan. */
+/** Records read by recent searches and fetches (dropped on any table change), so repeated reads cost no scan. */
 const RECORD_CACHE_SIZE = 4096;
 
 export interface LanceStoreOptions {
@@ -264,7 +264,11 @@ export class LanceVectorStore implements VectorStore {
         .where(`\`id\` IN (${slice.map(sqlString).join(", ")})`)
         .select(RECORD_COLUMNS)
         .toArray()) as Array<Record<string, unknown>>;
-      for (const raw of rows) found.set(raw.id as string, toRecord(raw));
+      for (const raw of rows) {
+        const record = toRecord(raw);
+        this.remember(record); // random reads are the costly part of a search: keep what was read
+        found.set(record.id, record);
+      }
     }
     const out: ChunkRecord[] = [];
     for (const id of ids) {
