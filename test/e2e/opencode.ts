@@ -3,7 +3,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 
 export const REPO = resolve(import.meta.dirname, "../..");
 export const OPENCODE_BIN = join(REPO, "node_modules/opencode-linux-x64/bin/opencode");
@@ -49,6 +49,8 @@ export interface ProjectOptions {
    * the package is installed.
    */
   install?: "link" | "copy";
+  /** Extra files written into the project (relative path -> content). */
+  files?: Record<string, string | Buffer>;
 }
 
 export class E2EProject {
@@ -83,6 +85,10 @@ export class E2EProject {
       if (!existsSync(built)) throw new Error(`${built} is missing: build first with \`node esbuild.config.mjs\` (npm test does)`);
     }
     cpSync(FIXTURE, this.dir, { recursive: true });
+    for (const [rel, content] of Object.entries(options.files ?? {})) {
+      mkdirSync(dirname(join(this.dir, rel)), { recursive: true });
+      writeFileSync(join(this.dir, rel), content);
+    }
     mkdirSync(join(this.dir, "node_modules"), { recursive: true });
     if (options.install === "copy") this.installCopy();
     else symlinkSync(REPO, join(this.dir, "node_modules/opencode-rag"), "dir");
@@ -127,7 +133,7 @@ export class E2EProject {
     seedConfigDir(join(this.home, ".config/opencode"));
     if (options.index) {
       const idx = this.cli("index");
-      if (idx.status !== 0) throw new Error(`opencode-rag index failed: ${idx.stderr}`);
+      if (idx.status !== 0) throw new Error(`opencode-rag index failed (${idx.status}): ${idx.stderr}${idx.stdout}`);
     }
     return this;
   }
@@ -148,6 +154,25 @@ export class E2EProject {
 
   /** The CLI the project runs: the installed package's when copied, else the checkout's. */
   private cliPath = CLI;
+
+  /**
+   * `opencode-rag index` without blocking this process: needed when the index pass calls a fake
+   * server living in the test process (descriptions), which a synchronous spawn would starve.
+   */
+  indexAsync(): Promise<void> {
+    return new Promise((resolvePromise, reject) => {
+      const child = spawn(process.execPath, [this.cliPath, "index"], { cwd: this.dir, env: { ...process.env, ...this.env() }, stdio: ["ignore", "pipe", "pipe"] });
+      let out = "";
+      child.stdout.on("data", (d) => (out += d));
+      child.stderr.on("data", (d) => (out += d));
+      const timer = setTimeout(() => child.kill("SIGKILL"), 150_000);
+      child.on("close", (code) => {
+        clearTimeout(timer);
+        if (code === 0) resolvePromise();
+        else reject(new Error(`opencode-rag index failed (${code}): ${out}`));
+      });
+    });
+  }
 
   cli(...args: string[]) {
     return spawnSync(process.execPath, [this.cliPath, ...args], { cwd: this.dir, env: { ...process.env, ...this.env() }, encoding: "utf8", timeout: 120_000 });

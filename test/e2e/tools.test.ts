@@ -8,6 +8,9 @@ import { INJECT_FILES_MARKER } from "../../opencode-plugin/markers.js";
 import { calledTools, FakeLlm, systemText, textOf, toolNames, toolResults, userTexts, type ChatRequest } from "./fake-llm.js";
 import { E2EProject } from "./opencode.js";
 
+/** A 1x1 PNG: enough for the indexer to treat it as an image and ask for a description. */
+const TINY_PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+
 const ALL_TOOLS = ["search_semantic", "get_file_skeleton", "find_usages", "describe_image"];
 const SCRIPT: Array<{ name: string; arguments: Record<string, unknown> }> = [
   { name: "search_semantic", arguments: { query: "remove sessions whose expiry time has passed", topK: 3 } },
@@ -17,8 +20,21 @@ const SCRIPT: Array<{ name: string; arguments: Record<string, unknown> }> = [
 ];
 
 /** Calls the scripted tools one per turn, then answers with a final text. */
+const IMAGE_DESCRIPTION = "Architecture diagram: the API handler calls the session store, which expires old sessions.";
+const lastUserContent = (r: ChatRequest) => JSON.stringify(r.messages.filter((m) => m.role === "user").at(-1)?.content ?? "");
+
 function scriptedAgent(script = SCRIPT) {
   return new FakeLlm([
+    // Index-time descriptions (description.enabled): the image, then batches of chunks.
+    { name: "describe-image", when: (r) => toolNames(r).length === 0 && lastUserContent(r).includes("image_url"), reply: { text: IMAGE_DESCRIPTION } },
+    {
+      name: "describe-chunks",
+      when: (r) => toolNames(r).length === 0 && lastUserContent(r).includes("### Chunk"),
+      reply: (r: ChatRequest) => {
+        const n = (lastUserContent(r).match(/### Chunk \d+/g) ?? []).length;
+        return { text: JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [String(i + 1), "Part of the sample service."]))) };
+      },
+    },
     { name: "title", when: (r) => toolNames(r).length === 0, reply: { text: "E2E title" } },
     {
       name: "agent",
@@ -39,7 +55,16 @@ describe("opencode-rag in the real OpenCode: tools, guidance and injection on an
   beforeAll(async () => {
     const port = await llm.start();
     // Installed as npm would (files copied), not linked: assets must load from the install.
-    project = new E2EProject(port).setup({ ragConfig: { autoIndex: { enabled: false } }, index: true, install: "copy" });
+    project = new E2EProject(port).setup({
+      ragConfig: {
+        autoIndex: { enabled: false },
+        // Descriptions from the same fake model, so the image has one stored for describe_image.
+        description: { enabled: true, provider: "openai", model: "fake-model", visionModel: "fake-model", baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: "fake-key" },
+      },
+      files: { "docs/diagram.png": TINY_PNG },
+      install: "copy",
+    });
+    await project.indexAsync();
     result = await project.run("Where do sessions expire? Use the opencode-rag tools.");
   }, 240_000);
   afterAll(async () => {
@@ -117,7 +142,7 @@ describe("opencode-rag in the real OpenCode: tools, guidance and injection on an
     expect(usages).toContain("## Usages of `expireSessions` — 3 reference(s) in 1 file(s) (definition excluded)");
     expect(usages).toContain("### src/api/handler.ts (typescript) — 3 reference(s)");
     expect(usages).not.toContain("src/auth/session.ts");
-    expect(image).toContain("No stored description for `docs/diagram.png`");
+    expect(image).toBe(`## Image — docs/diagram.png\n${IMAGE_DESCRIPTION}`);
   });
 
   it("puts the guidance in the system prompt, byte-identical on every turn, after OpenCode's own prompt", () => {
