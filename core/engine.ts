@@ -42,7 +42,7 @@ import { oneLine } from "./indexing/prepare-file.js";
 import { clearProgress, readProgress, readWatcherStatus } from "./indexing/state-files.js";
 import { startWatcher } from "./indexing/watch.js";
 import { beginDescriptionPass, registerDescriptionSteps } from "./description/index.js";
-import { openQuirkMemory } from "./memory/index.js";
+import { openQuirkMemory, QUIRK_TABLE } from "./memory/index.js";
 import type { QuirkMemory } from "./memory/quirks.js";
 
 /** How long status() reuses its count of pending files while the manifest is unchanged. */
@@ -101,6 +101,8 @@ class WorkspaceEngine implements Engine {
   private chunkersLoaded: Promise<void> | null = null;
   private pendingCache: { stamp: string; at: number; files: number; upToDate: number; pending: number } | null = null;
   private quirkMemory: QuirkMemory | null = null;
+  /** Quirks live in their own table of the same store: index passes never see or roll back them. */
+  private quirkTable: { store: Promise<VectorStore>; dimension: number | null } | null = null;
 
   constructor(
     loaded: LoadedConfig,
@@ -260,7 +262,7 @@ class WorkspaceEngine implements Engine {
     this.passChain = run.catch(() => undefined);
     return run.then((summary) => {
       this.seenManifest = this.manifestStamp();
-      // A rebuild clears the store: memory re-indexes its quirks from the audit log.
+      // Memory re-reads its audit log (another process may have added quirks meanwhile).
       this.quirkMemory?.invalidate();
       return summary;
     });
@@ -322,16 +324,39 @@ class WorkspaceEngine implements Engine {
     return { dimension: read.status === "ok" ? read.manifest.dimension : null, down: false };
   }
 
+  /**
+   * The quirk table and the provider to embed quirks with (null: keywords only). A new model
+   * dimension re-creates the table; memory then re-indexes every quirk from its audit log.
+   */
+  private async quirkResources(): Promise<{ store: VectorStore; provider: EmbeddingProvider | null }> {
+    const { provider } = await this.embedding();
+    let dimension: number | null = null;
+    if (provider) {
+      try {
+        dimension = await provider.dimension();
+      } catch {
+        // A provider that is down: answer from keywords with the table as it is.
+        if (this.quirkTable) return { store: await this.quirkTable.store, provider: null };
+      }
+    }
+    if (!this.quirkTable || this.quirkTable.dimension !== dimension) {
+      const old = this.quirkTable;
+      if (old) await old.store.then((s) => s.close()).catch(() => undefined);
+      const store = openVectorStore({ uri: this.storeUri, tableName: QUIRK_TABLE, dimension, recreateOnDimensionChange: true, annMinRows: Infinity });
+      this.quirkTable = { store, dimension };
+      store.catch(() => (this.quirkTable = null));
+      if (old) this.quirkMemory?.invalidate();
+    }
+    return { store: await this.quirkTable.store, provider: dimension !== null ? provider : null };
+  }
+
   async memory(): Promise<QuirkMemory> {
     this.assertOpen();
     this.quirkMemory ??= openQuirkMemory({
       stateDir: this.stateDir,
       config: () => this.config,
-      store: async () => (await this.searchResources()).store,
-      embedder: async () => {
-        const r = await this.searchResources();
-        return r.vectorsUsable ? r.provider : null;
-      },
+      store: async () => (await this.quirkResources()).store,
+      embedder: async () => (await this.quirkResources()).provider,
     });
     return this.quirkMemory;
   }
@@ -529,6 +554,9 @@ class WorkspaceEngine implements Engine {
     await this.passChain;
     this.closed = true;
     await this.closeStore();
+    const quirks = this.quirkTable;
+    this.quirkTable = null;
+    if (quirks) await quirks.store.then((q) => q.close()).catch(() => undefined);
     const e = this.embeddingPromise;
     this.embeddingPromise = null;
     if (e) await e.then((s) => s.provider?.close?.()).catch(() => undefined);

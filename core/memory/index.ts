@@ -13,6 +13,9 @@ export { stripSecrets, redactionCount } from "./secrets.js";
 export { lexicalSimilarity, tokenOverlap, wordTokens } from "./similarity.js";
 export { effectiveConfidence } from "./decay.js";
 export { QUIRK_KIND, quirkFilePath } from "./store-index.js";
+
+/** The table of the workspace's store that holds quirk rows, beside the code's table. */
+export const QUIRK_TABLE = "quirks";
 export { QUIRK_LOG_FILE, MEMORY_DIAGNOSTICS_FILE } from "./quirk-log.js";
 export { captureQuirks, detectErrorSignal, QUIRK_ENFORCEMENT_RULES } from "./capture.js";
 

@@ -23,6 +23,10 @@ const PATTERNS: Array<[kind: string, pattern: RegExp]> = [
   ["jwt", /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\b/g],
   ["bearer", /\b(Bearer\s+)([A-Za-z0-9._~+/-]{16,}=*)/g],
   ["assignment", /\b((?:api[_-]?key|apikey|secret|token|passw(?:or)?d|pwd|auth|access[_-]?key|client[_-]?secret)\s*[:=]\s*["']?)([^\s"',;]{6,})/gi],
+  // Prose: "the staging password is hunter2", "pwd was Tr0ub4dor&3", "pass: s3cret!".
+  ["stated-secret", /\b((?:password|passwd|passphrase|pwd|pin|secret|api[\s_-]?key|access[\s_-]?token|token)\s+(?:is|was|=|:)\s+["']?)([^\s"',;]{4,})/gi],
+  // "pass Tr0ub4dor&3": the word "pass" before a token mixing letters with digits or symbols.
+  ["stated-secret", /\b(pass(?:word)?\s+)((?=[^\s]*[A-Za-z])(?=[^\s]*[\d!@#$%^&*])[^\s"',;]{6,})/gi],
 ];
 
 function shannonEntropy(s: string): number {
@@ -55,7 +59,7 @@ export function stripSecrets(input: string): SecretScan {
     text = text.replace(pattern, (...m: string[]) => {
       count(kind);
       if (kind === "url-password") return `${m[1]}[REDACTED]${m[3]}`;
-      if (kind === "bearer" || kind === "assignment") return `${m[1]}[REDACTED]`;
+      if (kind === "bearer" || kind === "assignment" || kind === "stated-secret") return `${m[1]}[REDACTED]`;
       return `[REDACTED:${kind}]`;
     });
   }

@@ -1,6 +1,7 @@
-// The searchable copy of quirks: rows of kind "quirk" in the workspace's vector store (beside the
-// code, hidden from code search by the default kind filter) and a keyword index of the same
-// BM25 class, rebuilt from the audit log on every replay. Recall is the same hybrid search as code.
+// The searchable copy of quirks: rows of kind "quirk" in the `quirks` table of the workspace's
+// vector store (beside the code's table, so index passes — their checkpoints, row counts and
+// rollbacks — never see them) and a keyword index of the same BM25 class, rebuilt from the audit
+// log on every replay. Recall is the same hybrid search as code.
 import { KeywordIndex } from "../keyword/keyword-index.js";
 import { hybridSearch } from "../retrieval/hybrid.js";
 import type { ChunkRecord, EmbeddingProvider, VectorStore } from "../types.js";

@@ -41,6 +41,22 @@ describe("quirk memory", () => {
     expect(code.every((r) => r.chunk.kind !== "quirk")).toBe(true);
   });
 
+  it("adds quirks while an index pass runs without disturbing either", async () => {
+    for (let i = 0; i < 40; i++) writeFileSync(join(root, "src", `m${i}.ts`), `export function helper${i}(x: number) {\n  return x * ${i};\n}\n`);
+    const engine = await open();
+    const memory = await engine.memory!();
+    const pass = engine.index();
+    const added = await memory.add({ content: "helpers multiply by their index; keep them pure", type: "decision" });
+    const summary = await pass;
+    expect(added.ok).toBe(true);
+    expect(summary.errors).toEqual([]);
+    expect((await memory.recall("are the helpers pure", 3, 0))[0]?.quirk.content).toContain("keep them pure");
+    // A second pass finds everything consistent and unchanged.
+    const again = await engine.index();
+    expect(again.rebuildReason).toBeNull();
+    expect(again.filesIndexed).toBe(0);
+  });
+
   it("refuses destructive advice with the reason and stores nothing", async () => {
     const engine = await open();
     const memory = await engine.memory!();

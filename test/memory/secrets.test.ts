@@ -35,8 +35,25 @@ describe("secret stripping", () => {
     expect(scan.text).toContain("password = ");
   });
 
+  it.each([
+    ["the staging password is correcthorsebatterystaple", "correcthorsebatterystaple"],
+    ["log in with pass Tr0ub4dor&3 on the box", "Tr0ub4dor&3"],
+    ["the admin pwd was s3cr3t! last week", "s3cr3t!"],
+    ["our api key is abcd1234efgh", "abcd1234efgh"],
+  ])("drops a secret stated in prose: %j", (text, secret) => {
+    const scan = stripSecrets(text);
+    expect(scan.text).not.toContain(secret);
+    expect(scan.redactions["stated-secret"]).toBe(1);
+  });
+
+  it("keeps prose that only mentions passing or passwords", () => {
+    for (const text of ["the tests pass after the fix", "pass the config path with --config", "password reset emails go through the mailer queue"]) {
+      expect(stripSecrets(text).text).toBe(text);
+    }
+  });
+
   it("catches unknown high-entropy strings", () => {
-    const scan = stripSecrets("the token is Zq8xL2mN9vR4tY7wK1pB6cH3dF5gJ0sA");
+    const scan = stripSecrets("the header carried Zq8xL2mN9vR4tY7wK1pB6cH3dF5gJ0sA back");
     expect(scan.text).toContain("[REDACTED:high-entropy]");
     expect(redactionCount(scan)).toBe(1);
   });
