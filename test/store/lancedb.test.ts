@@ -107,6 +107,14 @@ describe("LanceVectorStore", () => {
     await lance.close();
   });
 
+  test("lancedb+memory:// selects LanceDB's own in-memory mode", async () => {
+    const store = await openVectorStore({ uri: "lancedb+memory://", tableName: "chunks", dimension: DIM });
+    expect(store).toBeInstanceOf(LanceVectorStore);
+    await store.add(sampleRows());
+    expect((await store.searchVector(axis(0), 1))[0].id).toBe("a1");
+    await store.close();
+  });
+
   test("bad locations and table names fail with one clear line", async () => {
     await expect(openVectorStore({ uri: freshDir(), tableName: "bad name;", dimension: DIM })).rejects.toThrow(/tableName.*invalid/);
     await expect(openVectorStore({ uri: "", tableName: "chunks", dimension: DIM })).rejects.toThrow(/vectorStore.path is empty/);
