@@ -38,7 +38,8 @@ export function kindPrior(record: ChunkRecord): number {
 
 /** Normalised terms of a chunk (path, context, symbol and text), cached by chunk id. */
 const termCache = new Map<string, Set<string>>();
-const TERM_CACHE_LIMIT = 20_000;
+// Bounded: a long-lived plugin process must not grow with the index (~150 terms a chunk).
+const TERM_CACHE_LIMIT = 4_000;
 
 function chunkTerms(record: ChunkRecord): Set<string> {
   const key = `${record.id}:${record.contentHash}`;
