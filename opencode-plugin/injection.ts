@@ -25,13 +25,16 @@ export function injectionQuery(lastAssistantText: string | undefined, prompt: st
   return tail ? `${tail}\n${prompt.trim()}` : prompt.trim();
 }
 
-/** Merges overlapping or adjacent line ranges: "10-42, 50-60". */
+/** Ranges this close (a blank line or two between chunks) read as one. */
+const RANGE_GAP = 2;
+
+/** Merges overlapping or nearly adjacent line ranges: "10-42, 50-60". */
 function lineRanges(results: SearchResult[]): string {
   const ranges = results.map((r) => [r.chunk.startLine, r.chunk.endLine] as [number, number]).sort((a, b) => a[0] - b[0]);
   const merged: Array<[number, number]> = [];
   for (const [s, e] of ranges) {
     const last = merged[merged.length - 1];
-    if (last && s <= last[1] + 1) last[1] = Math.max(last[1], e);
+    if (last && s <= last[1] + 1 + RANGE_GAP) last[1] = Math.max(last[1], e);
     else merged.push([s, e]);
   }
   return merged.map(([s, e]) => (s === e ? `${s}` : `${s}-${e}`)).join(", ");
@@ -49,7 +52,8 @@ export function formatFileList(results: SearchResult[]): string[] {
   return [...byFile.entries()]
     .sort((a, b) => Math.max(...b[1].map((r) => r.score)) - Math.max(...a[1].map((r) => r.score)))
     .slice(0, MAX_INJECTED_FILES)
-    .map(([path, rs]) => `${path} (${rs[0].chunk.language}, lines ${lineRanges(rs)})`);
+    // An image has no lines worth naming.
+    .map(([path, rs]) => (rs[0].chunk.kind === "image" ? `${path} (image)` : `${path} (${rs[0].chunk.language}, lines ${lineRanges(rs)})`));
 }
 
 export async function buildInjection(ws: RagWorkspace, query: string, mode: InjectionMode): Promise<Injection | null> {

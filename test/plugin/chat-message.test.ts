@@ -110,3 +110,16 @@ describe("event log", () => {
     expect(types).toEqual(["session.idle", "message.updated"]);
   });
 });
+
+describe("file list format", () => {
+  it("merges ranges a blank line apart, keeps real gaps, and names images without lines", async () => {
+    const { formatFileList } = await import("../../opencode-plugin/injection.js");
+    const lines = formatFileList([
+      { chunk: chunk("src/a.ts", 1, 6, "x"), score: 0.9 },
+      { chunk: chunk("src/a.ts", 8, 22, "x"), score: 0.8 },
+      { chunk: chunk("src/a.ts", 40, 50, "x"), score: 0.7 },
+      { chunk: chunk("docs/d.png", 1, 1, "", { kind: "image", language: "image" }), score: 0.5 },
+    ]);
+    expect(lines).toEqual(["src/a.ts (typescript, lines 1-22, 40-50)", "docs/d.png (image)"]);
+  });
+});
