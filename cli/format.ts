@@ -5,6 +5,18 @@ export function formatCount(n: number): string {
   return n.toLocaleString("en-US");
 }
 
+/** "1 file", "2 files". */
+export function plural(n: number, noun: string): string {
+  return `${formatCount(n)} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+/** Throughput that stays readable for tiny passes: KB/s below 0.1 MB/s. */
+export function formatRate(bytes: number, secs: number): string {
+  if (secs <= 0) return "-- MB/s";
+  const mb = bytes / 1024 / 1024 / secs;
+  return mb >= 0.1 ? `${mb.toFixed(1)} MB/s` : `${Math.round((bytes / 1024 / secs) * 10) / 10} KB/s`;
+}
+
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
@@ -26,15 +38,14 @@ export function progressLine(p: IndexProgress, width = 24): string {
   const filled = Math.round(frac * width);
   const bar = "#".repeat(filled) + "-".repeat(width - filled);
   const secs = p.elapsedMs / 1000;
-  const mbps = secs > 0 ? p.bytesDone / 1024 / 1024 / secs : 0;
   const eta = frac > 0.02 && frac < 1 ? formatDuration((p.elapsedMs / frac) * (1 - frac)) : "--";
   if (p.phase === "scanning") return `scanning files…`;
-  return `[${bar}] ${formatCount(p.filesDone)}/${formatCount(p.filesTotal)} files · ${formatCount(p.chunksDone)} chunks · ${mbps.toFixed(1)} MB/s · ETA ${eta} · ${p.phase}`;
+  return `[${bar}] ${formatCount(p.filesDone)}/${formatCount(p.filesTotal)} files · ${plural(p.chunksDone, "chunk")} · ${formatRate(p.bytesDone, secs)} · ETA ${eta} · ${p.phase}`;
 }
 
 export function summaryLine(s: IndexSummary): string {
   const parts = [
-    `indexed ${formatCount(s.filesIndexed)} files`,
+    `indexed ${plural(s.filesIndexed, "file")}`,
     `${formatCount(s.filesUnchanged)} unchanged`,
     `${formatCount(s.filesDeleted)} deleted`,
   ];
@@ -42,7 +53,7 @@ export function summaryLine(s: IndexSummary): string {
   parts.push(`+${formatCount(s.chunksAdded)}/-${formatCount(s.chunksRemoved)} chunks`);
   if (s.chunksEmbedded || s.chunksFromCache) parts.push(`${formatCount(s.chunksEmbedded)} embedded, ${formatCount(s.chunksFromCache)} from cache`);
   const secs = s.durationMs / 1000;
-  if (s.bytesRead > 0 && secs > 0) parts.push(`${formatBytes(s.bytesRead)} read (${(s.bytesRead / 1024 / 1024 / secs).toFixed(1)} MB/s)`);
+  if (s.bytesRead > 0 && secs > 0) parts.push(`${formatBytes(s.bytesRead)} read (${formatRate(s.bytesRead, secs)})`);
   parts.push(`in ${formatDuration(s.durationMs)}`);
   return parts.join(", ");
 }

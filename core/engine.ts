@@ -441,6 +441,13 @@ class WorkspaceEngine implements Engine {
         for (const p of Object.keys(manifest.files)) if (!seen.has(p)) pending++;
         this.pendingCache = { stamp, at: Date.now(), files: present.length, upToDate, pending };
       }
+    } else if (!manifest && options.countPending !== false) {
+      // Never indexed (or cleared): every file a pass would index is pending.
+      const { files: present } = await walkWorkspace(this.root, {
+        rules: ignoreRulesFor(this.passEnv),
+        maxFileSizeBytes: this.config.indexing.maxFileSizeBytes,
+      });
+      pending = present.length;
     }
     const watcher = readWatcherStatus(this.stateDir);
     const progress = readProgress(this.stateDir);

@@ -5,7 +5,7 @@ import { formatQuirkLine, QUIRK_TYPES, type Quirk } from "../../core/memory/quir
 
 const USAGE = `Usage: opencode-rag quirk <action> [options]
 
-  add "<text>" [--type T] [--tag TAG]... [--confidence N]
+  add "<text>" [--type T] [--tag TAG[,TAG]]... [--confidence N]
                   remember a fact (types: ${QUIRK_TYPES.join(", ")})
   list [--json]   every quirk, with its confidence after decay
   lint [--json]   low-confidence, stale (decayed) and near-duplicate quirks
@@ -32,7 +32,11 @@ async function run(ctx: CommandContext): Promise<number> {
       const result = await memory.add({
         content: text,
         type: ctx.values.type as string | undefined,
-        tags: (ctx.values.tag as string[] | undefined) ?? [],
+        // --tag a --tag b, --tag a,b and --tags a,b all work.
+        tags: [...((ctx.values.tag as string[] | undefined) ?? []), ...((ctx.values.tags as string[] | undefined) ?? [])]
+          .flatMap((t) => t.split(","))
+          .map((t) => t.trim())
+          .filter(Boolean),
         confidence,
         source: "user",
       });
@@ -92,6 +96,7 @@ export const quirkCommand: Command = {
   options: {
     type: { type: "string" },
     tag: { type: "string", multiple: true },
+    tags: { type: "string", multiple: true },
     confidence: { type: "string" },
     "top-k": { type: "string" },
     json: { type: "boolean" },

@@ -164,6 +164,7 @@ describe("opencode-rag CLI", () => {
     const r = await run(["clear"]);
     expect(r.code, r.stderr).toBe(0);
     const s = JSON.parse((await run(["status", "--json"])).stdout);
-    expect(s).toMatchObject({ manifestStatus: "missing", chunks: 0 });
+    // Nothing indexed any more: every file is pending again.
+    expect(s).toMatchObject({ manifestStatus: "missing", chunks: 0, pendingFiles: 10, upToDateFiles: 0 });
   });
 });

@@ -27,7 +27,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe("opencode-rag quirk", () => {
   it("adds, tests, recalls, lists and forgets", async () => {
-    const add = await cli("quirk", "add", "LanceDB needs Float32Array vectors", "--type", "gotcha", "--tag", "lancedb");
+    const add = await cli("quirk", "add", "LanceDB needs Float32Array vectors", "--type", "gotcha", "--tags", "lancedb,vectors");
     expect(add.code).toBe(0);
     const id = /remembered (q_[0-9a-f]+)/.exec(add.stdout)?.[1];
     expect(id).toBeTruthy();
@@ -39,7 +39,7 @@ describe("opencode-rag quirk", () => {
     expect(JSON.parse(recall.stdout)[0].id).toBe(id);
 
     const list = await cli("quirk", "list", "--json");
-    expect(JSON.parse(list.stdout).map((q: { id: string }) => q.id)).toEqual([id]);
+    expect(JSON.parse(list.stdout).map((q: { id: string; tags: string[] }) => [q.id, q.tags])).toEqual([[id, ["lancedb", "vectors"]]]);
 
     expect((await cli("quirk", "forget", id!)).code).toBe(0);
     expect((await cli("quirk", "list")).stdout.trim()).toBe("no quirks yet");

@@ -86,5 +86,8 @@ for (const file of ["test/web/parity.browser.js", "test/web/demo.browser.js"]) {
   passed += (out.match(ok) ?? []).length;
   failed += (out.match(notOk) ?? []).length + (r.status === 0 ? 0 : 1);
 }
+// Every check of both files must have reported: a page that never ran its checks is a failure.
+const EXPECTED = SAMPLES.length + 1 + 3;
+if (passed + failed < EXPECTED) failed += EXPECTED - passed - failed;
 console.log(`browser: ${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
