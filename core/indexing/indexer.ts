@@ -190,6 +190,16 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
 
   // 1. What vectors this pass makes, and what the index on disk was made with.
   const { provider, reason: keywordOnlyReason } = await env.embedding();
+  if (!provider && !options.force) {
+    // A typo in embedding.model or a missing API key must not silently trade an index's
+    // vectors for a keyword-only rebuild: stop, keep the index, say how to proceed.
+    const before = readManifest(stateDir);
+    if (before.status === "ok" && before.manifest.provider !== "none") {
+      throw new Error(
+        `no embedding model is available (${keywordOnlyReason ?? "unknown reason"}); the index keeps its ${before.manifest.provider}/${before.manifest.model} vectors: fix embedding.* in the config, or run "opencode-rag index --force" to rebuild it keyword-only`,
+      );
+    }
+  }
   const dimension = provider ? await provider.dimension() : null;
   const providerName = provider ? provider.provider : "none";
   const modelName = provider ? provider.model : "";
