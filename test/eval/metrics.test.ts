@@ -102,3 +102,16 @@ describe("query files", () => {
     expect(q).toMatchObject({ id: "q1", category: "uncategorised", language: "unknown", repo: "default" });
   });
 });
+
+describe("configurations", () => {
+  it("knows the built-in presets, with or without leading dashes", async () => {
+    const { builtInPreset, presetFromJson } = await import("../../core/eval/index.js");
+    expect(builtInPreset("--no-rank")).toEqual({ name: "no-rank", overrides: {}, search: { rank: false } });
+    expect(builtInPreset("bm25")!.search).toEqual({ mode: "keyword", rank: false });
+    expect(builtInPreset("fastest")).toBeNull();
+    expect(presetFromJson("x", { retrieval: { rank: false } })).toEqual({ name: "x", overrides: { retrieval: { rank: false } }, search: { mode: undefined, rank: undefined } });
+    expect(presetFromJson("y", { search: { mode: "vector" } }).search.mode).toBe("vector");
+    expect(() => presetFromJson("z", { search: { mode: "fuzzy" } })).toThrow(/z: search.mode must be/);
+    expect(() => presetFromJson("w", [1])).toThrow(/must hold a JSON object/);
+  });
+});
