@@ -3,10 +3,11 @@
 // Invariants: a write is validated by the core's validator first and never leaves a half-written
 // file (temp file + rename in the same folder); existing overrides are merged, not replaced;
 // an unreadable file is reported, never silently overwritten.
-import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { readJsonFile, RUNTIME_OVERRIDES_FILE } from "../core/config/load.js";
 import { validateConfig } from "../core/config/validate.js";
+import { writeFileAtomic } from "../core/indexing/atomic-file.js";
 
 export type Overrides = Record<string, unknown>;
 
@@ -67,10 +68,7 @@ export function removeOverrides(stateDir: string, keys: string[]): SaveOutcome {
 function writeOverrides(stateDir: string, next: Overrides): SaveOutcome {
   const file = overridesFile(stateDir);
   try {
-    mkdirSync(stateDir, { recursive: true });
-    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-    writeFileSync(tmp, JSON.stringify(next, null, 2) + "\n");
-    renameSync(tmp, file);
+    writeFileAtomic(file, JSON.stringify(next, null, 2) + "\n");
   } catch (err) {
     return { ok: false, problems: [`cannot write ${file}: ${(err as Error).message}; check the folder's permissions`] };
   }
