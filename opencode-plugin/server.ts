@@ -22,6 +22,7 @@ import { runWikiCommand } from "./wiki-mode.js";
 import { MemoryHooks } from "./memory-hooks.js";
 import { ADD_QUIRK_DESCRIPTION, AddQuirkSchema, addQuirkArgs, RECALL_QUIRKS_DESCRIPTION, RecallQuirksSchema, recallQuirksArgs, runAddQuirk, runRecallQuirks } from "./tools/quirks.js";
 import { RagWorkspace } from "./workspace.js";
+import { workspaceRoot } from "./workspace-root.js";
 
 export const PLUGIN_ID = "opencode-rag";
 
@@ -246,8 +247,8 @@ async function warmMemory(ws: RagWorkspace): Promise<void> {
 /** Builds the OpenCode `server` function over a given core. */
 export function createServer(deps: CoreDeps, options: ServerOptions = {}): Plugin {
   return async (input: PluginInput) => {
-    // The folder OpenCode was opened in: where opencode-rag.json and the index live.
-    const root = input.directory || input.worktree;
+    // The folder OpenCode was opened in, or the project folder above it that holds the config/index.
+    const root = workspaceRoot(input.directory || input.worktree, input.worktree);
     let ws = workspaces.get(root);
     if (!ws) {
       ws = new RagWorkspace(root, deps);
