@@ -79,6 +79,8 @@ export interface EmbeddingProvider {
   readonly provider: string;
   /** Model id as in config. */
   readonly model: string;
+  /** Identifies the weights behind the id (e.g. a hash of the model files), when known. */
+  readonly fingerprint?: string;
   /** Vector length; probed on first use for remote providers. */
   dimension(): Promise<number>;
   /** Embeds texts in order; vectors are L2-normalised. */

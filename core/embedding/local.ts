@@ -6,6 +6,7 @@
 //      downloaded into it otherwise — the only case in which a network call is made.
 // A missing model is not an error for the engine: it gets a one-line reason and runs
 // keyword-only.
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import type { RagConfig } from "../config/defaults.js";
@@ -53,6 +54,19 @@ export function resolveLocalModel(model: string, root: string, cacheDir: string)
     kind: "missing",
     reason: `embedding model "${name}" not found (looked in ${join(modelsDir(), name)} and ${asPath}): set embedding.model to a folder with config.json, tokenizer.json and onnx/model.onnx, or to a Hugging Face id; searching keyword-only`,
   };
+}
+
+/**
+ * What the model's files hold, as a short hash: an upgraded model under the same id (a new
+ * package version) must invalidate indexes built with the old weights.
+ */
+export function modelFingerprint(dir: string): string {
+  const hash = createHash("sha1");
+  for (const rel of ["config.json", "tokenizer.json", "onnx/model.onnx", "onnx/model_quantized.onnx"]) {
+    const file = join(dir, rel);
+    if (existsSync(file)) hash.update(rel).update(readFileSync(file));
+  }
+  return hash.digest("hex").slice(0, 12);
 }
 
 /** Model-specific facts read from the folder's config.json. */
@@ -262,6 +276,7 @@ export async function createLocalProvider(
   const provider: EmbeddingProvider = {
     provider: "local",
     model: modelName,
+    fingerprint: modelFingerprint(dir),
     async dimension() {
       if (dimension === null) await embedBatch(["dimension probe"]);
       return dimension as number;

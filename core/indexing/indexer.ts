@@ -202,7 +202,9 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
   }
   const dimension = provider ? await provider.dimension() : null;
   const providerName = provider ? provider.provider : "none";
-  const modelName = provider ? provider.model : "";
+  // The weights' fingerprint is part of the identity: a model upgraded under the same id
+  // rebuilds the index and never reuses cached vectors of the old weights.
+  const modelName = provider ? (provider.fingerprint ? `${provider.model}@${provider.fingerprint}` : provider.model) : "";
   const fingerprint = chunkingFingerprint(config);
   const store = (await env.store(dimension)) as StoreLike;
   const startCheckpoint = await store.checkpoint();

@@ -1,12 +1,13 @@
 // A model that cannot be loaded (a typo in embedding.model) must not silently turn an index
 // with vectors into a keyword-only one: the pass stops with one line, the index is kept, and
 // `--force` is the explicit way to rebuild without vectors. Real bundled model, real LanceDB.
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openEngine } from "../../core/engine.js";
 import type { Engine } from "../../core/engine-types.js";
+import { modelsDir } from "../../core/paths.js";
 
 const roots: string[] = [];
 const engines: Engine[] = [];
@@ -34,7 +35,7 @@ describe("an unavailable embedding model", () => {
     await good.close();
 
     const typo = await open(root, "./models/no-such-model");
-    await expect(typo.index()).rejects.toThrow(/no embedding model is available .*not found.*keeps its local\/opencode-rag-code-v1 vectors.*index --force/);
+    await expect(typo.index()).rejects.toThrow(/no embedding model is available .*not found.*keeps its local\/opencode-rag-code-v1(@[0-9a-f]+)? vectors.*index --force/);
     const status = await typo.status();
     expect(status.dimension).toBeGreaterThan(0);
     expect(status.chunks).toBeGreaterThan(0);
@@ -44,5 +45,26 @@ describe("an unavailable embedding model", () => {
     const forced = await typo.index({ force: true });
     expect(forced.rebuildReason).toMatch(/full rebuild was requested/);
     expect((await typo.status()).dimension).toBeNull();
+  });
+
+  it("rebuilds when the weights behind the same model id change (a package upgrade)", async () => {
+    const root = mkdtempSync(join(tmpdir(), "rag-model-upgrade-"));
+    roots.push(root);
+    mkdirSync(join(root, "src"));
+    writeFileSync(join(root, "src", "cart.ts"), "export function cartTotal(items: number[]) {\n  return items.reduce((a, b) => a + b, 0);\n}\n");
+    const model = join(root, "my-model");
+    cpSync(join(modelsDir(), "opencode-rag-code-v1"), model, { recursive: true });
+    writeFileSync(join(root, ".gitignore"), "my-model/\n");
+    const first = await open(root, model);
+    expect((await first.index()).rebuildReason).toBeNull();
+    await first.close();
+
+    // Same folder, same id, new weights: here a changed config, as a retrained model ships.
+    const cfg = JSON.parse(readFileSync(join(model, "config.json"), "utf8"));
+    writeFileSync(join(model, "config.json"), JSON.stringify({ ...cfg, retrained: true }));
+    const upgraded = await open(root, model);
+    const pass = await upgraded.index();
+    expect(pass.rebuildReason).toMatch(/embedding model changed/);
+    expect(pass.chunksFromCache).toBe(0);
   });
 });
