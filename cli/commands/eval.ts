@@ -1,6 +1,7 @@
 // `opencode-rag eval`: runs query sets through Engine.search (the same path the CLI and the
 // plugin tools use) and prints Recall@k, MRR@10, NDCG@10 and latency, for one configuration
 // or two side by side. The scoring itself is portable and lives in core/eval.
+import { runSessionsEval, SESSIONS_USAGE } from "./eval-sessions.js";
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { openEngine } from "../../core/engine.js";
@@ -27,6 +28,7 @@ import {
 
 export const EVAL_USAGE = `usage: opencode-rag eval --queries FILE [--root DIR] [options]
        opencode-rag eval --suite FILE [options]
+${SESSIONS_USAGE}
 
 Runs a query file (JSONL: {id, query, category, language, repo, relevant:[{filePath,
 startLine?, endLine?}]}) against the index of --root (indexed first when needed) and prints
@@ -293,6 +295,14 @@ export async function evalCommand(argv: string[], io: EvalIO = defaultIO): Promi
   if (argv.includes("--help") || argv.includes("-h")) {
     io.stdout(EVAL_USAGE);
     return 0;
+  }
+  if (argv.includes("--sessions")) {
+    try {
+      return runSessionsEval(argv, io);
+    } catch (err) {
+      io.stderr(`opencode-rag eval: ${(err as Error).message.split("\n")[0]}`);
+      return err instanceof ConfigError ? 2 : 1;
+    }
   }
   let args: EvalArgs;
   try {

@@ -2,6 +2,7 @@
 // the manifest, and a different hash on the next pass means a clean rebuild.
 import { REINDEX_KEYS, type RagConfig } from "../config/defaults.js";
 import { getPath } from "../config/validate.js";
+import { CHUNKING_VERSION } from "../chunking/index.js";
 import { hashBytes } from "./hash.js";
 
 /**
@@ -12,7 +13,8 @@ export const INDEX_FORMAT = 1;
 
 /** Embedding provider and model are recorded in the manifest as themselves (clearer reasons). */
 export function chunkingFingerprint(config: RagConfig): string {
-  const values: Record<string, unknown> = { format: INDEX_FORMAT };
+  // The chunker's own version too: a newer chunker may cut the same file differently.
+  const values: Record<string, unknown> = { format: INDEX_FORMAT, chunker: CHUNKING_VERSION };
   for (const key of REINDEX_KEYS) if (!key.startsWith("embedding.")) values[key] = getPath(config, key);
   return hashBytes(JSON.stringify(values)).slice(0, 16);
 }
