@@ -141,6 +141,7 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--minutes", type=float, default=60, help="stop after this much training time")
+    ap.add_argument("--kinds", default="doc,name", help="pair kinds to train on (doc: doc comment/code, name: path+symbol/body)")
     ap.add_argument("--init-std", type=float, default=0.002, help="std of the initial token vectors")
     ap.add_argument("--init", default="", help="continue from the table of an exported model.onnx (same vocabulary)")
     ap.add_argument("--same-source", type=float, default=0.5, help="share of epochs batched within one code base")
@@ -155,6 +156,9 @@ def main():
     vocab = len(json.load(open(os.path.join(STAGE, "tokenizer.json")))["model"]["vocab"])
     perm = torch.randperm(n)
     val_idx, train_idx = perm[:2000], perm[2000:]
+    kinds = json.load(open(os.path.join(WORK, "tokens-meta.json")))["kinds"]
+    wanted = set(args.kinds.split(","))
+    train_idx = torch.tensor([i for i in train_idx.tolist() if kinds[i] in wanted])
     model = Bag(vocab, args.dim, args.init_std)
     if args.init:
         import onnx
@@ -219,7 +223,7 @@ def main():
         "opencode_rag": {
             "preprocess": "identifiers-v1",
             "architecture": "static token embeddings, mean pooling, int8 table with per-row scales",
-            "trained": {k: getattr(args, k) for k in ["dim", "epochs", "batch", "lr", "temp", "seed", "same_source", "init_std", "minutes"]},
+            "trained": {k: getattr(args, k) for k in ["dim", "epochs", "batch", "lr", "temp", "seed", "same_source", "init_std", "minutes", "kinds"]},
             "pairs": n,
             "steps_done": step,
             "epochs_done": round(step / steps_per_epoch, 2),
