@@ -1,5 +1,5 @@
-// Builds every host bundle from one place. Each host is one entry; an entry whose
-// source folder does not exist yet is skipped, so the build never breaks on a missing host.
+// Builds every host bundle from one place: one entry per host (CLI, library, server plugin,
+// TUI plugin, web), plus the grammar files copied once to dist/grammars/.
 import { build } from "esbuild";
 import { existsSync, mkdirSync, copyFileSync, readdirSync, readFileSync, chmodSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -41,7 +41,7 @@ const tuiEntry = ["tui/index.tsx", "tui.js"];
 const tuiHostModules = ["solid-js", "solid-js/*", "@opentui/*", "@opencode-ai/plugin", "@opencode-ai/plugin/*"];
 
 async function buildTui() {
-  if (!existsSync(join(root, tuiEntry[0]))) return;
+  if (!existsSync(join(root, tuiEntry[0]))) throw new Error(`entry ${tuiEntry[0]} is missing`);
   const { solidPlugin } = await import("esbuild-plugin-solid");
   await build({
     ...nodeBase,
@@ -75,7 +75,7 @@ const noNodeBuiltins = {
 };
 
 async function buildWeb() {
-  if (!existsSync(join(root, webEntry[0]))) return;
+  if (!existsSync(join(root, webEntry[0]))) throw new Error(`entry ${webEntry[0]} is missing`);
   await build({
     bundle: true,
     platform: "browser",
@@ -118,7 +118,10 @@ function copyGrammars() {
   for (const pkg of ["web-tree-sitter", "tree-sitter-wasms", "@kerebron/wasm"]) {
     sources.push([join(root, "node_modules", pkg, "LICENSE"), `LICENSE.${pkg.replace("/", "-").replace("@", "")}`]);
   }
-  for (const [from, name] of sources) if (existsSync(from)) copyFileSync(from, join(out, name));
+  // A grammar missing from node_modules is a broken install: fail the build, never ship without it.
+  const missing = sources.filter(([from]) => !existsSync(from)).map(([from]) => from.replace(root + "/", ""));
+  if (missing.length > 0) throw new Error(`grammar files missing (run npm ci): ${missing.join(", ")}`);
+  for (const [from, name] of sources) copyFileSync(from, join(out, name));
 }
 
 async function main() {
@@ -126,7 +129,7 @@ async function main() {
   copyGrammars();
   const jobs = [];
   for (const [src, out, extra] of nodeEntries) {
-    if (!existsSync(join(root, src))) continue;
+    if (!existsSync(join(root, src))) throw new Error(`entry ${src} is missing`);
     jobs.push(build({ ...nodeBase, ...extra, entryPoints: [join(root, src)], outfile: join(dist, out) }));
   }
   jobs.push(buildTui());
