@@ -26,6 +26,9 @@ import { workspaceRoot } from "./workspace-root.js";
 
 export const PLUGIN_ID = "opencode-rag";
 
+/** How OpenCode's title-generation system prompt begins (observed in 1.18). */
+const TITLE_PROMPT_START = "You are a title generator";
+
 /** Runs a hook body; any failure is logged and swallowed so the chat goes on. */
 export function guard<A extends unknown[]>(name: string, logger: () => Logger, fn: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
   return async (...args: A) => {
@@ -155,6 +158,9 @@ export function createRagHooks(ws: RagWorkspace, tracker = new ConversationTrack
     }),
 
     "experimental.chat.system.transform": guard("system.transform", log, async (input, output) => {
+      // OpenCode runs this hook for its title request too (small model, "You are a title
+      // generator…"): the guidance would only cost tokens there.
+      if (output.system.some((s) => s.startsWith(TITLE_PROMPT_START))) return;
       const sessionID = (input as { sessionID?: string }).sessionID;
       // AGENTS.md (written by init from the same text) may already carry the tool guidance:
       // then only the other sections are added, so the prompt never holds it twice. The title

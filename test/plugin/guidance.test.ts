@@ -74,8 +74,11 @@ describe("guidance already in AGENTS.md", () => {
     expect(first[1]).toContain(WIKI_PROTOCOL);
     expect(again[1]).toBe(first[1]);
     expect(first.join("\n").split(GUIDANCE_TEXT)).toHaveLength(2);
-    // The same session's title request (no AGENTS.md) still gets the full text.
-    const title = await transform(hooks, "ses_g", ["You are a title generator."]);
-    expect(title[1]).toContain(GUIDANCE_TEXT);
+    // A request of the same session without AGENTS.md still gets the full text.
+    const plain = await transform(hooks, "ses_g", ["You are a summarizer."]);
+    expect(plain[1]).toContain(GUIDANCE_TEXT);
+    // OpenCode's title request gets nothing: the guidance would only cost tokens there.
+    const title = await transform(hooks, "ses_g", ["You are a title generator. You output ONLY a thread title."]);
+    expect(title).toHaveLength(1);
   });
 });
