@@ -159,7 +159,7 @@ describe("opencode-rag in the real OpenCode: tools, guidance and injection on an
     expect(textOf(pushed.content)).toContain(WIKI_PROTOCOL);
     expect(userTexts(turns[0])[0]).toContain("Where do sessions expire?");
     // OpenCode's title request (no tools) is left without the guidance.
-    const title = llm.requests.find((r) => toolNames(r).length === 0 && systemText(r).includes("title"))!;
+    const title = llm.requests.find((r) => toolNames(r).length === 0 && systemText(r).includes("title generator"))!;
     expect(title, "no title request seen").toBeDefined();
     expect(systemText(title)).not.toContain(WIKI_PROTOCOL);
     expect(systemText(title)).not.toContain(GUIDANCE_TEXT);
