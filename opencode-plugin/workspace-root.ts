@@ -3,9 +3,10 @@
 // or an index, so a subfolder session shares the project's index instead of starting its own.
 import { existsSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
+import { DEFAULT_CONFIG } from "../core/config/defaults.js";
 import { CONFIG_FILE_CANDIDATES } from "../core/config/load.js";
 
-const MARKERS = [...CONFIG_FILE_CANDIDATES, join(".opencode", "rag_db")];
+const MARKERS = [...CONFIG_FILE_CANDIDATES, DEFAULT_CONFIG.vectorStore.path];
 
 export function workspaceRoot(directory: string, worktree?: string): string {
   const start = resolve(directory);

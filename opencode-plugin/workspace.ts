@@ -5,7 +5,7 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { Engine, Logger, Watcher } from "../core/engine-types.js";
 import { DEFAULT_CONFIG, type RagConfig } from "../core/config/defaults.js";
-import { findConfigFile, loadConfig, RUNTIME_OVERRIDES_FILE } from "../core/config/load.js";
+import { findConfigFile, loadConfig, resolveStore, RUNTIME_OVERRIDES_FILE } from "../core/config/load.js";
 import { createFileLogger, silentLogger } from "../core/logging/index.js";
 import { stripSecrets } from "../core/memory/secrets.js";
 import { SessionLog } from "../core/telemetry/session-log.js";
@@ -29,7 +29,7 @@ export class RagWorkspace {
     readonly deps: CoreDeps,
     options: { logger?: Logger } = {},
   ) {
-    let stateDir = join(root, ".opencode", "rag_db");
+    let stateDir = resolveStore(DEFAULT_CONFIG, root).stateDir;
     try {
       const loaded = loadConfig({ root });
       this.looseConfig = loaded.config;

@@ -10,6 +10,7 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { applyEdits, modify, parse as parseJsonc, type ParseError } from "jsonc-parser";
 import { packageRoot } from "../../core/paths.js";
+import { DEFAULT_CONFIG } from "../../core/config/defaults.js";
 import { GUIDANCE_TEXT, skillMarkdown } from "../../opencode-plugin/guidance.js";
 import type { Command } from "../command.js";
 import { GLOBAL_HELP, UsageError } from "../command.js";
@@ -164,7 +165,34 @@ export function runInit(options: InitOptions): InitResult {
   const agents = join(root, "AGENTS.md");
   const before = existsSync(agents) ? readFileSync(agents, "utf8") : null;
   writeIfChanged(agents, withAgentsSection(before), "AGENTS.md", result);
+
+  // 5. The index, model cache and log are local state: keep them out of the project's history.
+  const gitignore = join(root, ".gitignore");
+  const ignoreBefore = existsSync(gitignore) ? readFileSync(gitignore, "utf8") : null;
+  writeIfChanged(gitignore, withGitignoreEntries(ignoreBefore), ".gitignore", result);
   return result;
+}
+
+/** The state paths opencode-rag writes in a project, as .gitignore lines (from the defaults). */
+export function stateIgnoreLines(): string[] {
+  const rel = (p: string) => "/" + p.replace(/^\.\//, "").replace(/\/+$/, "");
+  return [
+    rel(DEFAULT_CONFIG.vectorStore.path) + "/",
+    "/.opencode/rag_state/",
+    rel(DEFAULT_CONFIG.embedding.cacheDir) + "/",
+    rel(DEFAULT_CONFIG.logging.logFilePath),
+  ];
+}
+
+/** Adds the missing state lines under one comment; existing lines and user text are kept. */
+export function withGitignoreEntries(before: string | null): string {
+  const text = before ?? "";
+  const present = new Set(text.split(/\r?\n/).map((l) => l.trim()));
+  const missing = stateIgnoreLines().filter((l) => !present.has(l));
+  if (missing.length === 0) return text;
+  const gap = text.length === 0 || text.endsWith("\n") ? "" : "\n";
+  const header = present.has("# opencode-rag: local index, model cache and log") ? [] : ["# opencode-rag: local index, model cache and log"];
+  return `${text}${gap}${text.length > 0 ? "\n" : ""}${[...header, ...missing].join("\n")}\n`;
 }
 
 export const initCommand: Command = {

@@ -2,7 +2,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { AGENTS_END, runInit, withAgentsSection, withTuiEntry } from "../../cli/commands/init.js";
+import { AGENTS_END, runInit, withAgentsSection, withGitignoreEntries, withTuiEntry } from "../../cli/commands/init.js";
 import { GUIDANCE_TEXT } from "../../opencode-plugin/guidance.js";
 import { tempRoot } from "./helpers.js";
 
@@ -36,6 +36,7 @@ describe("opencode-rag init", () => {
       ".opencode/tui.json": "created",
       ".opencode/skills/opencode-rag/SKILL.md": "created",
       "AGENTS.md": "created",
+      ".gitignore": "created",
     });
     expect(JSON.parse(read(root, ".opencode/tui.json"))).toEqual({ plugin: ["../node_modules/opencode-rag/dist/tui.js"] });
     expect(read(root, ".opencode/plugins/rag-plugin.js")).toContain('import plugin from "opencode-rag/server";\n\nexport default plugin;');
@@ -48,6 +49,16 @@ describe("opencode-rag init", () => {
     const second = runInit({ root });
     expect(second.files.every((f) => f.action === "unchanged" || f.action === "kept")).toBe(true);
     expect(second.files.map((f) => read(root, f.path))).toEqual(snapshot);
+  });
+
+  it("keeps the index, model cache and log out of git, adding only missing lines", () => {
+    const root = project({ ".gitignore": "node_modules\n/.opencode/rag_db/\n" });
+    runInit({ root });
+    const ignore = read(root, ".gitignore");
+    expect(ignore.startsWith("node_modules\n/.opencode/rag_db/\n")).toBe(true);
+    for (const line of ["/.opencode/rag_state/", "/.opencode/rag_models/", "/.opencode/opencode-rag.log"]) expect(ignore.split("\n")).toContain(line);
+    expect(ignore.split("\n").filter((l) => l === "/.opencode/rag_db/")).toHaveLength(1);
+    expect(withGitignoreEntries(ignore)).toBe(ignore);
   });
 
   it("keeps the user's AGENTS.md text and replaces only its own section", () => {
