@@ -2,14 +2,14 @@
 // an isolated project + HOME per run, keys sent through tmux, the screen read back as text.
 // Waits always poll the screen for expected text (no blind sleeps).
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { seedConfigDir } from "../e2e/opencode.js";
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const OPENCODE_BIN = join(REPO_ROOT, "node_modules/opencode-linux-x64/bin/opencode");
-const PLUGIN_VERSION = "1.18.33";
 
 export function hasTmux(): boolean {
   return spawnSync("tmux", ["-V"]).status === 0;
@@ -36,17 +36,6 @@ export interface Workspace {
  * OpenCode npm-installs @opencode-ai/plugin into every config dir unless node_modules exists and
  * package-lock.json's root lists every dependency: seed both dirs so runs stay offline and fast.
  */
-function seedConfigDir(dir: string): void {
-  mkdirSync(dir, { recursive: true });
-  const deps = { "@opencode-ai/plugin": PLUGIN_VERSION };
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ dependencies: deps }, null, 2));
-  writeFileSync(
-    join(dir, "package-lock.json"),
-    JSON.stringify({ name: "seed", lockfileVersion: 3, requires: true, packages: { "": { dependencies: deps } } }, null, 2),
-  );
-  if (!existsSync(join(dir, "node_modules"))) symlinkSync(join(REPO_ROOT, "node_modules"), join(dir, "node_modules"));
-  writeFileSync(join(dir, ".gitignore"), "node_modules\npackage.json\npackage-lock.json\nbun.lock\n.gitignore\n");
-}
 
 export function createWorkspace(options: WorkspaceOptions): Workspace {
   const dir = mkdtempSync(join(tmpdir(), "rag-tui-e2e-"));
