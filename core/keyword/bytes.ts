@@ -29,14 +29,13 @@ export class ByteWriter {
     this.buf[this.pos++] = value;
   }
 
-  /** Unsigned varint; values up to 2^53. */
+  /** Unsigned varint; values up to 2^53 (at most 8 bytes, reserved up front). */
   varint(value: number): void {
     this.ensure(8);
     let v = value;
     while (v >= 0x80) {
       this.buf[this.pos++] = (v % 0x80) | 0x80;
       v = Math.floor(v / 0x80);
-      if (this.pos + 1 > this.buf.length) this.ensure(8);
     }
     this.buf[this.pos++] = v;
   }
