@@ -28,13 +28,16 @@ for (const s of sources) {
 console.log(`held-out list: ${HELD_OUT.length} projects excluded; ${sources.length} sources checked`);
 
 function fetchSource(s) {
-  const dest = join(SRC, `${s.kind}-${s.name}`);
+  const dest = join(SRC, `${s.kind}-${s.name.replace(/\//g, "__")}`);
   if (existsSync(join(dest, ".done"))) return dest;
   mkdirSync(dest, { recursive: true });
   if (s.kind === "npm") {
     const out = execFileSync("npm", ["pack", `${s.name}@${s.version}`, "--pack-destination", DL, "--silent"], { encoding: "utf8" }).trim().split("\n").pop();
     execFileSync("tar", ["-xzf", join(DL, out), "-C", dest]);
-    const pkg = JSON.parse(readFileSync(join(dest, "package", "package.json"), "utf8"));
+    // most tarballs unpack into package/, some (@types/*) into a folder named after the package
+    const top = readdirSync(dest).find((d) => existsSync(join(dest, d, "package.json")));
+    if (!top) throw new Error(`${s.name}: no package.json in the tarball`);
+    const pkg = JSON.parse(readFileSync(join(dest, top, "package.json"), "utf8"));
     const declared = typeof pkg.license === "string" ? pkg.license : JSON.stringify(pkg.license);
     if (pkg.version !== s.version) throw new Error(`${s.name}: got ${pkg.version}, expected ${s.version}`);
     if (!declared.replace(/[()]/g, "").includes(s.license.split(/\s+/)[0])) throw new Error(`${s.name}: package.json licence ${declared} differs from sources.json ${s.license}`);
@@ -62,9 +65,10 @@ function* walk(dir) {
 }
 
 /** Paths as a project would show them: drop the package/prefix noise of the archive layout. */
-function projectPath(root, file) {
-  return relative(root, file)
-    .replace(/^package\//, "")
+function projectPath(root, file, kind) {
+  const rel = relative(root, file);
+  // npm tarballs hold one top folder (package/, or the name for @types/*)
+  return (kind === "npm" ? rel.replace(/^[^/]+\//, "") : rel)
     .replace(/^usr\/lib\/python3(?:\.\d+)?\/(?:dist-packages\/)?/, "")
     .replace(/^usr\/share\/gocode\/src\//, "")
     .replace(/^usr\/share\/cargo\/registry\//, "")
@@ -82,7 +86,7 @@ for (const s of sources) {
   const root = fetchSource(s);
   const units = [];
   for (const file of walk(root)) {
-    const path = projectPath(root, file);
+    const path = projectPath(root, file, s.kind);
     if (/(^|\/)(test|tests|testing|spec|__tests__)\//.test(path) && s.role === "dev") continue;
     let text;
     try {
