@@ -138,7 +138,7 @@ async function main() {
   if (existsSync(join(dist, "cli.js"))) chmodSync(join(dist, "cli.js"), 0o755);
 }
 
-export { noNodeBuiltins };
+export { noNodeBuiltins, nodeBase };
 
 // Run as a script (`node esbuild.config.mjs`); importing it (tests) only exposes the guard.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -38,16 +38,20 @@ export function setPath(target: Overrides, key: string, value: unknown): void {
   cur[parts[parts.length - 1]] = value;
 }
 
+/** A copy of the current overrides to edit, or the reason the file cannot be edited. */
+function editableOverrides(stateDir: string): { copy: Overrides } | { ok: false; problems: string[] } {
+  try {
+    return { copy: structuredClone(readOverrides(stateDir)) };
+  } catch (err) {
+    return { ok: false, problems: [`${(err as Error).message} (or delete ${overridesFile(stateDir)} to start over)`] };
+  }
+}
+
 /** Removes dotted keys (and sections left empty) from the overrides: the config file or default applies again. */
 export function removeOverrides(stateDir: string, keys: string[]): SaveOutcome {
-  const file = overridesFile(stateDir);
-  let current: Overrides;
-  try {
-    current = readOverrides(stateDir);
-  } catch (err) {
-    return { ok: false, problems: [`${(err as Error).message} (or delete ${file} to start over)`] };
-  }
-  const next = structuredClone(current);
+  const current = editableOverrides(stateDir);
+  if ("problems" in current) return current;
+  const next = current.copy;
   for (const key of keys) {
     const parts = key.split(".");
     const trail: Overrides[] = [next];
@@ -80,14 +84,10 @@ function writeOverrides(stateDir: string, next: Overrides): SaveOutcome {
  * On any problem nothing is written and the problems are returned, one line each.
  */
 export function saveOverrides(stateDir: string, changes: Record<string, unknown>): SaveOutcome {
+  const current = editableOverrides(stateDir);
+  if ("problems" in current) return current;
+  const next = current.copy;
   const file = overridesFile(stateDir);
-  let current: Overrides;
-  try {
-    current = readOverrides(stateDir);
-  } catch (err) {
-    return { ok: false, problems: [`${(err as Error).message} (or delete ${file} to start over)`] };
-  }
-  const next = structuredClone(current);
   for (const [key, value] of Object.entries(changes)) setPath(next, key, value);
   const problems = validateConfig(next, file);
   if (problems.length > 0) return { ok: false, problems };
