@@ -29,6 +29,29 @@ export function seedConfigDir(dir: string): void {
   writeFileSync(join(dir, ".gitignore"), "node_modules\npackage.json\npackage-lock.json\nbun.lock\n.gitignore\n");
 }
 
+/** opencode.json with the fake LLM at `baseURL` as the only provider; LSP, formatters and snapshots off. */
+export function fakeLlmOpenCodeConfig(baseURL: string): object {
+  return {
+    provider: {
+      fake: {
+        npm: "@ai-sdk/openai-compatible",
+        name: "Fake LLM",
+        options: { baseURL, apiKey: "fake-key" },
+        models: { "fake-model": { name: "Fake Model", tool_call: true, limit: { context: 200000, output: 8192 } } },
+      },
+    },
+    model: "fake/fake-model",
+    small_model: "fake/fake-model",
+    enabled_providers: ["fake"],
+    autoupdate: false,
+    share: "disabled",
+    lsp: false,
+    formatter: false,
+    // OpenCode's per-step git snapshots of the project cost seconds and test nothing of ours.
+    snapshot: false,
+  };
+}
+
 export interface RunResult {
   code: number | null;
   stdout: string;
@@ -97,32 +120,7 @@ export class E2EProject {
     if (options.ragConfig !== undefined) {
       writeFileSync(join(this.dir, "opencode-rag.json"), typeof options.ragConfig === "string" ? options.ragConfig : JSON.stringify(options.ragConfig, null, 2));
     }
-    writeFileSync(
-      join(this.dir, "opencode.json"),
-      JSON.stringify(
-        {
-          provider: {
-            fake: {
-              npm: "@ai-sdk/openai-compatible",
-              name: "Fake LLM",
-              options: { baseURL: `http://127.0.0.1:${this.llmPort}/v1`, apiKey: "fake-key" },
-              models: { "fake-model": { name: "Fake Model", tool_call: true, limit: { context: 200000, output: 8192 } } },
-            },
-          },
-          model: "fake/fake-model",
-          small_model: "fake/fake-model",
-          enabled_providers: ["fake"],
-          autoupdate: false,
-          share: "disabled",
-          lsp: false,
-          formatter: false,
-          // OpenCode's per-step git snapshots of the project cost seconds and test nothing of ours.
-          snapshot: false,
-        },
-        null,
-        2,
-      ),
-    );
+    writeFileSync(join(this.dir, "opencode.json"), JSON.stringify(fakeLlmOpenCodeConfig(`http://127.0.0.1:${this.llmPort}/v1`), null, 2));
     const git = (...args: string[]) => spawnSync("git", ["-c", "user.email=e2e@example.invalid", "-c", "user.name=e2e", ...args], { cwd: this.dir });
     git("init", "-q", ".");
     git("add", "-A");

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { seedConfigDir } from "../e2e/opencode.js";
+import { fakeLlmOpenCodeConfig, seedConfigDir } from "../e2e/opencode.js";
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const OPENCODE_BIN = join(REPO_ROOT, "node_modules/opencode-linux-x64/bin/opencode");
@@ -56,26 +56,7 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
   seedConfigDir(join(home, ".config", "opencode"));
   // .opencode/plugins/rag-plugin.js and .opencode/tui.json, exactly as users get them.
   execFileSync("node", [options.cli, "init"], { cwd: project, stdio: "ignore" });
-  const model = { name: "Fake Model", tool_call: true, limit: { context: 200000, output: 8192 } };
-  writeFileSync(
-    join(project, "opencode.json"),
-    JSON.stringify(
-      {
-        provider: {
-          fake: { npm: "@ai-sdk/openai-compatible", name: "Fake LLM", options: { baseURL: options.llmBaseUrl, apiKey: "fake-key" }, models: { "fake-model": model } },
-        },
-        model: "fake/fake-model",
-        small_model: "fake/fake-model",
-        enabled_providers: ["fake"],
-        autoupdate: false,
-        share: "disabled",
-        lsp: false,
-        formatter: false,
-      },
-      null,
-      2,
-    ),
-  );
+  writeFileSync(join(project, "opencode.json"), JSON.stringify(fakeLlmOpenCodeConfig(options.llmBaseUrl), null, 2));
   const env: Record<string, string> = {
     HOME: home,
     XDG_CONFIG_HOME: join(home, ".config"),
