@@ -13,7 +13,7 @@ import { serveWebCommand } from "./commands/serve-web.js";
 /** `eval` parses its own arguments (query files, presets). */
 const evalEntry: Command = {
   name: "eval",
-  summary: "measure retrieval quality over a queries file",
+  summary: "measure retrieval quality over a queries file, or the token use of logged sessions",
   help: EVAL_USAGE,
   options: {},
   run: async () => 2,
