@@ -295,15 +295,6 @@ class WorkspaceEngine implements Engine {
     return this.passEnv.keyword ?? new KeywordIndex();
   }
 
-  /** The store as search sees it, and whether its vectors match the embedding model. */
-  private async searchResources(): Promise<{ store: VectorStore; provider: EmbeddingProvider | null; vectorsUsable: boolean }> {
-    const { provider } = await this.embedding();
-    const { dimension, down } = await this.searchDimension(provider);
-    const store = this.storePromise && this.storeDimension !== undefined ? await this.storePromise : await this.storeForSearch(dimension);
-    const vectorsUsable = !down && provider !== null && this.storeDimension === dimension && dimension !== null;
-    return { store, provider, vectorsUsable };
-  }
-
   /**
    * The model's vector length for searching. A remote provider that cannot be reached must not
    * fail a search keywords can answer: use the dimension the index was built with, and no vectors.

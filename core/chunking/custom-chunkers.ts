@@ -4,6 +4,7 @@
 // or the older `{ content, metadata: { filePath, startLine, endLine, language } }` shape.
 import type { Chunk, Chunker } from "../types.js";
 import { registerChunker } from "./registry.js";
+import { oneLine } from "../error-line.js";
 
 export interface CustomChunkerEntry {
   module: string;
@@ -23,7 +24,7 @@ export async function loadCustomChunkers(
     try {
       mod = (await import(/* @vite-ignore */ moduleUrl(entry.module))) as Record<string, unknown>;
     } catch (err) {
-      throw new Error(`${where}: cannot load "${entry.module}" (${firstLine(err)}); fix the path in the config (relative to the config file)`);
+      throw new Error(`${where}: cannot load "${entry.module}" (${oneLine(err)}); fix the path in the config (relative to the config file)`);
     }
     const chunker = findChunker(mod);
     if (!chunker) {
@@ -45,9 +46,6 @@ function moduleUrl(path: string): string {
   return `file://${encodeURI(withRoot).replace(/[?#]/g, encodeURIComponent)}`;
 }
 
-function firstLine(err: unknown): string {
-  return String((err as Error)?.message ?? err).split("\n")[0];
-}
 
 function isChunker(value: unknown): value is Chunker {
   return !!value && typeof value === "object" && typeof (value as Chunker).chunk === "function";

@@ -4,6 +4,7 @@ import { readFile } from "node:fs/promises";
 import type { Chunk } from "../types.js";
 import { hashBytes } from "./hash.js";
 import { handlerFor, type FileHandlerContext } from "./handlers.js";
+import { oneLine } from "../error-line.js";
 
 export interface FileToPrepare {
   path: string;
@@ -47,7 +48,4 @@ export async function prepareFile(
   }
 }
 
-export function oneLine(err: unknown): string {
-  const msg = err instanceof Error ? err.message : String(err);
-  return (msg.split("\n")[0] || (err instanceof Error ? err.name : "error")).slice(0, 300);
-}
+export { oneLine };

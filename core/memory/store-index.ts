@@ -4,6 +4,7 @@
 // log on every replay. Recall is the same hybrid search as code.
 import { KeywordIndex } from "../keyword/keyword-index.js";
 import { hybridSearch } from "../retrieval/hybrid.js";
+import { fnv1aHex } from "../text-hash.js";
 import type { ChunkRecord, EmbeddingProvider, VectorStore } from "../types.js";
 import type { Quirk, QuirkIndex } from "./quirks.js";
 
@@ -19,15 +20,6 @@ function quirkText(q: Quirk): string {
   return [q.content, q.tags.length ? `tags: ${q.tags.join(", ")}` : "", `type: ${q.type}`].filter(Boolean).join("\n");
 }
 
-function fnv1a(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, "0");
-}
-
 function toRecord(q: Quirk): ChunkRecord {
   const content = quirkText(q);
   return {
@@ -40,7 +32,7 @@ function toRecord(q: Quirk): ChunkRecord {
     symbol: q.type,
     context: q.tags.join(", "),
     content,
-    contentHash: fnv1a(content),
+    contentHash: fnv1aHex(content),
     description: "",
   };
 }

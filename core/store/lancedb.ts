@@ -5,6 +5,7 @@ import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from "apache-arrow
 import type { ChunkRecord, ScoredId, SearchFilter, VectorStore } from "../types.js";
 import { filterToSql, sqlString } from "./filter.js";
 import { cosineDistanceToScore, validateQueryVector, validateRowVector } from "./vectors.js";
+import { oneLine } from "../error-line.js";
 
 /**
  * LanceDB's Rust core logs warnings to stderr unless told otherwise, and hosts own the
@@ -461,7 +462,4 @@ function toRecord(raw: Record<string, unknown>): ChunkRecord {
   };
 }
 
-function oneLine(err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err);
-  return message.split("\n")[0];
-}
+

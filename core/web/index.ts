@@ -8,6 +8,7 @@ import { createBrowserEmbedder, type BrowserEmbedderOptions } from "../embedding
 import { KeywordIndex } from "../keyword/keyword-index.js";
 import { hybridSearch } from "../retrieval/hybrid.js";
 import { MemoryVectorStore } from "../store/memory.js";
+import { fnv1aHex } from "../text-hash.js";
 import type { Chunk, ChunkRecord, EmbeddingProvider, SearchFilter, SearchResult } from "../types.js";
 
 export { chunkFile, embeddingText, languageForPath, createBrowserEmbedder, DEFAULT_CONFIG };
@@ -43,15 +44,9 @@ export function useGrammarsFrom(grammarsUrl: string): void {
   });
 }
 
-/** A short stable id for a chunk (FNV-1a over path, range and text). */
+/** A short stable id for a chunk: path, range and text. */
 function chunkId(c: Chunk): string {
-  let h = 0x811c9dc5;
-  const s = `${c.filePath}\n${c.startLine}\n${c.endLine}\n${c.content}`;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return `${h.toString(16).padStart(8, "0")}-${c.startLine}`;
+  return `${fnv1aHex(`${c.filePath}\n${c.startLine}\n${c.endLine}\n${c.content}`)}-${c.startLine}`;
 }
 
 export class WebSearch {
@@ -98,7 +93,10 @@ export class WebSearch {
         errors.push({ path: f.path, error: (err as Error).message });
       }
       if (chunks.length > 0) {
-        const records: ChunkRecord[] = chunks.map((c) => ({ ...c, id: chunkId(c), contentHash: chunkId(c), description: "" }));
+        const records: ChunkRecord[] = chunks.map((c) => {
+          const id = chunkId(c);
+          return { ...c, id, contentHash: id, description: "" };
+        });
         const vectors = this.embedder ? await this.embedder.embed(records.map((r) => embeddingText(r)), "document") : null;
         await this.store.add(records.map((r, i) => ({ ...r, vector: vectors ? vectors[i] : null })));
         this.keyword.add(records.map((r) => ({ id: r.id, text: embeddingText(r), filePath: r.filePath, language: r.language, kind: r.kind, symbol: r.symbol })));
