@@ -110,8 +110,14 @@ export function symbolTermCoverage(q: QueryAnalysis, record: ChunkRecord): numbe
 }
 
 /**
+ * How much a query word in a directory name counts against one in the file name: a folder
+ * named like the topic (`core/embedding/`) holds many files, only some of them the answer.
+ */
+const DIRECTORY_MATCH_SHARE = 0.25;
+
+/**
  * Share of the query's content words found in the path; a word in the file name counts fully,
- * one in a directory name half. `retry` → util/retry.py, `HashWithIndifferentAccess` →
+ * one in a directory name a quarter. `retry` → util/retry.py, `HashWithIndifferentAccess` →
  * hash_with_indifferent_access.rb.
  */
 export function pathTermCoverage(q: QueryAnalysis, record: ChunkRecord): number {
@@ -122,7 +128,7 @@ export function pathTermCoverage(q: QueryAnalysis, record: ChunkRecord): number 
   let score = 0;
   for (const t of q.terms) {
     if (stem.has(t)) score += 1;
-    else if (dirs.has(t)) score += 0.5;
+    else if (dirs.has(t)) score += DIRECTORY_MATCH_SHARE;
   }
   return Math.min(1, score / q.terms.length);
 }

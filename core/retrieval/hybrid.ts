@@ -1,8 +1,9 @@
-// Hybrid retrieval (F11): keyword (BM25) and vector candidates, fused into one score in [0,1],
-// ranked, de-duplicated, thresholded. Portable: no Node built-ins. See README.md for the design.
+// Hybrid retrieval (F11): keyword (BM25) and vector candidates, fused (fusion.ts), ranked
+// (rank.ts), de-duplicated, thresholded. Portable: no Node built-ins. See README.md for the design.
 import type { KeywordIndex } from "../keyword/keyword-index.js";
 import type { ChunkRecord, ScoredId, SearchFilter, SearchResult, VectorStore } from "../types.js";
 import { rankCandidates, type RankCandidate } from "./rank.js";
+import { fuseCandidates } from "./fusion.js";
 
 export type RetrievalMode = "hybrid" | "keyword" | "vector";
 
@@ -21,13 +22,6 @@ export interface HybridInput {
   ranker?: (query: string, candidates: RankCandidate[]) => RankCandidate[];
 }
 
-/**
- * Weights of the two sources in the fused score. Vectors carry meaning ("where are embeddings
- * batched"), keywords carry exact identifiers; the keyword share is large enough that a chunk
- * matching both always beats one matching only its nearest neighbour.
- */
-export const VECTOR_WEIGHT = 0.6;
-export const KEYWORD_WEIGHT = 0.4;
 /** Candidates fetched from each source per requested result: room for de-duplication and ranking. */
 const OVERFETCH = 4;
 const MIN_FETCH = 40;
@@ -55,7 +49,7 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
   }
   const vectorHits = await vectorSearch;
 
-  const fused = fuse(keywordHits, vectorHits, useKeyword, useVector, fetchK);
+  const fused = fuseCandidates(keywordHits, vectorHits, { keyword: useKeyword, vector: useVector, fetchK });
   if (fused.size === 0) return [];
   const records = await store.getByIds([...fused.keys()]);
   let candidates: RankCandidate[] = [];
@@ -78,45 +72,6 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
     if (results.length >= input.topK) break;
   }
   return results;
-}
-
-type Fused = Omit<RankCandidate, "record">;
-
-/**
- * Weighted score fusion. Both scores are already in [0,1] (cosine; BM25 over the query's
- * weight). A chunk seen by only one source gets the other source's best bound: 0 for
- * keywords (it may share no term at all), and for vectors the lowest similarity fetched when
- * the vector list was full (its own similarity is at most that), else 0.
- */
-function fuse(
-  keywordHits: ScoredId[],
-  vectorHits: ScoredId[],
-  useKeyword: boolean,
-  useVector: boolean,
-  fetchK: number,
-): Map<string, Fused> {
-  const out = new Map<string, Fused>();
-  keywordHits.forEach((hit, rank) => {
-    out.set(hit.id, { score: 0, keywordScore: hit.score, vectorScore: null, keywordRank: rank, vectorRank: null });
-  });
-  vectorHits.forEach((hit, rank) => {
-    const f = out.get(hit.id);
-    if (f) {
-      f.vectorScore = hit.score;
-      f.vectorRank = rank;
-    } else {
-      out.set(hit.id, { score: 0, keywordScore: null, vectorScore: hit.score, keywordRank: null, vectorRank: rank });
-    }
-  });
-  const vectorFloor = vectorHits.length >= fetchK ? vectorHits[vectorHits.length - 1].score : 0;
-  for (const f of out.values()) {
-    if (useKeyword && useVector) {
-      f.score = VECTOR_WEIGHT * (f.vectorScore ?? vectorFloor) + KEYWORD_WEIGHT * (f.keywordScore ?? 0);
-    } else {
-      f.score = (useVector ? f.vectorScore : f.keywordScore) ?? 0;
-    }
-  }
-  return out;
 }
 
 /** Two chunks of one file whose line ranges overlap show the same code twice: keep the better. */

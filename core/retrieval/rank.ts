@@ -6,6 +6,7 @@
 import type { ChunkRecord } from "../types.js";
 import { DEFAULT_CONFIG, type RagConfig } from "../config/defaults.js";
 import { analyseQuery, type QueryAnalysis } from "./query-analysis.js";
+import { orderingScores, type FusedScores } from "./fusion.js";
 import {
   classifyPath,
   definesIdentifier,
@@ -18,18 +19,9 @@ import {
   type PathClass,
 } from "./features.js";
 
-export interface RankCandidate {
+/** A fused candidate (fusion.ts) with its chunk. */
+export interface RankCandidate extends FusedScores {
   record: ChunkRecord;
-  /** Fused score in [0,1]. */
-  score: number;
-  /** Keyword (BM25) score in [0,1], or null when the keyword path did not return this chunk. */
-  keywordScore: number | null;
-  /** Cosine score in [0,1], or null when the vector path did not return this chunk. */
-  vectorScore: number | null;
-  /** 0-based rank in the keyword results, or null. */
-  keywordRank: number | null;
-  /** 0-based rank in the vector results, or null. */
-  vectorRank: number | null;
 }
 
 /**
@@ -53,15 +45,15 @@ export const DEFAULT_RANK_FEATURES: Readonly<RankFeatureFlags> = Object.freeze({
  */
 export const RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
   /** Share of the normalised vector score in the re-fused base score (keyword: the rest). */
-  vectorShare: 0.6,
+  vectorShare: 0.4,
   /** Lift for an exact symbol match (on top of `definition`, which an exact match also earns). */
-  symbolMatch: 0.1,
+  symbolMatch: 0.2,
   /** Lift for full coverage of the symbol's words by the query. */
-  symbolTerms: 0.25,
+  symbolTerms: 0.15,
   /** Lift for a chunk containing every content word of the query. */
   termCoverage: 0.1,
-  /** Lift for all query words in the path (file name full, directories half). */
-  pathMatch: 0.5,
+  /** Lift for all query words in the path (file name full, directories a quarter). */
+  pathMatch: 0.3,
   /** Lift for declaring a named identifier. */
   definition: 0.5,
   /** Multiplier on a chunk that only references a named identifier in a symbol query. */
@@ -113,35 +105,6 @@ function ownLift(q: QueryAnalysis, c: RankCandidate, f: RankFeatureFlags, w: Ran
   return lift;
 }
 
-/**
- * Base scores from the sources' own scores: keyword scores over the list's best, vector
- * scores min-max over the list (cosine similarities crowd into a narrow band). Queries
- * differ wildly in how high BM25 can go; normalising per
- * query lets the weights mean the same for every query.
- */
-function refusedScores(candidates: RankCandidate[], w: RankWeights): number[] {
-  let kMax = 0;
-  let vMin = Infinity;
-  let vMax = -Infinity;
-  for (const c of candidates) {
-    if (c.keywordScore !== null && c.keywordScore > kMax) kMax = c.keywordScore;
-    if (c.vectorScore !== null) {
-      if (c.vectorScore < vMin) vMin = c.vectorScore;
-      if (c.vectorScore > vMax) vMax = c.vectorScore;
-    }
-  }
-  const hasKeyword = kMax > 0;
-  const hasVector = vMax > -Infinity;
-  if (!hasKeyword && !hasVector) return candidates.map((c) => c.score);
-  const share = hasKeyword && hasVector ? w.vectorShare : hasVector ? 1 : 0;
-  const vSpan = vMax - vMin;
-  return candidates.map((c) => {
-    const k = c.keywordScore !== null && hasKeyword ? c.keywordScore / kMax : 0;
-    const v = c.vectorScore !== null && hasVector ? (vSpan > 0 ? (c.vectorScore - vMin) / vSpan : 1) : 0;
-    return share * v + (1 - share) * k;
-  });
-}
-
 /** Per file: best score plus decaying shares of the next ones, relative to the best file. */
 function fileEvidence(scored: Array<{ c: RankCandidate; s: number }>, decay: number): Map<string, number> {
   const byFile = new Map<string, number[]>();
@@ -177,7 +140,7 @@ export function rankCandidates(query: string, candidates: RankCandidate[], optio
   const q = analyseQuery(query);
   const w: RankWeights = { ...RANK_WEIGHTS, ...options.weights };
 
-  const base = f.fusion ? refusedScores(candidates, w) : candidates.map((c) => c.score);
+  const base = f.fusion ? orderingScores(candidates, w.vectorShare) : candidates.map((c) => c.score);
   let scored = candidates.map((c, i) => ({ c, i, s: base[i] + ownLift(q, c, f, w) }));
   if (f.fileAggregation) {
     const evidence = fileEvidence(scored, w.fileAggregationDecay);

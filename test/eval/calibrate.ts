@@ -10,6 +10,7 @@ import { silentLogger } from "../../core/logging/index.js";
 import { loadSets, parseEvalArgs } from "../../cli/commands/eval.js";
 import { rankCandidates, RANK_WEIGHTS, type RankCandidate, type RankWeights, type RankFeatureFlags } from "../../core/retrieval/rank.js";
 import { scoreQuery } from "../../core/eval/metrics.js";
+import { fuseCandidates } from "../../core/retrieval/fusion.js";
 import type { ChunkRecord } from "../../core/types.js";
 import type { EvalQuery } from "../../core/eval/types.js";
 
@@ -55,7 +56,6 @@ async function collect(): Promise<Collected[]> {
 }
 
 interface Params {
-  vectorWeight: number;
   rank: boolean;
   weights: Partial<RankWeights>;
   features?: Partial<RankFeatureFlags>;
@@ -66,21 +66,10 @@ interface Params {
 function fuse(c: Collected, p: Params, mode: "hybrid" | "keyword" | "vector"): RankCandidate[] {
   const kw = mode === "vector" ? [] : c.keyword.slice(0, p.fetch);
   const vec = mode === "keyword" ? [] : c.vector.slice(0, p.fetch);
-  const map = new Map<string, RankCandidate>();
-  kw.forEach((h, i) => map.set(h.record.id, { record: h.record, score: 0, keywordScore: h.score, vectorScore: null, keywordRank: i, vectorRank: null }));
-  vec.forEach((h, i) => {
-    const f = map.get(h.record.id);
-    if (f) {
-      f.vectorScore = h.score;
-      f.vectorRank = i;
-    } else map.set(h.record.id, { record: h.record, score: 0, keywordScore: null, vectorScore: h.score, keywordRank: null, vectorRank: i });
-  });
-  const floor = vec.length >= p.fetch ? vec[vec.length - 1].score : 0;
-  for (const f of map.values()) {
-    if (mode === "hybrid") f.score = p.vectorWeight * (f.vectorScore ?? floor) + (1 - p.vectorWeight) * (f.keywordScore ?? 0);
-    else f.score = (mode === "vector" ? f.vectorScore : f.keywordScore) ?? 0;
-  }
-  return [...map.values()];
+  const records = new Map([...kw, ...vec].map((h) => [h.record.id, h.record]));
+  const ids = (hits: Hit[]) => hits.map((h) => ({ id: h.record.id, score: h.score }));
+  const fused = fuseCandidates(ids(kw), ids(vec), { keyword: mode !== "vector", vector: mode !== "keyword", fetchK: p.fetch });
+  return [...fused].map(([id, f]) => ({ record: records.get(id) as ChunkRecord, ...f }));
 }
 
 function top10(cands: RankCandidate[]): Array<{ filePath: string; startLine: number; endLine: number }> {
@@ -139,7 +128,7 @@ async function main() {
     data = await collect();
     writeFileSync(cacheFile, JSON.stringify(data));
   }
-  const base: Params = { vectorWeight: 0.6, rank: true, weights: {}, fetch: 40 };
+  const base: Params = { rank: true, weights: {}, fetch: 40 };
   console.log("bm25        ", fmt(evaluate(data, { ...base, rank: false }, "keyword")));
   console.log("keyword+rank", fmt(evaluate(data, base, "keyword")));
   console.log("vector      ", fmt(evaluate(data, { ...base, rank: false }, "vector")));
@@ -172,42 +161,111 @@ async function main() {
       console.log(`  got : ${top.slice(0, 6).map((r) => `${r.filePath}:${r.startLine}`).join(", ")}`);
     }
   }
+  if (process.argv.includes("--ceiling")) ceiling(data, base);
+  if (process.argv.includes("--cv")) crossValidate(data, base);
   if (!process.argv.includes("--search")) return;
+  const best = search(data, base, (line) => console.log(line));
+  console.log("best", JSON.stringify(best.weights));
+  console.log("best        ", fmt(evaluate(data, best)));
+}
 
-  // Coordinate ascent over the fusion weight and every numeric ranking weight.
+/** Coordinate ascent over every numeric ranking weight, from the shipped weights. */
+function search(data: Collected[], base: Params, log: (line: string) => void): Params {
   const quick = process.argv.includes("--quick");
   const grid: Record<string, number[]> = quick
     ? { vectorShare: [0.2, 0.3, 0.4, 0.5, 0.6], pathMatch: [0.3, 0.5, 0.7], chunkKind: [0.2, 0.4], symbolTerms: [0.15, 0.25, 0.35] }
     : {
-    vectorShare: [0.2, 0.3, 0.4],
-    symbolMatch: [0, 0.2, 0.4, 0.6, 0.8, 1.2],
-    symbolTerms: [0.15, 0.25, 0.35, 0.5],
-    pathMatch: [0.2, 0.3, 0.4, 0.5, 0.7],
-    termCoverage: [0, 0.05, 0.1, 0.2],
-    definition: [0.3, 0.5, 0.7, 1.0],
-    referencePenalty: [0.5, 0.7, 0.8, 0.9, 1],
-    chunkKind: [0.1, 0.2, 0.3, 0.4],
-    fileAggregation: [0, 0.05, 0.1, 0.2, 0.3],
-    fileAggregationDecay: [0.25, 0.5, 0.75],
-    diversity: [0.6, 0.75, 0.85, 0.95, 1],
+        vectorShare: [0.2, 0.3, 0.4, 0.5, 0.6],
+        symbolMatch: [0, 0.2, 0.4, 0.6, 0.8, 1.2],
+        symbolTerms: [0.15, 0.25, 0.35, 0.5],
+        pathMatch: [0.2, 0.3, 0.4, 0.5, 0.7],
+        termCoverage: [0, 0.05, 0.1, 0.2],
+        definition: [0.3, 0.5, 0.7, 1.0],
+        referencePenalty: [0.5, 0.7, 0.8, 0.9, 1],
+        chunkKind: [0.1, 0.2, 0.3, 0.4, 0.5],
+        fileAggregation: [0, 0.05, 0.1, 0.2, 0.3],
+        fileAggregationDecay: [0.25, 0.5, 0.75],
+        diversity: [0.6, 0.75, 0.85, 0.95, 1],
       };
   let best: Params = { ...base, weights: { ...RANK_WEIGHTS } };
   let bestScore = evaluate(data, best).objective;
   for (let round = 0; round < (process.argv.includes("--one-round") ? 1 : 2); round++) {
     for (const [key, values] of Object.entries(grid)) {
       for (const v of values) {
-        const cand: Params = key === "vectorWeight" ? { ...best, vectorWeight: v } : { ...best, weights: { ...best.weights, [key]: v } };
+        const cand: Params = { ...best, weights: { ...best.weights, [key]: v } };
         const r = evaluate(data, cand).objective;
         if (r > bestScore + 1e-4) {
           bestScore = r;
           best = cand;
         }
       }
-      console.log(`round ${round} ${key}: best ${bestScore.toFixed(4)}`, key === "vectorWeight" ? best.vectorWeight : (best.weights as Record<string, unknown>)[key]);
+      log(`round ${round} ${key}: best ${bestScore.toFixed(4)} ${(best.weights as Record<string, unknown>)[key]}`);
     }
   }
-  console.log("best", JSON.stringify({ vectorWeight: best.vectorWeight, ...best.weights }));
-  console.log("best        ", fmt(evaluate(data, best)));
+  return best;
+}
+
+/**
+ * Leave-one-code-base-out: weights searched on the other code bases, scored on the one left
+ * out, so every query is judged by weights that never saw its code base. The gap to the
+ * in-sample numbers is the over-fitting of the calibration.
+ */
+function crossValidate(data: Collected[], base: Params): void {
+  const repos = [...new Set(data.map((c) => c.query.repo))];
+  const scored: Array<{ c: Collected; p: Params }> = [];
+  for (const repo of repos) {
+    const train = data.filter((c) => c.query.repo !== repo);
+    const best = search(train, base, () => undefined);
+    for (const c of data) if (c.query.repo === repo) scored.push({ c, p: best });
+    process.stderr.write(`cv: ${repo} done\n`);
+  }
+  // Score each query with the weights of its fold.
+  const acc: Record<string, { n: number; ndcg: number; mrr: number }> = {};
+  for (const { c, p } of scored) {
+    const r = evaluate([c], p).acc;
+    for (const [g, v] of Object.entries(r)) {
+      const a = (acc[g] ??= { n: 0, ndcg: 0, mrr: 0 });
+      a.n++;
+      a.ndcg += v.ndcg;
+      a.mrr += v.mrr;
+    }
+  }
+  for (const a of Object.values(acc)) {
+    a.ndcg /= a.n;
+    a.mrr /= a.n;
+  }
+  console.log("cross-validated (leave one code base out)", fmt({ objective: (acc.natural?.ndcg ?? 0) + (acc["docstring-clean"]?.mrr ?? 0), acc }));
+}
+
+/**
+ * How far re-weighting alone could go on natural queries: how often either source already has a
+ * relevant file first, and the NDCG@10 if the best vectorShare were picked for each query
+ * knowing the answer (no real ranker can do that; it bounds what fusion weights can reach).
+ */
+function ceiling(data: Collected[], base: Params): void {
+  const natural = data.filter((c) => c.query.set === "natural");
+  const firstFile = (hits: Hit[], relevant: Set<string>) => {
+    const files = [...new Set(hits.map((h) => h.record.filePath))];
+    const i = files.findIndex((f) => relevant.has(f));
+    return i < 0 ? Infinity : i;
+  };
+  let eitherFirst = 0;
+  let oracle = 0;
+  const shares = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
+  for (const c of natural) {
+    const relevant = new Set(c.query.relevant.map((r) => r.filePath));
+    if (Math.min(firstFile(c.keyword, relevant), firstFile(c.vector, relevant)) === 0) eitherFirst++;
+    let best = 0;
+    for (const vectorShare of shares) {
+      const ranked = rankCandidates(c.query.query, fuse(c, base, "hybrid"), { weights: { ...base.weights, vectorShare } });
+      best = Math.max(best, scoreQuery(top10(ranked), c.query.relevant).ndcg10);
+    }
+    oracle += best;
+  }
+  console.log(
+    `ceiling: a relevant file is first in the keyword or the vector list for ${eitherFirst}/${natural.length} natural queries; ` +
+      `best vectorShare per query (oracle) gives natural NDCG@10 ${(oracle / natural.length).toFixed(3)}`,
+  );
 }
 
 main().catch((err) => {

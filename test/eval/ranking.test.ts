@@ -79,10 +79,10 @@ describe("features", () => {
     expect(symbolTermCoverage(q, chunk({ filePath: "a.go", symbol: "WriteLevel" }))).toBe(0.5);
   });
 
-  it("path coverage counts file names fully and directories half", () => {
+  it("path coverage counts file names fully and directories a quarter", () => {
     const q = analyseQuery("retry policy");
     expect(pathTermCoverage(q, chunk({ filePath: "util/retry.py" }))).toBe(0.5);
-    expect(pathTermCoverage(q, chunk({ filePath: "retry/policy.py" }))).toBe(0.75);
+    expect(pathTermCoverage(q, chunk({ filePath: "retry/policy.py" }))).toBe(0.625);
     expect(pathTermCoverage(q, chunk({ filePath: "src/other.py" }))).toBe(0);
   });
 
