@@ -95,6 +95,8 @@ class WorkspaceEngine implements Engine {
   private watchers = new Set<Watcher>();
   /** The manifest file as last seen by search, to notice passes by other processes. */
   private seenManifest: { mtimeMs: number; size: number } | null = null;
+  /** indexedDimension()'s last manifest read, keyed by the manifest's mtime and size. */
+  private dimensionRead: { key: string; dimension: number | null } | null = null;
   private recovered = false;
   private closed = false;
   private keywordOnlyAnnounced = false;
@@ -309,10 +311,18 @@ class WorkspaceEngine implements Engine {
     }
   }
 
-  /** The vector length the index on disk was built with (null without a manifest). */
+  /**
+   * The vector length the index on disk was built with (null without a manifest). Read once
+   * per manifest version: parsing the manifest of a 10k-file tree costs more than a search.
+   */
   private indexedDimension(): { dimension: number | null; down: boolean } {
-    const read = readManifest(this.stateDir);
-    return { dimension: read.status === "ok" ? read.manifest.dimension : null, down: false };
+    const stamp = this.manifestStamp();
+    const key = stamp ? `${stamp.mtimeMs}:${stamp.size}` : "";
+    if (this.dimensionRead?.key !== key) {
+      const read = readManifest(this.stateDir);
+      this.dimensionRead = { key, dimension: read.status === "ok" ? read.manifest.dimension : null };
+    }
+    return { dimension: this.dimensionRead.dimension, down: false };
   }
 
   /**

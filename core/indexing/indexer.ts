@@ -132,7 +132,7 @@ function emptySummary(): IndexSummary {
 
 interface StoreLike extends VectorStore {
   waitForAnnBuild?(): Promise<void>;
-  optimize?(): Promise<void>;
+  compact?(keepVersion: number): Promise<void>;
 }
 
 /** Runs one pass under the store's lock. Throws IndexBusyError when another pass holds it. */
@@ -576,6 +576,10 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
       }
       mark("commit:keyword");
       manifest.chunkCount = chunkCount;
+      // Small fragments left by this pass's writes slow every search: compact them (keeping
+      // the version a crash before the manifest write rolls back to).
+      await store.compact?.(startCheckpoint);
+      mark("commit:compact");
       manifest.storeCheckpoint = await store.checkpoint();
       writeManifest(stateDir, manifest);
       const keep = new Set(keywordFilesOf(manifest));

@@ -38,7 +38,8 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
   const useVector = mode !== "keyword" && queryVector !== null;
 
   // The vector search starts first: it runs off the JS thread (LanceDB's own threads) while the
-  // keyword search, synchronous, runs on it.
+  // keyword search, synchronous, runs on it. The keyword hits' records are then read while the
+  // vector search is still running; the vector search reads its own hits' records with them.
   const vectorSearch = useVector ? store.searchVector(queryVector as Float32Array, fetchK, filter) : Promise.resolve([] as ScoredId[]);
   let keywordHits: ScoredId[];
   try {
@@ -47,16 +48,19 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
     vectorSearch.catch(() => undefined); // no longer awaited: keep its failure from going unhandled
     throw err;
   }
-  const vectorHits = await vectorSearch;
+  const keywordRecords = keywordHits.length > 0 ? store.getByIds(keywordHits.map((h) => h.id)) : Promise.resolve([] as ChunkRecord[]);
+  const [vectorHits, keywordRecordList] = await Promise.all([vectorSearch, keywordRecords]);
 
   const fused = fuseCandidates(keywordHits, vectorHits, { keyword: useKeyword, vector: useVector, fetchK });
   if (fused.size === 0) return [];
-  const records = await store.getByIds([...fused.keys()]);
+  const records = new Map(keywordRecordList.map((r) => [r.id, r]));
+  const vectorOnly = vectorHits.filter((h) => !records.has(h.id)).map((h) => h.id);
+  if (vectorOnly.length > 0) for (const r of await store.getByIds(vectorOnly)) records.set(r.id, r);
   let candidates: RankCandidate[] = [];
-  for (const record of records) {
-    const f = fused.get(record.id);
+  for (const [id, f] of fused) {
+    const record = records.get(id);
     // A keyword hit the store no longer holds (an index pass in flight) is skipped.
-    if (f) candidates.push({ record, ...f });
+    if (record) candidates.push({ record, ...f });
   }
   candidates = input.rank ? (input.ranker ?? rankCandidates)(query, candidates) : candidates.sort((a, b) => b.score - a.score);
   // Whatever the ranker did, results leave sorted by their final score.

@@ -30,8 +30,10 @@ const VECTOR_RESULT_COLUMNS = [...RECORD_COLUMNS, "_distance"];
 export const DEFAULT_ANN_MIN_ROWS = 10_000;
 /** Rows added between two looks at how much of the table the ANN index misses. */
 const ANN_CHECK_EVERY = 2_000;
-/** Small fragments (one per add()) tolerated before optimize() compacts them. */
-const COMPACT_AT_SMALL_FRAGMENTS = 64;
+/** Small fragments (one per add()) tolerated before compact() rewrites them as one. */
+const COMPACT_AT_SMALL_FRAGMENTS = 24;
+/** Table versions younger than this survive compaction (a search in another process may still read them). */
+const VERSION_GRACE_MS = 60_000;
 /** Extra rows fetched when only the implicit no-quirks filter applies (it runs after the search). */
 const POSTFILTER_MARGIN = 16;
 /** `id IN (...)` lists are sent in slices of this size to keep the SQL small. */
@@ -322,20 +324,30 @@ export class LanceVectorStore implements VectorStore {
   }
 
   /**
-   * Housekeeping between passes: once incremental writes have left many small fragments
-   * (each add() writes one), compacts them, folds new rows into the ANN index and drops
-   * versions older than `keepVersionsMs` (default one day). Cheap when there is nothing to do.
-   * It writes a new version: call it before taking the checkpoint a manifest records.
+   * Housekeeping at the commit of a pass, under the index lock, before its checkpoint is taken
+   * (it writes a new version). Each add() writes one small fragment, and searches and id
+   * look-ups pay per fragment: 34k rows in 92 fragments answer an id look-up in 35 ms and a
+   * vector search in 17 ms, compacted in 10 and 9. Once small fragments pile up they are
+   * rewritten as one, before the ANN index is (re)built so a new index covers the compacted
+   * files (0.4 s for 34k rows; with an index already built, remapping it takes ~5 s).
+   * The same call drops old versions and their files: everything older than `keepVersion`
+   * (the version an interrupted pass rolls back to) and than a minute (a search in another
+   * process may still be reading it). Files of newer versions go at the next compaction.
+   * A failure leaves the table as it was.
    */
-  async optimize(options: { force?: boolean; keepVersionsMs?: number } = {}): Promise<void> {
+  async compact(keepVersion: number, options: { graceMs?: number } = {}): Promise<void> {
     this.assertOpen();
     await this.waitForAnnBuild();
-    if (!options.force) {
-      const stats = await this.table.stats();
-      if (stats.fragmentStats.numSmallFragments < COMPACT_AT_SMALL_FRAGMENTS) return;
-    }
+    const stats = await this.table.stats();
+    if (stats.fragmentStats.numSmallFragments < COMPACT_AT_SMALL_FRAGMENTS) return;
+    const kept = (await this.table.listVersions()).find((v) => v.version === keepVersion);
+    // A second's margin: version dates are rounded, and the cut-off must fall before the kept one.
+    // Without the kept version's date nothing is safe to drop: the epoch keeps every version.
+    const cutoff = kept ? Math.min(kept.timestamp.getTime() - 1000, Date.now() - (options.graceMs ?? VERSION_GRACE_MS)) : 0;
     this.recordCache.clear();
-    await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - (options.keepVersionsMs ?? 24 * 3600 * 1000)) });
+    // deleteUnverified: files younger than a week are otherwise kept in case a concurrent write
+    // still needs them; the index lock held by the caller rules such a writer out.
+    await this.table.optimize({ cleanupOlderThan: new Date(cutoff), deleteUnverified: cutoff > 0 });
     await this.init();
   }
 

@@ -156,17 +156,36 @@ describe("LanceVectorStore ANN index", () => {
 });
 
 describe("LanceVectorStore housekeeping", () => {
-  test("optimize() compacts many small writes without changing answers, and rollback still works after it", async () => {
-    const store = await openLanceStore({ uri: freshDir(), tableName: "chunks", dimension: DIM });
-    for (const r of sampleRows()) await store.add([r]); // one fragment per add
+  test("compact() rewrites many small writes as one fragment without changing answers; the kept version still rolls back", async () => {
+    const dir = freshDir();
+    const store = await openLanceStore({ uri: dir, tableName: "chunks", dimension: DIM });
+    const fragments = async () => {
+      const lancedb = await import("@lancedb/lancedb");
+      const db = await lancedb.connect(dir);
+      const table = await db.openTable("chunks");
+      const count = (await table.stats()).fragmentStats.numFragments;
+      db.close();
+      return count;
+    };
+    await store.add(sampleRows().slice(0, 2));
+    const older = await store.checkpoint();
+    await new Promise((r) => setTimeout(r, 1100)); // versions are told apart by their dates
+    await store.add(sampleRows().slice(2, 4));
+    const kept = await store.checkpoint();
+    for (let i = 0; i < 5; i++) await store.add([row(`s${i}`, `src/s${i}.ts`, axis(i % DIM))]);
+    await store.compact(kept); // few small fragments: nothing to do
+    expect(await fragments()).toBe(7);
+    for (let i = 5; i < 30; i++) await store.add([row(`s${i}`, `src/s${i}.ts`, axis(i % DIM))]); // one fragment per add
     const before = await store.searchVector(axis(0), 10);
-    await store.optimize(); // few fragments: nothing to do
-    await store.optimize({ force: true });
+    const records = await store.getByIds(["a1", "s7", "s29"]);
+    await store.compact(kept, { graceMs: 0 }); // drop every version it may
+    expect(await fragments()).toBe(1);
     expect(await store.searchVector(axis(0), 10)).toEqual(before);
-    const cp = await store.checkpoint();
-    await store.deleteByIds(["a1"]);
-    await store.rollbackTo(cp);
-    expect(await store.count()).toBe(8);
+    expect(await store.getByIds(["a1", "s7", "s29"])).toEqual(records);
+    expect(await store.count()).toBe(34);
+    await store.rollbackTo(kept); // what an interrupted pass does: the kept version survived compaction
+    expect(await store.count()).toBe(4);
+    await expect(store.rollbackTo(older)).rejects.toThrow(/cannot roll vector store .* back to version/); // versions before it did not
     await store.close();
   });
 
