@@ -26,8 +26,12 @@ const RECORD_COLUMNS = [...TEXT_COLUMNS, "startLine", "endLine"];
 /** A vector search names `_distance` itself (LanceDB warns when it is added implicitly). */
 const VECTOR_RESULT_COLUMNS = [...RECORD_COLUMNS, "_distance"];
 
-/** From this many rows on, checkpoints build an ANN index (flat search is fast enough below). */
-export const DEFAULT_ANN_MIN_ROWS = 10_000;
+/**
+ * From this many rows on, checkpoints build an ANN index. LanceDB's flat search costs about
+ * 4 ms at 1k rows of 256-d, 8 ms at 4k and 16 ms at 6k, HNSW-SQ about 3 ms at all three
+ * (2 cores); building it takes 0.16 s at 2k rows.
+ */
+export const DEFAULT_ANN_MIN_ROWS = 2_000;
 /** Rows added between two looks at how much of the table the ANN index misses. */
 const ANN_CHECK_EVERY = 2_000;
 /** Small fragments (one per add()) tolerated before compact() rewrites them as one. */
