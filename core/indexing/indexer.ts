@@ -35,6 +35,8 @@ export interface PassEnv {
   keyword: KeywordIndex | null;
   /** The generation `keyword` was loaded at. */
   keywordGeneration: number;
+  /** The embedding cache the last pass used, kept for the next pass of this process. */
+  embeddingCache?: EmbeddingCache | null;
 }
 
 export class IndexCancelledError extends Error {
@@ -363,7 +365,8 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
     };
     const prepare = (f: FileToPrepare): Promise<PreparedFile> =>
       pool && workerCanHandle(f.path) ? pool.prepare(f) : prepareHere(f);
-    const cache = provider && dimension ? EmbeddingCache.open(stateDir, providerName, modelName, dimension) : null;
+    const cache = provider && dimension ? EmbeddingCache.reuseOrOpen(env.embeddingCache, stateDir, providerName, modelName, dimension) : null;
+    env.embeddingCache = cache;
     try {
       const batches = toBatches(changed);
       // Workers prepare the next batches while this thread embeds and writes the current one.
