@@ -579,9 +579,11 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
       }
       mark("commit:keyword");
       manifest.chunkCount = chunkCount;
-      // Small fragments left by this pass's writes slow every search: compact them (keeping
-      // the version a crash before the manifest write rolls back to).
-      await store.compact?.(startCheckpoint);
+      // Small fragments left by this pass's writes slow every search: compact them, keeping
+      // the versions this pass may still roll back to: its start (a failure) and the one the
+      // old manifest names (a crash before the new manifest is written).
+      const oldManifestCheckpoint = read.status === "ok" ? read.manifest.storeCheckpoint : startCheckpoint;
+      await store.compact?.(Math.min(startCheckpoint, oldManifestCheckpoint));
       mark("commit:compact");
       manifest.storeCheckpoint = await store.checkpoint();
       writeManifest(stateDir, manifest);
