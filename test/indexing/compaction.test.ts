@@ -28,17 +28,22 @@ describe("table compaction at commit", () => {
   it("keeps a watch session's table in few fragments, searchable, and recoverable", async () => {
     const engine = await engineFor(root, ollamaOverrides(ollama.url, "embed-a"));
     await engine.index();
+    // Each pass adds a file and edits another: new rows that stay, and rows replaced.
     for (let i = 0; i < 30; i++) {
-      writeFiles(root, { "src/alpha.ts": tsFunction(`computeAlphaChecksum${i}`, `alpha checksum number ${i}`) });
-      const s = await engine.index({ onlyPaths: ["src/alpha.ts"] });
-      expect(s.filesIndexed).toBe(1);
+      writeFiles(root, {
+        [`src/gen${i}.ts`]: tsFunction(`generatedHelper${i}`, `generated helper number ${i}`),
+        "src/alpha.ts": tsFunction(`computeAlphaChecksum${i}`, `alpha checksum number ${i}`),
+      });
+      const s = await engine.index({ onlyPaths: [`src/gen${i}.ts`, "src/alpha.ts"] });
+      expect(s.filesIndexed).toBe(2);
     }
     const { db, table } = await chunksTable();
     const fragments = (await table.stats()).fragmentStats.numFragments;
     db.close();
-    // 31 passes wrote at least 31 fragments; compaction at 24 small ones folds them.
+    // 31 passes wrote 31 fragments that keep rows; compaction at 24 small ones folds them.
     expect(fragments).toBeLessThan(12);
     expect(await hitPaths(engine, "computeAlphaChecksum29")).toContain("src/alpha.ts");
+    expect(await hitPaths(engine, "generatedHelper7")).toContain("src/gen7.ts");
     const alpha = (await engine.search("alpha checksum", { topK: 10 })).filter((r) => r.chunk.filePath === "src/alpha.ts");
     expect(alpha.map((r) => r.chunk.content).join("\n")).toContain("computeAlphaChecksum29");
     expect(alpha.map((r) => r.chunk.content).join("\n")).not.toContain("computeAlphaChecksum28(");
