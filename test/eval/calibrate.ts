@@ -86,19 +86,25 @@ function top10(cands: RankCandidate[]): Array<{ filePath: string; startLine: num
   return out;
 }
 
-function evaluate(data: Collected[], p: Params, mode: "hybrid" | "keyword" | "vector" = "hybrid") {
+/** One query's scores under one setting, with the groups it counts in. */
+function scoreOne(c: Collected, p: Params, mode: "hybrid" | "keyword" | "vector") {
+  let cands = fuse(c, p, mode);
+  cands = p.rank ? rankCandidates(c.query.query, cands, { weights: p.weights, features: p.features }) : cands.sort((a, b) => b.score - a.score);
+  const s = scoreQuery(top10(cands), c.query.relevant);
+  const groups = [c.query.set ?? "x", `${c.query.set}:${c.query.category}`];
+  if (CLEAN.has(c.query.repo)) groups.push(`${c.query.set}-clean`);
+  return { groups, ndcg: s.ndcg10, mrr: s.mrr10 };
+}
+
+/** Mean scores per group, and the calibration objective. */
+function summarise(scores: Array<ReturnType<typeof scoreOne>>) {
   const acc: Record<string, { n: number; ndcg: number; mrr: number }> = {};
-  for (const c of data) {
-    let cands = fuse(c, p, mode);
-    cands = p.rank ? rankCandidates(c.query.query, cands, { weights: p.weights, features: p.features }) : cands.sort((a, b) => b.score - a.score);
-    const s = scoreQuery(top10(cands), c.query.relevant);
-    const groups = [c.query.set ?? "x", `${c.query.set}:${c.query.category}`];
-    if (CLEAN.has(c.query.repo)) groups.push(`${c.query.set}-clean`);
-    for (const g of groups) {
+  for (const s of scores) {
+    for (const g of s.groups) {
       const a = (acc[g] ??= { n: 0, ndcg: 0, mrr: 0 });
       a.n++;
-      a.ndcg += s.ndcg10;
-      a.mrr += s.mrr10;
+      a.ndcg += s.ndcg;
+      a.mrr += s.mrr;
     }
   }
   for (const a of Object.values(acc)) {
@@ -109,6 +115,10 @@ function evaluate(data: Collected[], p: Params, mode: "hybrid" | "keyword" | "ve
   // others its vectors have seen the very doc-to-code pairs, which would overrate them.
   const objective = (acc.natural?.ndcg ?? 0) + (acc["docstring-clean"]?.mrr ?? 0);
   return { objective, acc };
+}
+
+function evaluate(data: Collected[], p: Params, mode: "hybrid" | "keyword" | "vector" = "hybrid") {
+  return summarise(data.map((c) => scoreOne(c, p, mode)));
 }
 
 function fmt(r: ReturnType<typeof evaluate>): string {
@@ -220,21 +230,8 @@ function crossValidate(data: Collected[], base: Params): void {
     process.stderr.write(`cv: ${repo} done\n`);
   }
   // Score each query with the weights of its fold.
-  const acc: Record<string, { n: number; ndcg: number; mrr: number }> = {};
-  for (const { c, p } of scored) {
-    const r = evaluate([c], p).acc;
-    for (const [g, v] of Object.entries(r)) {
-      const a = (acc[g] ??= { n: 0, ndcg: 0, mrr: 0 });
-      a.n++;
-      a.ndcg += v.ndcg;
-      a.mrr += v.mrr;
-    }
-  }
-  for (const a of Object.values(acc)) {
-    a.ndcg /= a.n;
-    a.mrr /= a.n;
-  }
-  console.log("cross-validated (leave one code base out)", fmt({ objective: (acc.natural?.ndcg ?? 0) + (acc["docstring-clean"]?.mrr ?? 0), acc }));
+  const r = summarise(scored.map(({ c, p }) => scoreOne(c, p, "hybrid")));
+  console.log("cross-validated (leave one code base out)", fmt(r));
 }
 
 /**
