@@ -38,6 +38,19 @@ describe("EmbeddingCache", () => {
     expect(Array.from(third.get(hash(2)) ?? [])).toEqual(Array.from(vector(2, 4)));
   });
 
+  it("compacts to the live entries once dead ones dominate, keeping their vectors", () => {
+    const dir = fresh();
+    const cache = EmbeddingCache.open(dir, "local", "m", 4);
+    for (let i = 0; i < 1200; i++) cache.set(hash(i), vector(i, 4));
+    cache.flush();
+    cache.compact(new Set([hash(5), hash(1100)]));
+    expect(statSync(cache.file).size).toBe(2 * (20 + 16));
+    const again = EmbeddingCache.open(dir, "local", "m", 4);
+    expect(again.size).toBe(2);
+    expect(Array.from(again.get(hash(1100)) ?? [])).toEqual(Array.from(vector(1100, 4)));
+    expect(again.get(hash(6))).toBeUndefined();
+  });
+
   it("is reused between passes of one process only for the same folder, model and dimension", () => {
     const dir = fresh();
     const first = EmbeddingCache.reuseOrOpen(null, dir, "local", "m", 4);
