@@ -44,7 +44,7 @@ export const DEFAULT_RANK_FEATURES: Readonly<RankFeatureFlags> = Object.freeze({
  * weight × feature (each feature in [0,1]) to the fused score; multipliers scale it.
  */
 export const RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
-  /** Share of the normalised vector score in the re-fused base score (keyword: the rest). */
+  /** Share of the per-query scaled vector score in the ordering base (fusion.ts; keyword: the rest). */
   vectorShare: 0.4,
   /** Lift for an exact symbol match (on top of `definition`, which an exact match also earns). */
   symbolMatch: 0.2,
