@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { RagConfig } from "./config/defaults.js";
-import { loadConfig, isRemoteOrMemoryUri, resolveStore, type LoadedConfig } from "./config/load.js";
+import { checkThreads, loadConfig, isRemoteOrMemoryUri, resolveStore, type LoadedConfig } from "./config/load.js";
 import { ConfigError, deepMerge, validateConfig } from "./config/validate.js";
 import type {
   Engine,
@@ -68,6 +68,7 @@ function loadEngineConfig(options: OpenEngineOptions): LoadedConfig {
     loaded.config = deepMerge(loaded.config, options.overrides);
     // The store location may come from the overrides (tests, eval).
     Object.assign(loaded, resolveStore(loaded.config, loaded.root));
+    checkThreads(loaded.config, "overrides");
   }
   return loaded;
 }

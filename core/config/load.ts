@@ -1,10 +1,11 @@
 // Finds, reads, validates and merges configuration (F12):
 // defaults <- opencode-rag.json | .opencode/rag.json | --config <- <store>/runtime-overrides.json
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { DEFAULT_CONFIG, type RagConfig } from "./defaults.js";
-import { ConfigError, deepMerge, validateConfig } from "./validate.js";
+import { ConfigError, deepMerge, MAX_EMBEDDING_THREADS, validateConfig } from "./validate.js";
 
 export const CONFIG_FILE_CANDIDATES = ["opencode-rag.json", ".opencode/rag.json"];
 export const RUNTIME_OVERRIDES_FILE = "runtime-overrides.json";
@@ -62,7 +63,38 @@ export function resolveStore(config: RagConfig, root: string): { storeUri: strin
   }
   const local = p.startsWith("file://") ? new URL(p).pathname : p;
   const abs = isAbsolute(local) ? local : resolve(root, local);
+  if (p.trim() === "" || containsPath(abs, root)) {
+    throw new ConfigError(
+      `"vectorStore.path" ${JSON.stringify(p)} resolves to ${abs}, which ${abs === resolve(root) ? "is" : "contains"} the workspace ${resolve(root)}: the index would index itself; use a folder inside it such as ".opencode/rag_db"`,
+    );
+  }
   return { storeUri: abs, stateDir: abs };
+}
+
+/** The real path of `p`, or of its nearest existing parent with the rest appended. */
+function realish(p: string): string {
+  const abs = resolve(p);
+  try {
+    return realpathSync(abs);
+  } catch {
+    const parent = dirname(abs);
+    return parent === abs ? abs : join(realish(parent), abs.slice(parent.length));
+  }
+}
+
+/** True when `outer` is `inner` or one of its ancestors (after resolving symlinks). */
+function containsPath(outer: string, inner: string): boolean {
+  const rel = relative(realish(outer), realish(inner));
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
+/** Threads beyond twice the cores only make the runtime thrash (and 1000 hangs it). */
+export function checkThreads(config: RagConfig, source: string): void {
+  const max = Math.min(MAX_EMBEDDING_THREADS, Math.max(2, availableParallelism() * 2));
+  const t = config.embedding.threads;
+  if (t > max) {
+    throw new ConfigError(`${source}: "embedding.threads" is ${t}, more than this machine can use (at most ${max}: twice its ${availableParallelism()} cores); set it to ${Math.min(max, availableParallelism())}`);
+  }
 }
 
 function parseAndCheck(file: string): unknown {
@@ -78,6 +110,9 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   if (options.configPath) {
     configFile = resolve(options.configPath);
     if (!existsSync(configFile)) throw new ConfigError(`config file not found: ${configFile} (check the --config path)`);
+    if (statSync(configFile).isDirectory()) {
+      throw new ConfigError(`--config ${configFile} is a folder, not a file; pass the config file itself, e.g. ${join(configFile, CONFIG_FILE_CANDIDATES[0])}`);
+    }
   } else {
     configFile = findConfigFile(root);
   }
@@ -101,6 +136,7 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
       ({ storeUri, stateDir } = resolveStore(config, root));
     }
   }
+  checkThreads(config, configFile ?? "config");
   // F13: the config file wins; LOG_FILE_PATH beats only the built-in default.
   if (!logPathFromFile && process.env.LOG_FILE_PATH) config.logging.logFilePath = process.env.LOG_FILE_PATH;
   return { config, root, configFile, stateDir, storeUri };

@@ -57,6 +57,11 @@ function walk(
       problems.push(`${source}: "${path}" must be one of ${allowed.map((a) => `"${a}"`).join(", ")}, found ${describe(v)}`);
       continue;
     }
+    const range = checkValue(path, v);
+    if (range) {
+      problems.push(`${source}: ${range}`);
+      continue;
+    }
     if (typeof v === "number" && (!Number.isFinite(v) || v < 0)) {
       problems.push(`${source}: "${path}" must be a non-negative number, found ${describe(v)}`);
       continue;
@@ -68,6 +73,20 @@ function walk(
       walk(v as Record<string, unknown>, def as Record<string, unknown>, path, source, problems);
     }
   }
+}
+
+/** Most threads the local runtime may be given; load.ts narrows it to the machine's cores. */
+export const MAX_EMBEDDING_THREADS = 64;
+
+/** Value rules beyond the type: a value that passes them can still hang or misplace the index. */
+function checkValue(path: string, v: unknown): string | null {
+  if (path === "embedding.threads" && typeof v === "number" && (!Number.isInteger(v) || v < 1 || v > MAX_EMBEDDING_THREADS)) {
+    return `"embedding.threads" must be a whole number from 1 to ${MAX_EMBEDDING_THREADS}, found ${describe(v)}; use about the number of CPU cores`;
+  }
+  if (path === "vectorStore.path" && typeof v === "string" && v.trim() === "") {
+    return `"vectorStore.path" must name a folder or URI, found an empty string; use ".opencode/rag_db" or remove the key`;
+  }
+  return null;
 }
 
 function sameType(def: unknown, v: unknown): boolean {

@@ -1,0 +1,84 @@
+// Config values that pass the type check but would misplace the index or hang the model are
+// refused with one line naming the key and the fix.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../../core/config/load.js";
+import { ConfigError, validateConfig } from "../../core/config/validate.js";
+import { openEngine } from "../../core/engine.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function workspace(config?: unknown): string {
+  const root = mkdtempSync(join(tmpdir(), "rag-cfg-"));
+  dirs.push(root);
+  if (config !== undefined) writeFileSync(join(root, "opencode-rag.json"), JSON.stringify(config));
+  return root;
+}
+
+function loadError(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as Error).message;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("config validation", () => {
+  it.each(["", ".", "./", "..", "/"])("refuses vectorStore.path %j (the workspace or a folder holding it)", (path) => {
+    const root = workspace({ vectorStore: { path } });
+    const msg = loadError(() => loadConfig({ root }));
+    expect(msg).toMatch(/vectorStore\.path/);
+    expect(msg.split("\n")).toHaveLength(1);
+    expect(msg).toMatch(/\.opencode\/rag_db/);
+  });
+
+  it("refuses the workspace's own absolute path and its parent", () => {
+    const root = workspace();
+    writeFileSync(join(root, "opencode-rag.json"), JSON.stringify({ vectorStore: { path: root } }));
+    expect(loadError(() => loadConfig({ root }))).toMatch(/is the workspace/);
+    writeFileSync(join(root, "opencode-rag.json"), JSON.stringify({ vectorStore: { path: dirname(root) } }));
+    expect(loadError(() => loadConfig({ root }))).toMatch(/contains the workspace/);
+  });
+
+  it("still accepts store folders inside or beside the workspace", () => {
+    const root = workspace({ vectorStore: { path: "../elsewhere-db" } });
+    expect(loadConfig({ root }).storeUri).toBe(join(dirname(root), "elsewhere-db"));
+    const inner = workspace({ vectorStore: { path: ".cache/db" } });
+    expect(loadConfig({ root: inner }).storeUri).toBe(join(inner, ".cache", "db"));
+  });
+
+  it.each([0, 1000, 2.5, -1])("refuses embedding.threads %j with the allowed range", (threads) => {
+    expect(validateConfig({ embedding: { threads } }).join("\n")).toMatch(/embedding\.threads.*from 1 to 64/);
+    const root = workspace({ embedding: { threads } });
+    const msg = loadError(() => loadConfig({ root }));
+    expect(msg).toMatch(/embedding\.threads/);
+    expect(msg.split("\n")).toHaveLength(1);
+  });
+
+  it("refuses threads beyond the machine's cores but accepts the default", () => {
+    const root = workspace({ embedding: { threads: 64 } });
+    if (availableParallelism() < 32) expect(loadError(() => loadConfig({ root }))).toMatch(/embedding\.threads.*cores/);
+    expect(loadConfig({ root: workspace({ embedding: { threads: 2 } }) }).config.embedding.threads).toBe(2);
+  });
+
+  it("says --config must be a file when given a folder", () => {
+    const root = workspace();
+    const msg = loadError(() => loadConfig({ root, configPath: root }));
+    expect(msg).toMatch(/--config .* is a folder, not a file/);
+    expect(msg).not.toMatch(/EISDIR/);
+  });
+
+  it("checks the store location and threads given as engine overrides", async () => {
+    const root = workspace();
+    mkdirSync(join(root, "src"));
+    await expect(openEngine({ root, overrides: { vectorStore: { path: "." } } })).rejects.toThrow(/vectorStore\.path/);
+    await expect(openEngine({ root, overrides: { embedding: { threads: 1000 } } })).rejects.toThrow(/embedding\.threads/);
+  });
+});
