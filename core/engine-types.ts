@@ -88,6 +88,11 @@ export interface SearchOptions {
   mode?: "hybrid" | "keyword" | "vector";
   /** Apply the ranking stage; default config.retrieval.rank. */
   rank?: boolean;
+  /**
+   * Lift the retrieval.maxChunks bound (topK still applies): for lookups whose hits are not
+   * shown as results, such as the candidate files of find_usages.
+   */
+  uncapped?: boolean;
 }
 
 export interface Watcher {

@@ -372,7 +372,7 @@ class WorkspaceEngine implements Engine {
     const store = this.storePromise && this.storeDimension !== undefined ? await this.storePromise : await this.storeForSearch(dimension);
     const keyword = this.currentKeyword();
     const r = this.config.retrieval;
-    const topK = Math.min(options.topK ?? r.topK, r.maxChunks);
+    const topK = options.uncapped ? (options.topK ?? r.topK) : Math.min(options.topK ?? r.topK, r.maxChunks);
     const vectorsUsable = !down && provider !== null && this.storeDimension === dimension && dimension !== null;
     let mode = options.mode ?? (r.hybrid ? "hybrid" : "vector");
     if (!vectorsUsable && mode === "vector") mode = "keyword";

@@ -37,8 +37,12 @@ const SCAN_MAX_BYTES = 50 * 1024 * 1024;
 async function candidatesFromIndex(ws: RagWorkspace, input: FindUsagesInput, prefixes: string[]): Promise<{ files: string[]; notice: string | null; saturated: boolean } | null> {
   try {
     const engine = await ws.engine();
+    // The hits only name candidate files, so retrieval.maxChunks (a bound on what a search
+    // shows) must not cut them short.
     const results = await engine.search(input.symbolName, {
       topK: CANDIDATE_CHUNKS,
+      uncapped: true,
+      minScore: 0,
       mode: "keyword",
       rank: false,
       filter: prefixes.length ? { pathPrefixes: prefixes } : undefined,
@@ -47,8 +51,10 @@ async function candidatesFromIndex(ws: RagWorkspace, input: FindUsagesInput, pre
     if (results.length === 0 && (!status || status.chunks === 0)) return null;
     const files = [...new Set(results.filter((r) => r.chunk.kind !== "image" && r.chunk.kind !== "quirk").map((r) => r.chunk.filePath))];
     // A full page of hits means the index knows more files than it returned: complete the list
-    // with the bounded scan rather than silently missing callers.
-    const saturated = results.length >= CANDIDATE_CHUNKS;
+    // with the bounded scan rather than silently missing callers. An engine that still applied
+    // maxChunks returns exactly that many; an index still building may lack files.
+    const saturated =
+      results.length >= CANDIDATE_CHUNKS || results.length === engine.config.retrieval.maxChunks || Boolean(status?.indexing);
     return { files, notice: status ? indexNotice(status) : null, saturated };
   } catch {
     return null;
@@ -104,7 +110,7 @@ export async function runFindUsages(ws: RagWorkspace, input: FindUsagesInput): P
     if (fromIndex.saturated) {
       const scan = await candidatesByScan(ws, input.symbolName, prefixes);
       files = [...new Set([...files, ...scan.files])];
-      if (scan.truncated) notes.push(`(many matches: scanned the first ${SCAN_MAX_FILES} files beyond the index's hits)`);
+      if (scan.truncated) notes.push(`(many matches: scanned only the first ${SCAN_MAX_FILES} files beyond the index's hits, so the list may be incomplete; narrow with pathHint)`);
     }
   } else {
     const scan = await candidatesByScan(ws, input.symbolName, prefixes);
@@ -114,8 +120,12 @@ export async function runFindUsages(ws: RagWorkspace, input: FindUsagesInput): P
   const sections: string[] = [];
   let total = 0;
   let fileCount = 0;
+  let cut = false;
   for (const rel of files.sort()) {
-    if (total >= limit) break;
+    if (total >= limit) {
+      cut = true;
+      break;
+    }
     let content: string;
     try {
       content = readFileSync(join(ws.root, rel), "utf8");
@@ -133,11 +143,15 @@ export async function runFindUsages(ws: RagWorkspace, input: FindUsagesInput): P
       occ = findOccurrencesInText(content, input.symbolName);
     }
     if (occ.length === 0) continue;
-    occ = occ.slice(0, limit - total);
+    if (occ.length > limit - total) {
+      occ = occ.slice(0, limit - total);
+      cut = true;
+    }
     total += occ.length;
     fileCount++;
     sections.push(renderFile(rel, language, content, occ));
   }
+  if (cut) notes.push(`(stopped at topK=${limit}: there may be more references; raise topK (up to 100) or narrow with pathHint)`);
   const header = [`## Usages of \`${input.symbolName}\` — ${total} reference(s) in ${fileCount} file(s) (definition excluded)`, ...notes].join("\n");
   if (total === 0) {
     return `${header}\nNo references found${input.pathHint ? ` under ${input.pathHint}` : ""}. Check the spelling (names are case-sensitive) or try search_semantic.`;
