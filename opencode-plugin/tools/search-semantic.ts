@@ -23,12 +23,19 @@ const PREVIEW_LINES = 24;
 
 export function formatSearchResult(r: SearchResult, rank: number): string {
   const c = r.chunk;
+  if (c.kind === "image") {
+    // An image row carries its stored description as content: that text is the answer, and a
+    // line range or "image <path>" context says nothing.
+    const text = (c.description || c.content).replace(/\s+/g, " ").trim();
+    const head = `### ${rank}. ${c.filePath} · image · score ${r.score.toFixed(2)}`;
+    return text ? `${head}\n> ${text}` : head;
+  }
   const what = c.symbol ? ` · ${c.kind} \`${c.symbol}\`` : c.kind ? ` · ${c.kind}` : "";
   const lines = [`### ${rank}. ${c.filePath}:${c.startLine}-${c.endLine} · ${c.language}${what} · score ${r.score.toFixed(2)}`];
   // The context line earns its tokens only when it says more than the header (a signature, a parent).
   if (c.context && c.context !== c.symbol && c.context !== `${c.kind} ${c.symbol}`) lines.push(`context: ${c.context}`);
   if (c.description) lines.push(`> ${c.description.replace(/\s+/g, " ").trim()}`);
-  if (c.kind !== "image") lines.push(fence(preview(c.content, PREVIEW_LINES), c.language));
+  lines.push(fence(preview(c.content, PREVIEW_LINES), c.language));
   return lines.join("\n");
 }
 
