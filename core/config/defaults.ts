@@ -16,7 +16,8 @@ export const DEFAULT_EXCLUDED_DIRS = [
   "coverage",
   "vendor",
   "target",
-  "bin",
+  // .NET intermediate output; `bin/` is not listed: it holds source in most JavaScript, Ruby
+  // and shell projects (.NET's bin/ output is binaries, excluded by extension).
   "obj",
   ".next",
   ".nuxt",
