@@ -90,6 +90,8 @@ class WorkspaceEngine implements Engine {
   private embeddingPromise: Promise<EmbeddingState> | null = null;
   private storePromise: Promise<VectorStore> | null = null;
   private storeDimension: number | null | undefined = undefined;
+  /** Inode of the local table folder the open store reads; another one means it was deleted or re-created. */
+  private storeInode: number | null = null;
   private passEnv: PassEnv;
   /** Passes in this process run one after another (watch + manual index). */
   private passChain: Promise<unknown> = Promise.resolve();
@@ -168,16 +170,50 @@ class WorkspaceEngine implements Engine {
   }
 
   private async openStore(dimension: number | null, recreate: boolean): Promise<VectorStore> {
-    return openVectorStore({
+    const store = await openVectorStore({
       uri: this.storeUri,
       tableName: this.config.vectorStore.tableName,
       dimension,
       recreateOnDimensionChange: recreate,
     });
+    this.storeInode = this.tableInode();
+    return store;
+  }
+
+  private tableInode(): number | null {
+    const table = this.localTableDir();
+    if (!table) return null;
+    try {
+      return statSync(table).ino;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * True when the open store's table folder was deleted or replaced behind its back (`clear` in
+   * another process, the store folder removed by hand): the handle must be dropped, since every
+   * read or write through it would fail with "Not found" from then on.
+   */
+  private storeReplaced(): boolean {
+    if (!this.storePromise || !this.localTableDir()) return false;
+    return this.tableInode() !== this.storeInode;
+  }
+
+  /** Drops a store handle whose table is gone, and what was derived from it. */
+  private async dropReplacedStore(): Promise<void> {
+    if (!this.storeReplaced()) return;
+    this.logger.info("the vector store was removed or replaced on disk; reopening it", { store: this.storeUri });
+    await this.closeStore();
+    this.passEnv.keyword = null;
+    this.passEnv.keywordGeneration = -1;
+    this.seenManifest = null;
+    this.recovered = false;
   }
 
   /** The store for an index pass: re-created for a new dimension, moved aside when unreadable. */
   private async storeForIndexing(dimension: number | null): Promise<VectorStore> {
+    await this.dropReplacedStore();
     if (this.storePromise && this.storeDimension === dimension) {
       try {
         return await this.storePromise;
@@ -369,6 +405,7 @@ class WorkspaceEngine implements Engine {
     // A keyword search needs no model at all (describe_image relies on that): the index's own
     // dimension opens the store, so a remote provider is not even probed.
     const { dimension, down } = options.mode === "keyword" ? this.indexedDimension() : await this.searchDimension(provider);
+    await this.dropReplacedStore();
     const store = this.storePromise && this.storeDimension !== undefined ? await this.storePromise : await this.storeForSearch(dimension);
     const keyword = this.currentKeyword();
     const r = this.config.retrieval;
