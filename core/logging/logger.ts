@@ -3,6 +3,7 @@
 import { appendFileSync, mkdirSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { LogLevel, Logger } from "../engine-types.js";
+import { redact, redactDeep } from "../redact.js";
 
 const LEVEL_RANK: Record<LogLevel, number> = { debug: 10, info: 20, error: 30 };
 
@@ -44,7 +45,8 @@ export function createFileLogger(options: FileLoggerOptions): Logger {
     if (LEVEL_RANK[level] < threshold) return;
     let line: string;
     try {
-      line = JSON.stringify({ time: new Date().toISOString(), level, message, ...options.fields, ...plain(data) });
+      // Error messages and data carry user text (queries, file content, URLs): redacted like every file we write.
+      line = JSON.stringify({ time: new Date().toISOString(), level, message: redact(message), ...options.fields, ...(redactDeep(plain(data)) as Record<string, unknown> | undefined) });
     } catch {
       line = JSON.stringify({ time: new Date().toISOString(), level, message, note: "data not serialisable" });
     }

@@ -6,7 +6,7 @@
 // Every candidate goes through the same gates as a manual add: trust monitor, secret
 // stripping, dedup (a near-duplicate confirms the old quirk instead).
 import type { ChatClient } from "../description/llm.js";
-import { stripSecrets } from "./secrets.js";
+import { stripSecrets } from "../redact.js";
 import type { QuirkMemory, QuirkType } from "./quirks.js";
 import { QUIRK_TYPES } from "./quirks.js";
 

@@ -9,7 +9,7 @@ import { StoreQuirkIndex } from "./store-index.js";
 
 export * from "./quirks.js";
 export { checkTrust, TRUST_RULES } from "./trust.js";
-export { stripSecrets, redactionCount } from "./secrets.js";
+export { stripSecrets, redactSecrets, redactionCount } from "../redact.js";
 export { lexicalSimilarity, tokenOverlap, wordTokens } from "./similarity.js";
 export { effectiveConfidence } from "./decay.js";
 export { QUIRK_KIND, quirkFilePath } from "./store-index.js";

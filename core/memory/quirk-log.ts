@@ -4,6 +4,10 @@ import { appendFile, mkdir, readFile, stat } from "node:fs/promises";
 import { appendFileSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { QuirkEvent, QuirkLog } from "./quirks.js";
+import { redactDeep } from "../redact.js";
+
+/** Fields of quirk events and diagnostics that are ids, enums or times, never free text. */
+const KEEP_KEYS = new Set(["op", "at", "id", "ids", "type", "createdAt", "confirmedAt", "source", "sessionId", "rule", "kind"]);
 
 export const QUIRK_LOG_FILE = "quirks.jsonl";
 export const MEMORY_DIAGNOSTICS_FILE = "memory-diagnostics.jsonl";
@@ -43,7 +47,8 @@ export class JsonlQuirkLog implements QuirkLog {
 
   async append(event: QuirkEvent): Promise<void> {
     await mkdir(dirname(this.file), { recursive: true });
-    await appendFile(this.file, JSON.stringify(event) + "\n", "utf8");
+    // Content is redacted when a quirk is added; this is the last gate before the disk.
+    await appendFile(this.file, JSON.stringify(redactDeep(event, KEEP_KEYS)) + "\n", "utf8");
   }
 }
 
@@ -57,7 +62,7 @@ export function jsonlDiagnostics(file: string): (entry: object) => void {
     try {
       if (!dirReady) mkdirSync(dirname(file), { recursive: true });
       dirReady = true;
-      appendFileSync(file, JSON.stringify(entry) + "\n", "utf8");
+      appendFileSync(file, JSON.stringify(redactDeep(entry, KEEP_KEYS)) + "\n", "utf8");
     } catch {
       // a read-only or full disk must not break the chat
     }

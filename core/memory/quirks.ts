@@ -3,7 +3,7 @@
 // vector store and keyword index as code) is derived from it and can always be rebuilt.
 import { effectiveConfidence } from "./decay.js";
 import { findDuplicate, lexicalSimilarity, tokenOverlap } from "./similarity.js";
-import { redactionCount, stripSecrets } from "./secrets.js";
+import { redactionCount, stripSecrets } from "../redact.js";
 import { checkTrust } from "./trust.js";
 
 export const QUIRK_TYPES = ["gotcha", "preference", "decision", "environment-constraint"] as const;

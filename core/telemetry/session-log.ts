@@ -3,6 +3,7 @@
 // them back for token-usage analysis. Node-only (fs): kept apart from the portable modules.
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { redact as redactText } from "../redact.js";
 
 export const SESSION_LOG_DIR = "eval-sessions";
 
@@ -36,7 +37,7 @@ const IDENTIFIER_KEYS = new Set([
 ]);
 
 /** Applies `redact` to every string value except identifiers, however deep. */
-export function redactStrings(value: unknown, redact: (text: string) => string, key = ""): unknown {
+export function redactStrings(value: unknown, redact: (text: string) => string = redactText, key = ""): unknown {
   if (typeof value === "string") return IDENTIFIER_KEYS.has(key) ? value : redact(value);
   if (Array.isArray(value)) return value.map((v) => redactStrings(v, redact, key));
   if (value && typeof value === "object") {
@@ -48,7 +49,7 @@ export function redactStrings(value: unknown, redact: (text: string) => string, 
 }
 
 export interface SessionLogOptions {
-  /** Applied to every logged text (prompts, answers, tool output) so secrets never reach the log. */
+  /** Applied to every logged text (prompts, answers, tool output); the product's redactor by default. */
   redact?: (text: string) => string;
 }
 
@@ -71,7 +72,8 @@ export class SessionLog {
         mkdirSync(dir, { recursive: true });
         this.madeDirs.add(dir);
       }
-      const safe = this.options.redact ? redactStrings(entry, this.options.redact) : entry;
+      // Secrets never reach the log, whoever built this SessionLog.
+      const safe = redactStrings(entry, this.options.redact ?? redactText);
       appendFileSync(file, JSON.stringify(safe) + "\n");
     } catch (err) {
       // A search result must not be lost because its log line could not be written.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { looksRandom, redactionCount, stripSecrets } from "../../core/memory/secrets.js";
+import { looksRandom, redactionCount, stripSecrets } from "../../core/redact.js";
 
 describe("secret stripping", () => {
   const cases: Array<[string, string, string]> = [

@@ -48,7 +48,7 @@ describe("SessionLog redaction", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("redacts secrets in any text but keeps identifiers intact", async () => {
-    const { stripSecrets } = await import("../../core/memory/secrets.js");
+    const { stripSecrets } = await import("../../core/redact.js");
     const log = new SessionLog(dir, { redact: (t) => stripSecrets(t).text });
     const key = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789";
     log.logEvent("ses_dd50c6945ffeniYiQtFl7ISq5w", "message.part.updated", {

@@ -1,0 +1,41 @@
+// The one redactor: every secret shape in the hostile fixture is caught, in prose ("text") and
+// in source code ("code"), and ordinary code is left searchable.
+import { describe, expect, it } from "vitest";
+import { isSecretName, redact, redactSecrets } from "../../core/redact.js";
+import { MISSED_SECRETS, SECRETS } from "./fixture.js";
+
+describe("redactor", () => {
+  it.each(MISSED_SECRETS)("removes %j from text", (text, secret) => {
+    expect(redact(text)).not.toContain(secret);
+  });
+
+  it.each(SECRETS.map((s) => [s.kind, s.text, s.secret]))("removes a %s from text and from code", (_kind, text, secret) => {
+    expect(redact(text, "text")).not.toContain(secret);
+    expect(redact(text, "code")).not.toContain(secret);
+  });
+
+  it("keeps the line count of code, so chunk line numbers stay true", () => {
+    const code = SECRETS.map((s) => s.text).join("\n");
+    expect(redact(code, "code").split("\n").length).toBe(code.split("\n").length);
+  });
+
+  it("leaves ordinary source code alone", () => {
+    const code = [
+      "const token = this.token;",
+      "password = getPassword(user)",
+      "  password: string;",
+      'const sortKey = "name";',
+      'headers["content-type"] = "application/json";',
+      "const sha = 'da39a3ee5e6b4b0d3255bfef95601890afd80709';",
+      "const url = `https://example.com:8443/path/${id}`;",
+      "DB_PASSWORD=${DB_PASSWORD}",
+      "the task-management-system-overview page",
+    ].join("\n");
+    expect(redactSecrets(code, "code")).toEqual({ text: code, redactions: {} });
+  });
+
+  it("judges secret names by their parts", () => {
+    for (const n of ["DB_PASSWORD", "DB_PASS", "MY_API_KEY", "KEY", "dbPassword", "client_secret", "AUTH_TOKEN", "signingKey"]) expect(isSecretName(n), n).toBe(true);
+    for (const n of ["sortKey", "primary_key", "bypass", "tokenizer", "passage", "monkey"]) expect(isSecretName(n), n).toBe(false);
+  });
+});
