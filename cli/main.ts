@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { openEngine } from "../core/engine.js";
 import { ConfigError } from "../core/config/validate.js";
 import type { Engine, Logger } from "../core/engine-types.js";
+import { cleanErrorMessage } from "../core/error-line.js";
 import { IndexBusyError } from "../core/indexing/lock.js";
 import { COMMANDS } from "./command-table.js";
 import { GLOBAL_HELP, GLOBAL_OPTIONS, UsageError, type Command } from "./command.js";
@@ -33,13 +34,39 @@ const stderrLogger: Logger = {
 };
 
 function firstLine(err: unknown): string {
-  const msg = err instanceof Error ? err.message : String(err);
+  const msg = cleanErrorMessage(err instanceof Error ? err.message : String(err));
   return msg.trim() || (err instanceof Error ? err.name : "unknown error");
 }
 
-export async function main(argv: string[]): Promise<number> {
+/**
+ * Moves global options given before the command (`--config X index`) after it, where the
+ * command's parser takes them.
+ */
+export function hoistGlobalOptions(argv: string[]): string[] {
+  const leading: string[] = [];
+  let i = 0;
+  while (i < argv.length) {
+    const a = argv[i];
+    if (a === "--config") {
+      if (i + 1 >= argv.length) break;
+      leading.push(a, argv[i + 1]);
+      i += 2;
+    } else if (a.startsWith("--config=") || a === "--debug") {
+      leading.push(a);
+      i++;
+    } else {
+      break;
+    }
+  }
+  // Nothing after them: leave them first, so "--help"/no-command handling reports it.
+  if (leading.length === 0 || i >= argv.length) return argv;
+  return [argv[i], ...leading, ...argv.slice(i + 1)];
+}
+
+export async function main(rawArgv: string[]): Promise<number> {
   const out = (t: string) => void process.stdout.write(t + "\n");
   const err = (t: string) => void process.stderr.write(t + "\n");
+  const argv = hoistGlobalOptions(rawArgv);
   const name = argv[0];
   if (!name || name === "--help" || name === "-h" || name === "help") {
     out(mainHelp());

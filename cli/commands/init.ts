@@ -13,7 +13,7 @@ import { packageRoot } from "../../core/paths.js";
 import { DEFAULT_CONFIG } from "../../core/config/defaults.js";
 import { GUIDANCE_TEXT, skillMarkdown } from "../../opencode-plugin/guidance.js";
 import type { Command } from "../command.js";
-import { GLOBAL_HELP, UsageError } from "../command.js";
+import { UsageError } from "../command.js";
 
 export const PACKAGE_NAME = "opencode-rag";
 /** First line of every file init owns; a file without it is the user's and is left alone. */
@@ -202,9 +202,7 @@ export const initCommand: Command = {
 
 Writes .opencode/plugins/rag-plugin.js, registers the TUI plugin in .opencode/tui.json, writes
 .opencode/skills/opencode-rag/SKILL.md and an opencode-rag section in AGENTS.md. Safe to re-run:
-only files it generated are rewritten; your text is kept.
-
-${GLOBAL_HELP}`,
+only files it generated are rewritten; your text is kept.`,
   options: {},
   allowPositionals: true,
   async run(ctx) {
