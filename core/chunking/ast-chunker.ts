@@ -154,6 +154,12 @@ function collectUnits(spec: AstLanguage, tree: Tree, query: Query, lines: LineIn
         // it starts after `top`, so the two never overlap.
         unit.start = lines.trim(top.end + 1, unit.end)?.[0] ?? unit.end + 1;
         stack.pop();
+      } else if (!containsNode(top.node, unit.node)) {
+        // Within `top`'s lines but not inside it (`function a(){} function b(){}` on one
+        // line): those lines are `top`'s. Nesting it would chain every function of a minified
+        // line inside the one before it, deeper than the stack allows.
+        unit.start = unit.end + 1;
+        break;
       } else {
         break;
       }
@@ -167,6 +173,10 @@ function collectUnits(spec: AstLanguage, tree: Tree, query: Query, lines: LineIn
   }
   finishUnits(roots, null);
   return roots;
+}
+
+function containsNode(outer: Node, inner: Node): boolean {
+  return inner.startIndex >= outer.startIndex && inner.endIndex <= outer.endIndex;
 }
 
 /** Comments, decorators and attributes directly above a unit (no blank line between) belong to it. */
