@@ -58,6 +58,11 @@ export interface IndexSummary {
   rebuildReason: string | null;
   /** Files that could not be read or chunked: path and one-line reason. */
   errors: Array<{ filePath: string; error: string }>;
+  /**
+   * Files indexed, but not as their format asks: e.g. their chunker failed and they were cut
+   * into line windows instead. Path and one-line reason; these files count as indexed.
+   */
+  warnings: Array<{ filePath: string; warning: string }>;
 }
 
 export interface IndexStatus {

@@ -75,6 +75,8 @@ Indexes the current directory. Unchanged files are skipped without being read.
     if (summary.rebuildReason) ctx.err(`rebuilt the index: ${summary.rebuildReason}`);
     for (const e of summary.errors.slice(0, 20)) ctx.err(`warning: ${e.filePath}: ${e.error}`);
     if (summary.errors.length > 20) ctx.err(`warning: ${summary.errors.length - 20} more files could not be indexed (see the log)`);
+    for (const w of summary.warnings.slice(0, 20)) ctx.err(`warning: ${w.filePath}: ${w.warning}`);
+    if (summary.warnings.length > 20) ctx.err(`warning: ${summary.warnings.length - 20} more files were indexed as line windows (see the log)`);
     ctx.out(summaryLine(summary));
     if (ctx.values.watch !== true) return 0;
 

@@ -71,9 +71,14 @@ async function unitQuery(spec: AstLanguage, extraTypes: readonly string[]): Prom
   return query;
 }
 
+/** A mistake in the user's `chunking` config: reported as is, never hidden by a fallback. */
+export class ChunkingConfigError extends Error {
+  override name = "ChunkingConfigError";
+}
+
 function checkExtraType(language: Language, spec: AstLanguage, type: string): void {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(type) || language.idForNodeType(type, true) == null) {
-    throw new Error(
+    throw new ChunkingConfigError(
       `chunking.nodeTypes.${spec.language}: "${type}" is not a node type of the ${spec.language} grammar; remove it or use a type the grammar defines`,
     );
   }

@@ -3,7 +3,7 @@
 import type { Tree } from "web-tree-sitter";
 import { DEFAULT_CONFIG, type RagConfig } from "../config/defaults.js";
 import type { Chunk } from "../types.js";
-import { chunkWithSyntax } from "./ast-chunker.js";
+import { ChunkingConfigError, chunkWithSyntax } from "./ast-chunker.js";
 import { normaliseChunks } from "./custom-chunkers.js";
 import { chunkByLines } from "./fallback.js";
 import { chunkLatex } from "./latex.js";
@@ -12,9 +12,12 @@ import { languageForContent } from "./languages.js";
 import { parseWith } from "./parser.js";
 import { chunkPdf } from "./pdf.js";
 import { chunkRazor } from "./razor.js";
-import { handlerFor } from "./registry.js";
+import { handlerFor, type Handler } from "./registry.js";
 import { chunkSolution } from "./sln.js";
 import { chunkSql } from "./sql.js";
+import type { Limits } from "./line-index.js";
+import { decodeFileText } from "../files/binary.js";
+import { oneLine } from "../error-line.js";
 
 export type ChunkingOptions = RagConfig["chunking"];
 
@@ -38,11 +41,28 @@ export function languageForPath(filePath: string): string | null {
   return handler.chunker.language;
 }
 
+/** A file that was chunked, but not the way its format asked for (see `chunkFile`). */
+export interface ChunkWarning {
+  filePath: string;
+  /** One line: what failed and what was done instead. */
+  message: string;
+}
+
 /**
  * Chunks one file. `filePath` is workspace-relative with forward slashes; `data` is its text
- * or raw bytes. Binary content that no chunker understands yields [].
+ * or raw bytes (UTF-8, or UTF-16 with or without a byte order mark). Binary content that no
+ * chunker understands yields [].
+ *
+ * A chunker that fails on a text file (a grammar throwing, a stack overflow on a pathological
+ * file, a user chunker's bug) never costs the file: it is chunked by line windows instead and
+ * `onWarning` (default: console.warn) says which file and why.
  */
-export async function chunkFile(filePath: string, data: string | Uint8Array, given: ChunkingOptions): Promise<Chunk[]> {
+export async function chunkFile(
+  filePath: string,
+  data: string | Uint8Array,
+  given: ChunkingOptions,
+  onWarning: (warning: ChunkWarning) => void = (w) => console.warn(`${w.filePath}: ${w.message}`),
+): Promise<Chunk[]> {
   // Callers holding an older or partial config still get every limit.
   const options: ChunkingOptions = { ...DEFAULT_CONFIG.chunking, ...given };
   const handler = handlerFor(filePath);
@@ -51,19 +71,23 @@ export async function chunkFile(filePath: string, data: string | Uint8Array, giv
     return chunkPdf(filePath, typeof data === "string" ? latin1Bytes(data) : data, limits);
   }
   if (filePath.toLowerCase().endsWith(".svg") && byteLength(data) > options.maxSvgSizeBytes) return [];
-  const content = decodeText(data);
+  const content = typeof data === "string" ? stringText(data) : decodeFileText(data);
   if (content === null) return [];
   if (!handler) return chunkByLines(filePath, "text", content, options);
+  try {
+    return await chunkWith(handler, filePath, content, options, limits);
+  } catch (err) {
+    if (err instanceof ChunkingConfigError) throw err;
+    const what = handler.type === "custom" ? `chunker "${handler.chunker.language}"` : `${languageForPath(filePath)} chunking`;
+    onWarning({ filePath, message: `${what} failed (${oneLine(err)}); indexed as line windows` });
+    return chunkByLines(filePath, languageForPath(filePath) ?? "text", content, options);
+  }
+}
+
+async function chunkWith(handler: Handler, filePath: string, content: string, options: ChunkingOptions, limits: Limits): Promise<Chunk[]> {
   switch (handler.type) {
-    case "custom": {
-      let raw: unknown;
-      try {
-        raw = await handler.chunker.chunk(filePath, content);
-      } catch (err) {
-        throw new Error(`chunker "${handler.chunker.language}" failed on ${filePath}: ${(err as Error)?.message ?? err}`);
-      }
-      return normaliseChunks(raw, handler.chunker, filePath);
-    }
+    case "custom":
+      return normaliseChunks(await handler.chunker.chunk(filePath, content), handler.chunker, filePath);
     case "syntax": {
       const spec = languageForContent(handler.spec, filePath, content);
       return chunkWithSyntax(spec, filePath, content, limits, options.nodeTypes?.[spec.language] ?? []);
@@ -89,18 +113,10 @@ export async function parseSource(filePath: string, content: string): Promise<{ 
   return { language: spec.language, tree: await parseWith(spec.grammar, content) };
 }
 
-const decoder = new TextDecoder("utf-8");
-
-/** Text of a file, or null when it looks binary (a NUL byte in its first 8 KiB). */
-function decodeText(data: string | Uint8Array): string | null {
-  if (typeof data === "string") {
-    if (data.slice(0, 8192).includes("\u0000")) return null;
-    return data.charCodeAt(0) === 0xfeff ? data.slice(1) : data;
-  }
-  const head = data.subarray(0, 8192);
-  if (head.includes(0)) return null;
-  const text = decoder.decode(data);
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+/** Text handed over as a string: null when it looks binary (a NUL in its first 8 KiB). */
+function stringText(data: string): string | null {
+  if (data.slice(0, 8192).includes("\u0000")) return null;
+  return data.charCodeAt(0) === 0xfeff ? data.slice(1) : data;
 }
 
 function byteLength(data: string | Uint8Array): number {

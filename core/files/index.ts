@@ -1,3 +1,3 @@
 export { IgnoreRules, isIgnoreFile, RAGIGNORE_FILE, GITIGNORE_FILE, type IndexingRules } from "./ignore-rules.js";
 export { walkWorkspace, statPaths, toPosix, relativeToRoot, type WalkedFile, type WalkResult, type WalkOptions, type SkippedFile } from "./walk.js";
-export { looksBinary, isPdf, isImage, extensionOf, IMAGE_EXTENSIONS } from "./binary.js";
+export { looksBinary, decodeFileText, textEncodingOf, type TextEncoding, isPdf, isImage, extensionOf, IMAGE_EXTENSIONS } from "./binary.js";

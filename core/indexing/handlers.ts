@@ -5,7 +5,7 @@
 // chunking worker, so they may hold any state they like.
 import type { RagConfig } from "../config/defaults.js";
 import type { Chunk, ChunkRecord } from "../types.js";
-import { isPdf, looksBinary } from "../files/binary.js";
+import { decodeFileText, isPdf } from "../files/binary.js";
 import { chunkFile } from "../chunking/index.js";
 
 export interface FileHandlerContext {
@@ -14,8 +14,12 @@ export interface FileHandlerContext {
   root: string;
 }
 
-/** What a handler says about one file: its chunks, or why it has none on purpose. */
-export type HandlerResult = { chunks: Chunk[] } | { skipped: string };
+/**
+ * What a handler says about one file: its chunks (with warnings when they are not what the
+ * file's format asked for, e.g. line windows after its chunker failed), or why it has none on
+ * purpose.
+ */
+export type HandlerResult = { chunks: Chunk[]; warnings?: string[] } | { skipped: string };
 
 export interface FileHandler {
   readonly name: string;
@@ -29,8 +33,6 @@ export interface ChunkEnricher {
   enrich(records: ChunkRecord[], ctx: FileHandlerContext & { signal?: AbortSignal }): Promise<void>;
 }
 
-const textDecoder = new TextDecoder("utf-8");
-
 export const pdfHandler: FileHandler = {
   name: "pdf",
   matches: isPdf,
@@ -43,10 +45,11 @@ export const textHandler: FileHandler = {
   name: "text",
   matches: () => true,
   async handle(filePath, bytes, ctx) {
-    if (looksBinary(bytes)) return { skipped: "binary" };
-    let text = textDecoder.decode(bytes);
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // BOM
-    return { chunks: await chunkFile(filePath, text, ctx.chunking) };
+    const text = decodeFileText(bytes);
+    if (text === null) return { skipped: "binary" };
+    const warnings: string[] = [];
+    const chunks = await chunkFile(filePath, text, ctx.chunking, (w) => warnings.push(w.message));
+    return warnings.length ? { chunks, warnings } : { chunks };
   },
 };
 

@@ -129,6 +129,7 @@ function emptySummary(): IndexSummary {
     durationMs: 0,
     rebuildReason: null,
     errors: [],
+    warnings: [],
   };
 }
 
@@ -279,7 +280,7 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
   summary.durationMs = Date.now() - started;
   progress.phase = "done";
   report(true);
-  logger.info("index pass finished", { ...summary, errors: summary.errors.length });
+  logger.info("index pass finished", { ...summary, errors: summary.errors.length, warnings: summary.warnings.length });
   logger.debug("index pass timings (ms)", timings);
   return summary;
 
@@ -451,6 +452,10 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
         touched.push({ path: p.path, entry: { size: p.size, mtimeMs: p.mtimeMs, hash: p.hash, chunkIds: [], skipped: p.reason } });
         summary.filesSkipped++;
         continue;
+      }
+      for (const warning of p.warnings ?? []) {
+        summary.warnings.push({ filePath: p.path, warning });
+        logger.info("file indexed as line windows", { filePath: p.path, reason: warning });
       }
       const oldIds = new Set(old?.chunkIds ?? []);
       const newIds: string[] = [];

@@ -16,7 +16,8 @@ export interface FileToPrepare {
 }
 
 export type PreparedFile =
-  | { path: string; kind: "chunks"; hash: string; bytes: number; size: number; mtimeMs: number; chunks: Chunk[] }
+  /** `warnings`: the file is indexed, but not as its format asked (line windows after its chunker failed). */
+  | { path: string; kind: "chunks"; hash: string; bytes: number; size: number; mtimeMs: number; chunks: Chunk[]; warnings?: string[] }
   /** Content identical to the manifest's (only the mtime moved): nothing to re-chunk. */
   | { path: string; kind: "same-content"; hash: string; bytes: number; size: number; mtimeMs: number }
   | { path: string; kind: "skipped"; hash: string; bytes: number; size: number; mtimeMs: number; reason: string }
@@ -42,7 +43,7 @@ export async function prepareFile(
   try {
     const result = await handlerFor(file.path, includeRegisteredHandlers).handle(file.path, bytes, ctx);
     if ("skipped" in result) return { ...base, kind: "skipped", reason: result.skipped };
-    return { ...base, kind: "chunks", chunks: result.chunks };
+    return { ...base, kind: "chunks", chunks: result.chunks, ...(result.warnings?.length ? { warnings: result.warnings } : {}) };
   } catch (err) {
     return { path: file.path, kind: "error", error: `cannot chunk: ${oneLine(err)}` };
   }

@@ -48,11 +48,15 @@ describe("registerChunker", () => {
     expect(languageForPath("schema/api.graphql")).toBe("gql");
   });
 
-  it("reports a chunker that fails or returns garbage, naming it and the file", async () => {
+  it("falls back to line windows when a chunker fails or returns garbage, naming it and the file", async () => {
+    const warnings: string[] = [];
+    const warn = (w: { filePath: string; message: string }) => warnings.push(`${w.filePath}: ${w.message}`);
     registerChunker({ language: "broken", chunk: async () => { throw new Error("boom"); } }, [".brk"]);
-    await expect(chunkFile("x/a.brk", "text", options())).rejects.toThrow('chunker "broken" failed on x/a.brk: boom');
+    expect(await chunkFile("x/a.brk", "text", options(), warn)).toMatchObject([{ kind: "lines", language: "broken", content: "text" }]);
     registerChunker({ language: "odd", chunk: async () => "nope" as never }, [".odd"]);
-    await expect(chunkFile("x/a.odd", "text", options())).rejects.toThrow(/must resolve to an array/);
+    expect(await chunkFile("x/a.odd", "text", options(), warn)).toMatchObject([{ kind: "lines", language: "odd", content: "text" }]);
+    expect(warnings[0]).toBe('x/a.brk: chunker "broken" failed (boom); indexed as line windows');
+    expect(warnings[1]).toMatch(/^x\/a\.odd: chunker "odd" failed \(.*must resolve to an array.*\); indexed as line windows$/);
   });
 });
 

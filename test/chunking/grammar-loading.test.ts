@@ -56,7 +56,11 @@ describe("pluggable grammar source", () => {
     setGrammarSource(async () => {
       throw new Error("offline");
     });
-    await expect(chunkFile("m.rb", "class A\nend\n", options())).rejects.toThrow("offline");
+    // Without its grammar the file is still indexed, as line windows, and the reason is told.
+    const warnings: string[] = [];
+    const lines = await chunkFile("m.rb", "class A\nend\n", options(), (w) => warnings.push(`${w.filePath}: ${w.message}`));
+    expect(lines).toMatchObject([{ kind: "lines", language: "ruby", startLine: 1, endLine: 2 }]);
+    expect(warnings).toEqual(["m.rb: ruby chunking failed (offline); indexed as line windows"]);
     setGrammarSource(null);
     expect((await chunkFile("m.rb", "class A\nend\n", options()))[0].symbol).toBe("A");
   });
