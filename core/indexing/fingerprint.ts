@@ -18,3 +18,17 @@ export function chunkingFingerprint(config: RagConfig): string {
   for (const key of REINDEX_KEYS) if (!key.startsWith("embedding.")) values[key] = getPath(config, key);
   return hashBytes(JSON.stringify(values)).slice(0, 16);
 }
+
+/**
+ * Why the settings behind a stored fingerprint call for a rebuild, or null when they do not.
+ * Descriptions turned off need none (the stored ones stay right; new chunks just get none);
+ * turned on, existing chunks have none, so the index is rebuilt (the description cache keeps
+ * that cheap).
+ */
+export function chunkingChangeReason(stored: string, config: RagConfig): string | null {
+  if (stored === chunkingFingerprint(config)) return null;
+  const withDescriptions = (enabled: boolean) => chunkingFingerprint({ ...config, description: { ...config.description, enabled } });
+  if (!config.description.enabled && stored === withDescriptions(true)) return null;
+  if (config.description.enabled && stored === withDescriptions(false)) return "descriptions were turned on";
+  return "the chunking settings changed";
+}

@@ -13,7 +13,7 @@ import { statPaths, toPosix, walkWorkspace, type WalkedFile } from "../files/wal
 import { removeQuietly, writeFileAtomic } from "./atomic-file.js";
 import { ChunkPool, POOL_MIN_BYTES } from "./chunk-pool.js";
 import { EmbeddingCache } from "./embedding-cache.js";
-import { chunkingFingerprint } from "./fingerprint.js";
+import { chunkingChangeReason, chunkingFingerprint } from "./fingerprint.js";
 import { chunkEnrichers, workerCanHandle, type FileHandlerContext } from "./handlers.js";
 import { chunkId, hashBytes } from "./hash.js";
 import { acquireIndexLock } from "./lock.js";
@@ -225,14 +225,15 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
     rebuildReason = `the manifest is corrupt (${read.reason})`;
   } else {
     const m = read.manifest;
+    const settingsChange = chunkingChangeReason(m.chunkingFingerprint, config);
     if (m.provider !== providerName || m.model !== modelName) {
       const was = m.provider === "none" ? "keyword-only" : `${m.provider}/${m.model}`;
       const now = provider ? `${providerName}/${modelName}` : `keyword-only (${keywordOnlyReason ?? "no embedding model"})`;
       rebuildReason = `the embedding model changed (${was} -> ${now})`;
     } else if (m.dimension !== dimension) {
       rebuildReason = `the embedding dimension changed (${m.dimension} -> ${dimension})`;
-    } else if (m.chunkingFingerprint !== fingerprint) {
-      rebuildReason = "the chunking settings changed";
+    } else if (settingsChange) {
+      rebuildReason = settingsChange;
     } else {
       rebuildReason = await reconcileStore(store, m, startCheckpoint, logger);
       if (!rebuildReason) {
@@ -251,6 +252,8 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
   } else {
     // Freshly parsed for this pass: edited in place, written back at commit.
     manifest = (read as { manifest: Manifest }).manifest;
+    // Settings that changed without needing a rebuild (descriptions off) are the new baseline.
+    manifest.chunkingFingerprint = fingerprint;
   }
   const previousKeywordFiles = read.status === "ok" ? keywordFilesOf(read.manifest) : [];
   // Keyword changes of this pass, for a delta file (removals apply before additions: a pass
