@@ -212,7 +212,8 @@ export const DEFAULT_CONFIG = {
     recallMinScore: 0.2,
     autoInjectMinScore: 0.3,
     autoInjectTopK: 2,
-    autoInjectMinTokenOverlap: 1,
+    /** Content words a quirk must share with the user's message (a shared identifier counts as its parts). */
+    autoInjectMinTokenOverlap: 2,
     latencyBudgetMs: 2000,
     injectTokenBudget: 300,
     promptEnforcement: false,

@@ -244,6 +244,13 @@ export class QuirkMemory {
     for (const h of hits) {
       const quirk = this.quirks.get(h.id);
       if (!quirk) continue;
+      // A quirk written to the log by hand, or before a rule existed, is checked again: memory
+      // is recalled as trusted text, so it must pass today's rules.
+      const verdict = checkTrust(quirk.content + " " + quirk.tags.join(" "));
+      if (!verdict.ok) {
+        this.record({ op: "refuse", latencyMs: 0, id: quirk.id, rule: verdict.rule, where: "recall" });
+        continue;
+      }
       const confidence = this.confidenceOf(quirk);
       if (confidence < this.settings.minConfidence || h.score < minScore) continue;
       out.push({ quirk, score: h.score, confidence });

@@ -63,9 +63,18 @@ export function findDuplicate<T>(text: string, existing: T[], getText: (item: T)
   return best;
 }
 
-/** Relevance gate: how many distinct word tokens (≥3 chars) the quirk shares with the message. */
+/** Words too common in questions to show that a quirk is about the same thing. */
+const GATE_STOP = new Set(
+  "how why what where which who whom whose does doing done get got gets set run runs running make makes need needs want like work works working fix fixed file files code error errors issue problem thing way new old now here there".split(" "),
+);
+
+/**
+ * Relevance gate: how many distinct content words (≥3 chars) the quirk shares with the
+ * message. An identifier counts with its parts (`Float32Array` → float32array, float32,
+ * array), so one shared identifier passes a gate of two where one shared word does not.
+ */
 export function tokenOverlap(message: string, quirk: string): number {
-  const m = new Set(wordTokens(message));
+  const m = new Set(wordTokens(message).filter((t) => !GATE_STOP.has(t)));
   let n = 0;
   for (const t of new Set(wordTokens(quirk))) if (m.has(t)) n++;
   return n;
