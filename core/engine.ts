@@ -41,6 +41,7 @@ import { manifestPath, readManifest, MANIFEST_FILE } from "./indexing/manifest.j
 import { oneLine } from "./indexing/prepare-file.js";
 import { clearProgress, readProgress, readWatcherStatus } from "./indexing/state-files.js";
 import { startWatcher } from "./indexing/watch.js";
+import { IndexDamagedError, storeDamage } from "./indexing/store-files.js";
 import { beginDescriptionPass, registerDescriptionSteps } from "./description/index.js";
 import { openQuirkMemory, QUIRK_TABLE } from "./memory/index.js";
 import type { QuirkMemory } from "./memory/quirks.js";
@@ -133,6 +134,8 @@ class WorkspaceEngine implements Engine {
       },
       embedding: () => this.embedding(),
       store: (dimension) => this.storeForIndexing(dimension),
+      resetStore: (dimension) => this.resetStore(dimension),
+      storeDamage: null,
       keyword: null,
       keywordGeneration: -1,
     };
@@ -227,17 +230,59 @@ class WorkspaceEngine implements Engine {
       try {
         return await this.openStore(dimension, true);
       } catch (err) {
-        const table = this.localTableDir();
-        if (!table || !existsSync(table)) throw err;
-        // A corrupted table: keep it for inspection, start a fresh one (the pass rebuilds).
-        const aside = `${table}.corrupt-${Date.now()}`;
-        this.logger.error("the vector store cannot be opened; moving it aside and rebuilding", { error: oneLine(err), movedTo: aside });
-        renameSync(table, aside);
+        if (!this.moveTableAside("the vector store cannot be opened", err)) throw err;
         return await this.openStore(dimension, true);
       }
     })();
     this.storePromise.catch(() => (this.storePromise = null));
     return this.storePromise;
+  }
+
+  /** Keeps a damaged table for inspection beside the store; false when there is none to move. */
+  private moveTableAside(why: string, err: unknown): boolean {
+    const table = this.localTableDir();
+    if (!table || !existsSync(table)) return false;
+    const aside = `${table}.corrupt-${Date.now()}`;
+    this.logger.error(`${why}; moving it aside and rebuilding`, { error: oneLine(err), movedTo: aside });
+    renameSync(table, aside);
+    return true;
+  }
+
+  /** A fresh, empty table in place of a damaged one (the pass then rebuilds); null for remote stores. */
+  private async resetStore(dimension: number | null): Promise<VectorStore | null> {
+    if (!this.localTableDir()) return null;
+    await this.closeStore();
+    this.moveTableAside("the vector store is damaged", this.passEnv.storeDamage ?? "damaged files");
+    this.storeDimension = dimension;
+    this.storePromise = this.openStore(dimension, true);
+    this.storePromise.catch(() => (this.storePromise = null));
+    return this.storePromise;
+  }
+
+  /**
+   * A search that found the store damaged: the next pass rebuilds it (started right away when
+   * this engine is watching), and the caller gets one line saying so.
+   */
+  private storeDamaged(reason: string): IndexDamagedError {
+    const known = Boolean(this.passEnv.storeDamage);
+    this.passEnv.storeDamage = reason;
+    const rebuilding = this.watchers.size > 0;
+    if (rebuilding && !known) {
+      this.index().catch((err) => this.logger.error("rebuilding the damaged index failed", { error: oneLine(err) }));
+    }
+    return new IndexDamagedError(this.storeUri, reason, rebuilding);
+  }
+
+  /** Why a failed read means damage (a missing or truncated file), or null for any other failure. */
+  private async diagnoseReadFailure(store: VectorStore, err: unknown): Promise<string | null> {
+    const msg = oneLine(err);
+    if (/LanceError\(IO\)|Not found:|failed to fill whole buffer|No such file|corrupt|unexpected end of file/i.test(msg)) return msg;
+    try {
+      await store.listAll();
+      return null;
+    } catch (verifyErr) {
+      return oneLine(verifyErr);
+    }
   }
 
   /** The store for searching: never re-created; a dimension mismatch tells the user to re-index. */
@@ -263,6 +308,9 @@ class WorkspaceEngine implements Engine {
     const store = await this.storePromise;
     if (!this.recovered) {
       this.recovered = true;
+      const read = readManifest(this.stateDir);
+      const damage = this.passEnv.storeDamage || (read.status === "ok" ? await storeDamage(this.localTableDir(), read.manifest.storeFiles, store) : null);
+      if (damage) throw this.storeDamaged(damage);
       await recoverInterruptedPass(this.stateDir, store, this.logger);
     }
     return store;
@@ -423,7 +471,8 @@ class WorkspaceEngine implements Engine {
         mode = "keyword";
       }
     }
-    return hybridSearch({
+    try {
+      return await hybridSearch({
       query,
       queryVector,
       store,
@@ -434,7 +483,12 @@ class WorkspaceEngine implements Engine {
       mode,
       rank: options.rank ?? r.rank,
       ranker: (q, candidates) => rankCandidates(q, candidates, { features: r.rankFeatures }),
-    });
+      });
+    } catch (err) {
+      const damage = await this.diagnoseReadFailure(store, err);
+      if (damage) throw this.storeDamaged(damage);
+      throw new Error(oneLine(err));
+    }
   }
 
   async status(options: { countPending?: boolean } = {}): Promise<IndexStatus> {

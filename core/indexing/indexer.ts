@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import type { RagConfig } from "../config/defaults.js";
+import { isRemoteOrMemoryUri } from "../config/load.js";
 import type { IndexOptions, IndexProgress, IndexSummary, Logger } from "../engine-types.js";
 import type { ChunkRecord, EmbeddingProvider, VectorStore } from "../types.js";
 import { embeddingText } from "../chunking/index.js";
@@ -16,6 +17,7 @@ import { EmbeddingCache } from "./embedding-cache.js";
 import { chunkingChangeReason, chunkingFingerprint } from "./fingerprint.js";
 import { chunkEnrichers, workerCanHandle, type FileHandlerContext } from "./handlers.js";
 import { chunkId, hashBytes } from "./hash.js";
+import { sameFiles, storeDamage, tableFiles } from "./store-files.js";
 import { acquireIndexLock } from "./lock.js";
 import { emptyManifest, readManifest, writeManifest, type Manifest, type ManifestFileEntry } from "./manifest.js";
 import { prepareFile, oneLine, type FileToPrepare, type PreparedFile } from "./prepare-file.js";
@@ -37,6 +39,16 @@ export interface PassEnv {
   keywordGeneration: number;
   /** The embedding cache the last pass used, kept for the next pass of this process. */
   embeddingCache?: EmbeddingCache | null;
+  /** Why the store is known to be damaged (a failed read during search), or null. */
+  storeDamage?: string | null;
+  /** Moves a damaged local table aside and opens a fresh, empty one; null where it cannot. */
+  resetStore?(dimension: number | null): Promise<VectorStore | null>;
+}
+
+/** The local table folder of a pass's store, or null for object storage and memory://. */
+export function localTableDir(env: Pick<PassEnv, "storeUri" | "config">): string | null {
+  if (isRemoteOrMemoryUri(env.storeUri)) return null;
+  return join(env.storeUri, `${env.config.vectorStore.tableName}.lance`);
 }
 
 export class IndexCancelledError extends Error {
@@ -209,15 +221,25 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
   // rebuilds the index and never reuses cached vectors of the old weights.
   const modelName = provider ? (provider.fingerprint ? `${provider.model}@${provider.fingerprint}` : provider.model) : "";
   const fingerprint = chunkingFingerprint(config);
-  const store = (await env.store(dimension)) as StoreLike;
+  let store = (await env.store(dimension)) as StoreLike;
+  const read = readManifest(stateDir);
+  const tableDir = localTableDir(env);
+  // Damage found by a search, or files of the committed table missing or truncated: the table
+  // cannot be trusted (or even cleared), so it is moved aside and the index rebuilt.
+  const damage = env.storeDamage || (read.status === "ok" ? await storeDamage(tableDir, read.manifest.storeFiles, store) : null);
+  if (damage) {
+    logger.error("the vector store is damaged; moving it aside and rebuilding", { reason: damage });
+    store = ((await env.resetStore?.(dimension)) ?? store) as StoreLike;
+    env.storeDamage = null;
+  }
   const startCheckpoint = await store.checkpoint();
   mark("open");
-
-  const read = readManifest(stateDir);
   let manifest: Manifest;
   let keyword: KeywordIndex | null = null;
   let rebuildReason: string | null = null;
-  if (options.force) {
+  if (damage) {
+    rebuildReason = damage;
+  } else if (options.force) {
     rebuildReason = "a full rebuild was requested";
   } else if (read.status === "missing") {
     if ((await store.count()) > 0) rebuildReason = "the manifest is missing but the store has rows";
@@ -244,7 +266,15 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
   }
   if (rebuildReason || read.status !== "ok") {
     if (rebuildReason) logger.info("rebuilding the index", { reason: rebuildReason });
-    await store.clear();
+    try {
+      await store.clear();
+    } catch (err) {
+      // A table too damaged to delete from: start from a fresh one.
+      const fresh = await env.resetStore?.(dimension);
+      if (!fresh) throw err;
+      logger.error("cannot clear the vector store; moved it aside", { error: oneLine(err) });
+      store = fresh as StoreLike;
+    }
     keyword = new KeywordIndex();
     const prevGeneration = read.status === "ok" ? read.manifest.generation : 0;
     manifest = emptyManifest(providerName, modelName, dimension, fingerprint);
@@ -560,6 +590,15 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
     report();
   }
 
+  /** Notes the table's files in the manifest; true when they differ from what it said. */
+  function recordStoreFiles(): boolean {
+    const files = tableDir ? tableFiles(tableDir) : null;
+    if (sameFiles(manifest.storeFiles, files)) return false;
+    if (files) manifest.storeFiles = files;
+    else delete manifest.storeFiles;
+    return true;
+  }
+
   async function commit(changedAnything: boolean, cache: EmbeddingCache | null): Promise<void> {
     const chunkCount = Object.values(manifest.files).reduce((s, e) => s + e.chunkIds.length, 0);
     manifest.lastIndexedAt = new Date().toISOString();
@@ -594,6 +633,7 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
       await store.compact?.(Math.min(startCheckpoint, oldManifestCheckpoint));
       mark("commit:compact");
       manifest.storeCheckpoint = await store.checkpoint();
+      recordStoreFiles();
       writeManifest(stateDir, manifest);
       const keep = new Set(keywordFilesOf(manifest));
       for (const f of previousKeywordFiles) if (!keep.has(f)) removeQuietly(join(stateDir, f));
@@ -609,7 +649,8 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
       // Nothing was added or removed; the manifest is rewritten only when some entry changed
       // (a touched file's new mtime) or the store moved (a rollback makes a new version).
       const checkpoint = await store.checkpoint();
-      if (touchedEntries > 0 || checkpoint !== manifest.storeCheckpoint) {
+      const filesMoved = recordStoreFiles();
+      if (touchedEntries > 0 || checkpoint !== manifest.storeCheckpoint || filesMoved) {
         manifest.storeCheckpoint = checkpoint;
         writeManifest(stateDir, manifest);
       }

@@ -40,6 +40,8 @@ export interface Manifest {
   keywordDeltas?: string[];
   /** Increases with every committed pass; readers reload when it changes. */
   generation: number;
+  /** Local stores: the table's files and sizes at this commit (a missing or resized one means damage). */
+  storeFiles?: Record<string, number>;
   /** HEAD of the workspace's git repository at the last pass (git watch backend). */
   gitHead?: string | null;
   files: Record<string, ManifestFileEntry>;

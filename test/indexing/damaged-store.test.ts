@@ -1,0 +1,97 @@
+// Lance data files truncated or deleted behind the index's back: the next pass notices (the
+// manifest records the table's files and sizes) and rebuilds; a search that hits the damage
+// says so in one line, without LanceDB's Rust source paths, and names the fix.
+import { readdirSync, rmSync, statSync, truncateSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Engine } from "../../core/engine-types.js";
+import { cleanErrorMessage, oneLine } from "../../core/error-line.js";
+import { engineFor, makeWorkspace, pathsHolding, removeWorkspace, tsFunction } from "./helpers.js";
+
+const roots: string[] = [];
+const engines: Engine[] = [];
+afterEach(async () => {
+  for (const e of engines.splice(0)) await e.close().catch(() => undefined);
+  for (const r of roots.splice(0)) removeWorkspace(r);
+});
+
+const keywordOnly = { embedding: { provider: "local", model: "./no-such-model" }, logging: { logFilePath: "" } };
+
+async function indexed(): Promise<{ root: string; dataDir: string }> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 6; i++) files[`src/f${i}.ts`] = tsFunction(`damagedStoreFunction${i}`, `file ${i}`);
+  const root = makeWorkspace(files);
+  roots.push(root);
+  const engine = await engineFor(root, keywordOnly);
+  await engine.index();
+  const dataDir = join(engine.stateDir, "chunks.lance", "data");
+  await engine.close();
+  return { root, dataDir };
+}
+
+function dataFiles(dir: string): string[] {
+  return readdirSync(dir).filter((n) => n.endsWith(".lance")).map((n) => join(dir, n));
+}
+
+describe("damaged store files", () => {
+  it.each(["truncated", "deleted"])("a %s data file is detected by the next pass, which rebuilds", async (how) => {
+    const { root, dataDir } = await indexed();
+    for (const f of dataFiles(dataDir)) {
+      if (how === "truncated") truncateSync(f, Math.floor(statSync(f).size / 2));
+      else rmSync(f);
+    }
+    const engine = await engineFor(root, keywordOnly);
+    engines.push(engine);
+    const s = await engine.index();
+    expect(s.rebuildReason).toMatch(/damaged/);
+    expect(s.filesIndexed).toBe(6);
+    expect(await pathsHolding(engine, "damagedStoreFunction3")).toEqual(["src/f3.ts"]);
+    expect((await engine.index()).filesIndexed).toBe(0);
+  });
+
+  it("a search over a damaged store fails with one clean line naming the fix", async () => {
+    const { root, dataDir } = await indexed();
+    for (const f of dataFiles(dataDir)) truncateSync(f, Math.floor(statSync(f).size / 2));
+    const engine = await engineFor(root, keywordOnly);
+    engines.push(engine);
+    const err = await engine.search("damagedStoreFunction3").then(
+      () => null,
+      (e: Error) => e,
+    );
+    expect(err).not.toBeNull();
+    expect(err!.message.split("\n")).toHaveLength(1);
+    expect(err!.message).toMatch(/damaged/);
+    expect(err!.message).toMatch(/index --force/);
+    expect(err!.message).not.toMatch(/\.rs:\d+/);
+  });
+
+  it("a search that finds the store damaged under a watcher rebuilds it", async () => {
+    const { root, dataDir } = await indexed();
+    const engine = await engineFor(root, keywordOnly);
+    engines.push(engine);
+    const watcher = await engine.watch({ debounceMs: 50 });
+    try {
+      for (const f of dataFiles(dataDir)) truncateSync(f, Math.floor(statSync(f).size / 2));
+      await expect(engine.search("damagedStoreFunction4")).rejects.toThrow(/damaged.*being rebuilt/);
+      const deadline = Date.now() + 20_000;
+      let hits: string[] = [];
+      while (Date.now() < deadline) {
+        hits = await pathsHolding(engine, "damagedStoreFunction4").catch(() => []);
+        if (hits.length > 0) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(hits).toEqual(["src/f4.ts"]);
+    } finally {
+      await watcher.close();
+    }
+  });
+});
+
+describe("LanceDB error messages", () => {
+  it("lose their Rust source paths and repeated causes", () => {
+    const raw =
+      "lance error: Not found: tmp/x/.opencode/rag_db/chunks.lance/_versions, /usr/local/cargo/registry/src/index.crates.io-1949cf8c6b5b557f/lance-table-8.0.0/src/io/commit.rs:646:26  Caused by: Not found: tmp/x/.opencode/rag_db/chunks.lance/_versions, /usr/local/cargo/registry/src/index.crates.io-1949cf8c6b5b557f/lance-table-8.0.0/src/io/commit.rs:646:26";
+    expect(cleanErrorMessage(raw)).toBe("lance error: Not found: tmp/x/.opencode/rag_db/chunks.lance/_versions");
+    expect(oneLine(new Error(raw))).not.toMatch(/\.rs:/);
+  });
+});
