@@ -85,6 +85,50 @@ export const DEFAULT_EXCLUDED_EXTENSIONS = [
   ".safetensors",
 ];
 
+/**
+ * Files that hold credentials: never read, chunked, embedded or sent anywhere, and listed as
+ * skipped with the reason "secret". Gitignore-style patterns, relative to the workspace.
+ * `indexing.extraSecretFiles` adds patterns, `indexing.allowSecretFiles` lets a file back in,
+ * and `indexing.secretFiles: []` turns the list off. Files with a service-account JSON or a
+ * private key block as their content are skipped whatever their name.
+ */
+export const DEFAULT_SECRET_FILES = [
+  ".env",
+  ".env.*",
+  "!.env.example",
+  "!.env.sample",
+  "!.env.template",
+  "!.env.dist",
+  "*.pem",
+  "*.key",
+  "*.p12",
+  "*.pfx",
+  "*.jks",
+  "*.keystore",
+  "*.ppk",
+  "id_rsa",
+  "id_dsa",
+  "id_ecdsa",
+  "id_ed25519",
+  ".npmrc",
+  ".yarnrc.yml",
+  ".pypirc",
+  ".netrc",
+  "_netrc",
+  ".pgpass",
+  ".git-credentials",
+  ".htpasswd",
+  "credentials",
+  "credentials.json",
+  "**/.docker/config.json",
+  "*.tfvars",
+  "*.tfstate",
+  "*.tfstate.backup",
+  "kubeconfig",
+  "opencode.json",
+  "opencode.jsonc",
+];
+
 export const DEFAULT_CONFIG = {
   embedding: {
     /** local | ollama | openai */
@@ -121,6 +165,12 @@ export const DEFAULT_CONFIG = {
     excludeExtensions: DEFAULT_EXCLUDED_EXTENSIONS,
     maxFileSizeBytes: 1_048_576,
     respectGitignore: true,
+    /** Credential files, never indexed (see DEFAULT_SECRET_FILES); [] turns the list off. */
+    secretFiles: DEFAULT_SECRET_FILES,
+    /** More secret-file patterns, on top of secretFiles. */
+    extraSecretFiles: [] as string[],
+    /** Patterns let back in although secretFiles names them, e.g. ["config/dev.key"]. */
+    allowSecretFiles: [] as string[],
   },
   chunking: {
     /** A node longer than this many lines is split at child boundaries. */

@@ -2,10 +2,11 @@
 // any depth, plus .opencode-ragignore files, `indexing.exclude` patterns, and the default
 // excluded directory names and extensions. Shared by the walker and the watcher, so both
 // agree on what the index covers.
-import { readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import ignore, { type Ignore } from "ignore";
 import type { RagConfig } from "../config/defaults.js";
+import { secretFileRules, type SecretFileRules, type SecretFileSettings } from "./secret-files.js";
 
 export const RAGIGNORE_FILE = ".opencode-ragignore";
 export const GITIGNORE_FILE = ".gitignore";
@@ -19,13 +20,24 @@ export function isIgnoreFile(relPath: string): boolean {
 export type IndexingRules = Pick<
   RagConfig["indexing"],
   "exclude" | "excludeDirs" | "excludeExtensions" | "respectGitignore"
->;
+> &
+  SecretFileSettings;
 
+/** Ignore files larger than this are not ignore files. */
+const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
+
+/** An ignore file's text; a FIFO, device or huge file named .gitignore is not read (it would hang or grow). */
 function readPatterns(file: string): string | null {
+  let fd: number | null = null;
   try {
-    return readFileSync(file, "utf8");
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > MAX_IGNORE_FILE_BYTES) return null;
+    return readFileSync(fd, "utf8");
   } catch {
     return null;
+  } finally {
+    if (fd !== null) closeSync(fd);
   }
 }
 
@@ -40,6 +52,7 @@ export class IgnoreRules {
   private readonly dirRules = new Map<string, Ignore | null>();
   /** Workspace-relative folders that are always excluded (the store, the state folder). */
   private readonly extraExcludedPrefixes: string[];
+  private readonly secrets: SecretFileRules;
 
   constructor(
     private readonly root: string,
@@ -58,6 +71,7 @@ export class IgnoreRules {
       }
     }
     this.hasRootRules = rootPatterns > 0;
+    this.secrets = secretFileRules(rules);
     this.extraExcludedPrefixes = extraExcludedPaths.filter((p) => p && p !== "." && !p.startsWith("..")).map((p) => p.replace(/\/+$/, ""));
   }
 
@@ -90,6 +104,11 @@ export class IgnoreRules {
       if (text !== null) (ig ??= ignore()).add(text);
     }
     return ig;
+  }
+
+  /** Whether a file is a credential file (indexing.secretFiles): skipped with the reason "secret". */
+  isSecretFile(relPath: string): boolean {
+    return this.secrets.isSecretPath(relPath);
   }
 
   /** Forgets cached ignore files (after a .gitignore changed). */

@@ -3,6 +3,7 @@
 import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { IgnoreRules } from "./ignore-rules.js";
+import { SECRET_REASON } from "./secret-files.js";
 
 export interface WalkedFile {
   /** Workspace-relative, forward slashes. */
@@ -19,7 +20,7 @@ export interface SkippedFile {
 
 export interface WalkResult {
   files: WalkedFile[];
-  /** Files seen but left out for a reason a user may want to know (too large, unreadable). */
+  /** Files seen but left out for a reason a user may want to know (secret, too large, unreadable). */
   skipped: SkippedFile[];
 }
 
@@ -97,6 +98,10 @@ export async function walkWorkspace(root: string, options: WalkOptions): Promise
         subdirs.push({ abs: childAbs, rel: childRel });
         continue;
       }
+      if (options.rules.isSecretFile(childRel)) {
+        skipped.push({ path: childRel, reason: SECRET_REASON });
+        continue;
+      }
       try {
         st ??= statSync(childAbs);
       } catch (err) {
@@ -141,6 +146,11 @@ export function statPaths(
   for (const path of paths) {
     const abs = join(root, path);
     if (options.rules.isExcluded(path)) {
+      gone.push(path);
+      continue;
+    }
+    if (options.rules.isSecretFile(path)) {
+      skipped.push({ path, reason: SECRET_REASON });
       gone.push(path);
       continue;
     }

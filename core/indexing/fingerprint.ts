@@ -4,6 +4,7 @@ import { REINDEX_KEYS, type RagConfig } from "../config/defaults.js";
 import { getPath } from "../config/validate.js";
 import { CHUNKING_VERSION } from "../chunking/index.js";
 import { hashBytes } from "./hash.js";
+import { REDACTION_VERSION } from "../redact.js";
 
 /**
  * Bumped when the indexer's own output changes shape (chunk ids, embedded text, keyword
@@ -14,7 +15,8 @@ export const INDEX_FORMAT = 1;
 /** Embedding provider and model are recorded in the manifest as themselves (clearer reasons). */
 export function chunkingFingerprint(config: RagConfig): string {
   // The chunker's own version too: a newer chunker may cut the same file differently.
-  const values: Record<string, unknown> = { format: INDEX_FORMAT, chunker: CHUNKING_VERSION };
+  // And the redactor's: an index written before a rule existed may hold that secret.
+  const values: Record<string, unknown> = { format: INDEX_FORMAT, chunker: CHUNKING_VERSION, redaction: REDACTION_VERSION };
   for (const key of REINDEX_KEYS) if (!key.startsWith("embedding.")) values[key] = getPath(config, key);
   return hashBytes(JSON.stringify(values)).slice(0, 16);
 }

@@ -1,7 +1,9 @@
 // Reads one changed file, hashes it and turns it into chunks. Runs in the main thread or in a
 // chunking worker: the same function, so both produce identical results.
-import { readFile } from "node:fs/promises";
 import type { Chunk } from "../types.js";
+import { readRegularFile, UnreadableFileError } from "../files/safe-read.js";
+import { looksLikeSecretContent, SECRET_REASON, secretFileRules } from "../files/secret-files.js";
+import { redact } from "../redact.js";
 import { hashBytes } from "./hash.js";
 import { handlerFor, type FileHandlerContext } from "./handlers.js";
 import { oneLine } from "../error-line.js";
@@ -30,8 +32,10 @@ export async function prepareFile(
 ): Promise<PreparedFile> {
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(file.absPath);
+    // The walker saw a regular file, but it may have become a FIFO or grown since.
+    bytes = await readRegularFile(file.absPath, { maxBytes: ctx.config.indexing.maxFileSizeBytes });
   } catch (err) {
+    if (err instanceof UnreadableFileError) return { path: file.path, kind: "error", error: `cannot read: ${err.message.slice(file.absPath.length + 1)}` };
     const code = (err as NodeJS.ErrnoException).code;
     return { path: file.path, kind: "error", error: code === "ENOENT" ? "deleted while indexing" : `cannot read: ${code ?? (err as Error).message}` };
   }
@@ -40,13 +44,28 @@ export async function prepareFile(
   // the next pass looks again instead of trusting stale content.
   const base = { path: file.path, hash, bytes: bytes.length, size: file.size, mtimeMs: file.mtimeMs };
   if (file.previousHash === hash) return { ...base, kind: "same-content" };
+  if (isSecretContent(file.path, bytes, ctx)) return { ...base, kind: "skipped", reason: SECRET_REASON };
   try {
     const result = await handlerFor(file.path, includeRegisteredHandlers).handle(file.path, bytes, ctx);
     if ("skipped" in result) return { ...base, kind: "skipped", reason: result.skipped };
-    return { ...base, kind: "chunks", chunks: result.chunks, ...(result.warnings?.length ? { warnings: result.warnings } : {}) };
+    // Secrets inside ordinary files never reach the store, the embedder or a describer.
+    return { ...base, kind: "chunks", chunks: result.chunks.map(redactChunk), ...(result.warnings?.length ? { warnings: result.warnings } : {}) };
   } catch (err) {
     return { path: file.path, kind: "error", error: `cannot chunk: ${oneLine(err)}` };
   }
+}
+
+/** A key file whose name says nothing (a service-account JSON, a bare private key). */
+function isSecretContent(path: string, bytes: Uint8Array, ctx: FileHandlerContext): boolean {
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 64 * 1024)).toString("latin1");
+  if (!head.includes("PRIVATE KEY") && !head.includes("service_account")) return false;
+  return !secretFileRules(ctx.config.indexing).isAllowed(path) && looksLikeSecretContent(head);
+}
+
+function redactChunk(c: Chunk): Chunk {
+  const content = redact(c.content, "code");
+  const context = c.context ? redact(c.context, "code") : c.context;
+  return content === c.content && context === c.context ? c : { ...c, content, context };
 }
 
 export { oneLine };
