@@ -26,6 +26,8 @@ interface Unit {
   params: string;
   /** How the unit reads in a context chain: `method get(key: string)`. */
   label: string;
+  /** Transparent containers around it (`namespace Shop`), shown in its context when it is a root. */
+  prefix: string;
   start: number;
   end: number;
   children: Unit[];
@@ -139,6 +141,7 @@ function collectUnits(spec: AstLanguage, tree: Tree, query: Query, lines: LineIn
       qualifiedName: refined?.qualifiedName ?? "",
       params: refined?.params ?? paramsOf(node),
       label: "",
+      prefix: spec.transparent ? containerChain(spec.transparent, outer) : "",
       start,
       end,
       children: [],
@@ -178,6 +181,16 @@ function collectUnits(spec: AstLanguage, tree: Tree, query: Query, lines: LineIn
   }
   finishUnits(roots, null);
   return roots;
+}
+
+/** `namespace A > namespace A.B`: the transparent containers a node sits in, outermost first. */
+function containerChain(transparent: Record<string, string[]>, node: Node): string {
+  const chain: string[] = [];
+  for (let p = node.parent; p; p = p.parent) {
+    const kind = Object.keys(transparent).find((k) => transparent[k].includes(p!.type));
+    if (kind) chain.unshift([kind, nameOf(p)].filter(Boolean).join(" "));
+  }
+  return chain.join(" > ");
 }
 
 function containsNode(outer: Node, inner: Node): boolean {
@@ -245,7 +258,8 @@ function emitRegion(
 }
 
 function emitUnit(unit: Unit, parentContext: string, lines: LineIndex, limits: Limits): Piece[] {
-  const context = parentContext ? `${parentContext} > ${unit.label}` : unit.label;
+  const outer = parentContext || unit.prefix;
+  const context = outer ? `${outer} > ${unit.label}` : unit.label;
   const whole = fits(lines, unit.start, unit.end, limits);
   const needsSplit = !whole || unit.children.some((c) => c.holdsDetached);
   if (!needsSplit) {

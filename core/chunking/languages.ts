@@ -29,6 +29,13 @@ export interface AstLanguage {
   wrappers?: string[];
   /** Node types that, directly before a unit, belong to it (doc comments, attributes). */
   leading?: string[];
+  /**
+   * Containers that are never units themselves (kind -> node types): what they hold is chunked
+   * as if they were not there, and they only show in the context (`namespace Shop > class Cart`).
+   * For wrappers around a whole file, such as C# namespaces, where the container as a chunk
+   * would hide every type it declares.
+   */
+  transparent?: Record<string, string[]>;
   /** Kinds that always become their own chunk, even inside a unit that fits (HTML script/style). */
   detached?: string[];
   /** Language-specific kind or name, when the node type alone does not say. */
@@ -233,12 +240,13 @@ export const AST_LANGUAGES: AstLanguage[] = [
       struct: ["struct_declaration"],
       enum: ["enum_declaration"],
       record: ["record_declaration"],
-      namespace: ["namespace_declaration", "file_scoped_namespace_declaration"],
       method: ["method_declaration", "operator_declaration"],
       constructor: ["constructor_declaration"],
       property: ["property_declaration"],
       type: ["delegate_declaration"],
     },
+    // A namespace usually wraps the whole file: its types are the units.
+    transparent: { namespace: ["namespace_declaration", "file_scoped_namespace_declaration"] },
     leading: COMMENTS,
   },
   {

@@ -100,6 +100,35 @@ describe("C#", () => {
       context: `${ns} > class Warehouse > method Receive(Product product, int quantity)`,
     });
   });
+
+  it("a namespace is transparent: the types it declares are the chunks, however small the file", async () => {
+    const block = [
+      "using System;",
+      "",
+      "namespace Shop.Billing",
+      "{",
+      "    /// <summary>Totals an order.</summary>",
+      "    public class InvoiceCalculator",
+      "    {",
+      "        public decimal Total(decimal[] lines) => lines.Sum();",
+      "    }",
+      "",
+      "    public interface ITaxPolicy { decimal Rate(string region); }",
+      "}",
+      "",
+    ].join("\n");
+    const chunks = await chunkFile("src/Billing.cs", block, options());
+    expect(outline(chunks)).toEqual(["class InvoiceCalculator 1-9", "interface ITaxPolicy 11-12"]);
+    expect(chunks.map((c) => c.context)).toEqual(["namespace Shop.Billing > class InvoiceCalculator", "namespace Shop.Billing > interface ITaxPolicy"]);
+
+    const fileScoped = "namespace Shop.Billing;\n\npublic record Invoice(string Id, decimal Total);\n\npublic enum Currency { Eur, Usd }\n";
+    const scoped = await chunkFile("src/Invoice.cs", fileScoped, options({ minChars: 0 }));
+    expect(outline(scoped)).toEqual(["preamble  1-1", "record Invoice 3-3", "enum Currency 5-5"]);
+    expect(scoped[1].context).toBe("namespace Shop.Billing > record Invoice");
+
+    const nested = await chunkFile("src/Nested.cs", "namespace A { namespace B {\n  class C { }\n} }\n", options({ minChars: 0 }));
+    expect(nested.find((c) => c.symbol === "C")?.context).toBe("namespace A > namespace B > class C");
+  });
 });
 
 describe("Ruby", () => {
