@@ -83,6 +83,10 @@ export interface IndexStatus {
   watch: { state: "off" | "watching" | "indexing" | "error"; backend?: string; updatedAt?: string; message?: string };
   /** Set while a pass runs in any process on this store. */
   indexing: { filesDone: number; filesTotal: number; startedAt: string } | null;
+  /** Why the store's files cannot be trusted (missing or truncated), or null; the next pass rebuilds. */
+  storeDamage: string | null;
+  /** Files the last pass left out, each with why (up to 1,000 listed; `omitted` counts the rest). */
+  skipped: { total: number; files: Array<{ path: string; reason: string }>; omitted: number; updatedAt: string } | null;
 }
 
 export interface SearchOptions {

@@ -42,6 +42,7 @@ import { oneLine } from "./indexing/prepare-file.js";
 import { clearProgress, readProgress, readWatcherStatus } from "./indexing/state-files.js";
 import { startWatcher } from "./indexing/watch.js";
 import { IndexDamagedError, storeDamage } from "./indexing/store-files.js";
+import { readSkippedList } from "./indexing/skipped-files.js";
 import { beginDescriptionPass, registerDescriptionSteps } from "./description/index.js";
 import { openQuirkMemory, QUIRK_TABLE } from "./memory/index.js";
 import type { QuirkMemory } from "./memory/quirks.js";
@@ -544,6 +545,7 @@ class WorkspaceEngine implements Engine {
     }
     const watcher = readWatcherStatus(this.stateDir);
     const progress = readProgress(this.stateDir);
+    const skipped = readSkippedList(this.stateDir);
     return {
       root: this.root,
       storeUri: this.storeUri,
@@ -562,7 +564,24 @@ class WorkspaceEngine implements Engine {
         ? { state: watcher.state, backend: watcher.backend, updatedAt: watcher.updatedAt, message: watcher.message }
         : { state: "off" },
       indexing: progress ? { filesDone: progress.filesDone, filesTotal: progress.filesTotal, startedAt: progress.startedAt } : null,
+      storeDamage: manifest && !progress ? await this.statusDamage(manifest.storeFiles) : null,
+      skipped: skipped ? { total: skipped.total, files: skipped.files, omitted: skipped.omitted, updatedAt: skipped.updatedAt } : null,
     };
+  }
+
+  /** Status's look at the store's files (a read of every row only when they changed). */
+  private async statusDamage(recorded: Record<string, number> | undefined): Promise<string | null> {
+    if (this.passEnv.storeDamage) return this.passEnv.storeDamage;
+    let opened: VectorStore | null = null;
+    try {
+      return await storeDamage(this.localTableDir(), recorded, async () => {
+        if (this.storePromise) return this.storePromise;
+        opened = await this.openStore(null, false);
+        return opened;
+      });
+    } finally {
+      if (opened) await (opened as VectorStore).close().catch(() => undefined);
+    }
   }
 
   async clear(): Promise<void> {

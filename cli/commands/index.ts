@@ -77,6 +77,12 @@ Indexes the current directory. Unchanged files are skipped without being read.
     if (summary.errors.length > 20) ctx.err(`warning: ${summary.errors.length - 20} more files could not be indexed (see the log)`);
     for (const w of summary.warnings.slice(0, 20)) ctx.err(`warning: ${w.filePath}: ${w.warning}`);
     if (summary.warnings.length > 20) ctx.err(`warning: ${summary.warnings.length - 20} more files were indexed as line windows (see the log)`);
+    if (ctx.debug) {
+      // Which files were left out and why (also in `status --json`).
+      const skipped = (await engine.status({ countPending: false })).skipped;
+      for (const f of skipped?.files ?? []) ctx.err(`skipped: ${f.path}: ${f.reason}`);
+      if (skipped?.omitted) ctx.err(`skipped: ${skipped.omitted} more files (not listed)`);
+    }
     ctx.out(summaryLine(summary));
     if (ctx.values.watch !== true) return 0;
 

@@ -17,6 +17,7 @@ import { EmbeddingCache } from "./embedding-cache.js";
 import { chunkingChangeReason, chunkingFingerprint } from "./fingerprint.js";
 import { chunkEnrichers, workerCanHandle, type FileHandlerContext } from "./handlers.js";
 import { chunkId, hashBytes } from "./hash.js";
+import { writeSkippedList } from "./skipped-files.js";
 import { sameFiles, storeDamage, tableFiles } from "./store-files.js";
 import { acquireIndexLock } from "./lock.js";
 import { emptyManifest, readManifest, writeManifest, type Manifest, type ManifestFileEntry } from "./manifest.js";
@@ -298,6 +299,9 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
   const kw = keyword!;
   env.keyword = kw;
 
+  // Files this pass left out and why; `examined`: the paths a partial pass looked at.
+  const skippedFiles = new Map<string, string>();
+  let examined: string[] | null = null;
   try {
     await runSteps();
   } catch (err) {
@@ -310,6 +314,7 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
     }
     throw err;
   }
+  writeSkippedList(stateDir, skippedFiles, examined);
   summary.durationMs = Date.now() - started;
   progress.phase = "done";
   report(true);
@@ -334,6 +339,8 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
       const r = statPaths(env.root, [...new Set(options.onlyPaths!)], walkOpts);
       present = r.files;
       summary.filesSkipped += r.skipped.length;
+      for (const f of r.skipped) skippedFiles.set(f.path, f.reason);
+      examined = [...new Set(options.onlyPaths!)];
       const goneSet = new Set<string>();
       for (const g of r.gone) {
         if (manifest.files[g]) goneSet.add(g);
@@ -346,6 +353,7 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
       const r = await walkWorkspace(env.root, walkOpts);
       present = r.files;
       summary.filesSkipped += r.skipped.length;
+      for (const f of r.skipped) skippedFiles.set(f.path, f.reason);
       const seen = new Set(present.map((f) => f.path));
       deleted = Object.keys(manifest.files).filter((p) => !seen.has(p));
     }
@@ -359,7 +367,10 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
       const entry = manifest.files[f.path];
       if (entry && entry.size === f.size && entry.mtimeMs === f.mtimeMs) {
         summary.filesUnchanged++;
-        if (entry.skipped) summary.filesSkipped++;
+        if (entry.skipped) {
+          summary.filesSkipped++;
+          skippedFiles.set(f.path, entry.skipped);
+        }
         continue;
       }
       changed.push({ path: f.path, absPath: f.absPath, size: f.size, mtimeMs: f.mtimeMs, previousHash: entry?.hash });
@@ -465,6 +476,7 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
           }
         } else {
           summary.errors.push({ filePath: p.path, error: p.error });
+          skippedFiles.set(p.path, p.error);
           // Keep the old chunks, but make the next pass try this file again.
           if (old) {
             old.mtimeMs = -1;
@@ -484,6 +496,7 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
         if (old) removeIds.push(...old.chunkIds);
         touched.push({ path: p.path, entry: { size: p.size, mtimeMs: p.mtimeMs, hash: p.hash, chunkIds: [], skipped: p.reason } });
         summary.filesSkipped++;
+        skippedFiles.set(p.path, p.reason);
         continue;
       }
       for (const warning of p.warnings ?? []) {

@@ -65,13 +65,18 @@ export function sameFiles(a: Record<string, number> | undefined, b: Record<strin
  * Null when the store can be trusted, else why not. Cheap when the files are as recorded;
  * otherwise (or with no record, from an older version) every row's id is read once.
  */
-export async function storeDamage(tableDir: string | null, recorded: Record<string, number> | undefined, store: VectorStore): Promise<string | null> {
+export async function storeDamage(
+  tableDir: string | null,
+  recorded: Record<string, number> | undefined,
+  storeOrOpen: VectorStore | (() => Promise<VectorStore>),
+): Promise<string | null> {
   if (!tableDir) return null;
   const now = tableFiles(tableDir);
   if (!now) return null;
   const changed = recorded ? filesDiffer(recorded, now) : "no record of its files";
   if (!changed) return null;
   try {
+    const store = typeof storeOrOpen === "function" ? await storeOrOpen() : storeOrOpen;
     const rows = await store.listAll();
     const count = await store.count();
     if (rows.length !== count) return `the store's files are damaged (${changed}; ${rows.length} of ${count} rows readable)`;

@@ -148,9 +148,26 @@ describe("opencode-rag CLI", () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
     rmSync(bad);
 
+    const folder = await run(["status", "--config", work]);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toMatch(/--config .* is a folder, not a file/);
+    expect(folder.stderr).not.toMatch(/EISDIR/);
+
     const cmd = await run(["frobnicate"]);
     expect(cmd.code).toBe(2);
     expect(cmd.stderr).toMatch(/unknown command "frobnicate"/);
+  });
+
+  it("names skipped files with their reasons in status --json and index --debug", async () => {
+    writeFileSync(join(work, "blob.qqq"), new Uint8Array([0, 1, 2, 0, 255, 0, 0, 7, 0, 0]));
+    const r = await run(["index", "--debug"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^skipped: blob\.qqq: binary/m);
+    const s = JSON.parse((await run(["status", "--json"])).stdout);
+    expect(s.skipped.files).toContainEqual({ path: "blob.qqq", reason: "binary" });
+    expect(s.skipped.omitted).toBe(0);
+    rmSync(join(work, "blob.qqq"));
+    expect((await run(["index"])).code).toBe(0);
   });
 
   it("shows help per command", async () => {

@@ -42,11 +42,15 @@ describe("damaged store files", () => {
     }
     const engine = await engineFor(root, keywordOnly);
     engines.push(engine);
+    const status = await engine.status({ countPending: false });
+    expect(status.manifestStatus).toBe("ok");
+    expect(status.storeDamage).toMatch(/damaged/);
     const s = await engine.index();
     expect(s.rebuildReason).toMatch(/damaged/);
     expect(s.filesIndexed).toBe(6);
     expect(await pathsHolding(engine, "damagedStoreFunction3")).toEqual(["src/f3.ts"]);
     expect((await engine.index()).filesIndexed).toBe(0);
+    expect((await engine.status({ countPending: false })).storeDamage).toBeNull();
   });
 
   it("a search over a damaged store fails with one clean line naming the fix", async () => {
