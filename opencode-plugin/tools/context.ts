@@ -1,7 +1,10 @@
 // Shared by the tools: paths confined to the workspace, and the notes that explain an empty or
 // partial answer (index building, index empty, keyword-only) instead of returning nothing.
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { realpathSync } from "node:fs";
+import { readdir } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { Engine, IndexStatus } from "../../core/engine-types.js";
+import { readRegularFile, UnreadableFileError } from "../../core/files/safe-read.js";
 import type { RagWorkspace } from "../workspace.js";
 import { formatCount } from "../format.js";
 
@@ -11,16 +14,69 @@ export interface WorkspacePath {
   rel: string;
 }
 
-/** Resolves a tool's path argument; a string error when it leaves the workspace. */
+function outside(rel: string): boolean {
+  return rel === ".." || rel.startsWith(".." + sep) || isAbsolute(rel);
+}
+
+/** The real path of `abs`, following every symlink; for a path that does not exist yet, its nearest existing folder's. */
+function realPathOf(abs: string): string {
+  const rest: string[] = [];
+  for (let p = abs; ; p = dirname(p)) {
+    try {
+      return join(realpathSync(p), ...rest.reverse());
+    } catch {
+      if (dirname(p) === p) return abs;
+      rest.push(basename(p));
+    }
+  }
+}
+
+/**
+ * Resolves a tool's path argument; a string error when it leaves the workspace, by its
+ * name or through a symlink (`etc_link/x` → /etc/x). `abs` is the real path, safe to open.
+ */
 export function resolveInWorkspace(root: string, input: string): WorkspacePath | string {
   const trimmed = input.trim();
   if (!trimmed) return "The path is empty: pass a file path relative to the workspace root.";
   const abs = isAbsolute(trimmed) ? resolve(trimmed) : resolve(root, trimmed);
   const rel = relative(root, abs);
-  if (rel === ".." || rel.startsWith(".." + sep) || isAbsolute(rel)) {
-    return `\`${input}\` is outside the workspace (${root}); pass a path inside it, relative to the workspace root.`;
+  const refusal = `\`${input}\` is outside the workspace (${root}); pass a path inside it, relative to the workspace root.`;
+  if (outside(rel)) return refusal;
+  const real = realPathOf(abs);
+  if (outside(relative(realPathOf(root), real))) return refusal;
+  return { abs: real, rel: rel.split(sep).join("/") };
+}
+
+export type WorkspaceRead =
+  | { kind: "file"; path: WorkspacePath; text: string }
+  | { kind: "directory"; path: WorkspacePath; entries: string[] };
+
+/**
+ * The one way the tools read a workspace file: inside the workspace after following links,
+ * a regular file only (never a FIFO or device), at most indexing.maxFileSizeBytes, read
+ * asynchronously. Anything else is a one-line answer for the agent.
+ */
+export async function readWorkspaceFile(ws: RagWorkspace, input: string, options: { listDirectory?: boolean } = {}): Promise<WorkspaceRead | string> {
+  const path = resolveInWorkspace(ws.root, input);
+  if (typeof path === "string") return path;
+  const maxBytes = ws.config.indexing.maxFileSizeBytes;
+  try {
+    const bytes = await readRegularFile(path.abs, { maxBytes, noFollow: true });
+    return { kind: "file", path, text: bytes.toString("utf8") };
+  } catch (err) {
+    if (err instanceof UnreadableFileError) {
+      if (err.stats.isDirectory()) {
+        if (!options.listDirectory) return `\`${path.rel}\` is a directory; pass a file path.`;
+        return { kind: "directory", path, entries: (await readdir(path.abs)).sort() };
+      }
+      if (err.reason === "too-large") return `\`${path.rel}\` is larger than indexing.maxFileSizeBytes (${err.stats.size} > ${maxBytes} bytes); it is not read whole.`;
+      return `\`${path.rel}\` is not a regular file (a FIFO, socket or device); it cannot be read.`;
+    }
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return `\`${path.rel}\` does not exist in the workspace; check the path (relative to ${ws.root}).`;
+    if (code === "ELOOP") return `\`${path.rel}\` changed into a symlink while being read; try again.`;
+    return `\`${path.rel}\` cannot be read (${code ?? (err as Error).message}).`;
   }
-  return { abs, rel: rel.split(sep).join("/") };
 }
 
 /** Normalises path hints to workspace-relative prefixes; hints outside the workspace are errors. */

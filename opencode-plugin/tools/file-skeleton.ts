@@ -1,11 +1,10 @@
 // get_file_skeleton (F18): the outline of any workspace file, indexed or not — tree-sitter when
 // a grammar covers it, declaration-looking lines otherwise, the line count as a last resort.
-import { readFileSync, statSync } from "node:fs";
 import { tool } from "@opencode-ai/plugin/tool";
 import { countKinds, lineCount, outlineFromTree, regexOutline, type OutlineItem } from "../../core/symbols/index.js";
 import { fitSections } from "../format.js";
 import type { RagWorkspace } from "../workspace.js";
-import { resolveInWorkspace } from "./context.js";
+import { readWorkspaceFile } from "./context.js";
 
 const z = tool.schema;
 
@@ -51,15 +50,10 @@ function summary(items: OutlineItem[]): string {
 }
 
 export async function runFileSkeleton(ws: RagWorkspace, filePath: string): Promise<string> {
-  const path = resolveInWorkspace(ws.root, filePath);
-  if (typeof path === "string") return path;
-  let content: string;
-  try {
-    if (statSync(path.abs).isDirectory()) return `\`${path.rel}\` is a directory; pass a file path.`;
-    content = readFileSync(path.abs, "utf8");
-  } catch {
-    return `\`${path.rel}\` does not exist in the workspace; check the path (relative to ${ws.root}).`;
-  }
+  const read = await readWorkspaceFile(ws, filePath);
+  if (typeof read === "string") return read;
+  if (read.kind !== "file") return `\`${read.path.rel}\` is a directory; pass a file path.`;
+  const { path, text: content } = read;
   if (content.includes("\u0000")) return `\`${path.rel}\` is a binary file; it has no outline.`;
   const lines = lineCount(content);
   let items: OutlineItem[] = [];

@@ -1,14 +1,13 @@
 // find_usages (F19): identifier occurrences of a symbol, grouped by file with the lines around
 // them, definition excluded. Candidate files come from the keyword index, so a large repository
 // is not read end to end; without an index a bounded scan of the workspace stands in.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { tool } from "@opencode-ai/plugin/tool";
 import { IgnoreRules, walkWorkspace } from "../../core/files/index.js";
+import { readRegularFile } from "../../core/files/safe-read.js";
 import { findOccurrences, findOccurrencesInText, type Occurrence } from "../../core/symbols/index.js";
 import { fitSections } from "../format.js";
 import type { RagWorkspace } from "../workspace.js";
-import { indexNotice, pathPrefixes, safeStatus } from "./context.js";
+import { indexNotice, pathPrefixes, readWorkspaceFile, safeStatus } from "./context.js";
 
 const z = tool.schema;
 
@@ -72,9 +71,10 @@ async function candidatesByScan(ws: RagWorkspace, symbol: string, prefixes: stri
     if (++seen > SCAN_MAX_FILES || bytes > SCAN_MAX_BYTES) return { files, truncated: true };
     bytes += f.size;
     try {
-      if (readFileSync(f.absPath, "utf8").includes(symbol)) files.push(f.path);
+      // The walk saw a regular file; it may have been swapped for a FIFO since.
+      if ((await readRegularFile(f.absPath, { maxBytes: cfg.indexing.maxFileSizeBytes })).toString("utf8").includes(symbol)) files.push(f.path);
     } catch {
-      // unreadable: skip
+      // unreadable, or no longer a regular file: skip
     }
   }
   return { files, truncated: false };
@@ -126,12 +126,10 @@ export async function runFindUsages(ws: RagWorkspace, input: FindUsagesInput): P
       cut = true;
       break;
     }
-    let content: string;
-    try {
-      content = readFileSync(join(ws.root, rel), "utf8");
-    } catch {
-      continue; // deleted since it was indexed
-    }
+    // Deleted, moved out through a symlink or replaced by a FIFO since it was indexed: skipped.
+    const read = await readWorkspaceFile(ws, rel);
+    if (typeof read === "string" || read.kind !== "file") continue;
+    const content = read.text;
     if (!content.includes(input.symbolName)) continue;
     let occ: Occurrence[];
     let language = ws.deps.languageForPath(rel) ?? "text";

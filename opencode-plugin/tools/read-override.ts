@@ -1,12 +1,11 @@
 // Optional replacement of OpenCode's `read` (F25, openCode.readOverride): the file from disk,
 // exactly as asked, plus chunks from other files related to it above a score threshold.
 // Retrieval is best effort: the file is returned even when the index fails.
-import { readFileSync, readdirSync, statSync } from "node:fs";
 import { tool } from "@opencode-ai/plugin/tool";
 import { fitSections } from "../format.js";
 import { formatFileList } from "../injection.js";
 import type { RagWorkspace } from "../workspace.js";
-import { resolveInWorkspace } from "./context.js";
+import { readWorkspaceFile } from "./context.js";
 
 const z = tool.schema;
 
@@ -35,16 +34,10 @@ async function relatedFiles(ws: RagWorkspace, rel: string, content: string): Pro
 }
 
 export async function runRead(ws: RagWorkspace, input: ReadInput): Promise<string> {
-  const path = resolveInWorkspace(ws.root, input.filePath);
-  if (typeof path === "string") return path;
-  let stat;
-  try {
-    stat = statSync(path.abs);
-  } catch {
-    return `File not found: ${path.abs}`;
-  }
-  if (stat.isDirectory()) return readdirSync(path.abs).sort().join("\n");
-  const content = readFileSync(path.abs, "utf8");
+  const read = await readWorkspaceFile(ws, input.filePath, { listDirectory: true });
+  if (typeof read === "string") return read;
+  if (read.kind === "directory") return read.entries.join("\n");
+  const { path, text: content } = read;
   if (content.includes("\u0000")) return `${path.rel} is a binary file and cannot be shown as text.`;
   const all = content.replace(/\n$/, "").split("\n");
   const from = input.offset ?? 0;

@@ -1,0 +1,102 @@
+// The plugin's file tools and the indexer against a hostile workspace: symlinks out of it, a
+// FIFO, a link to /dev/zero and an oversized file. Every answer must come back at once, and
+// nothing outside the workspace may be read.
+import { spawn, type ChildProcess } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_CONFIG } from "../../core/config/defaults.js";
+import { IgnoreRules, walkWorkspace } from "../../core/files/index.js";
+import { prepareFile } from "../../core/indexing/prepare-file.js";
+import { runDescribeImage } from "../../opencode-plugin/tools/describe-image.js";
+import { runFileSkeleton } from "../../opencode-plugin/tools/file-skeleton.js";
+import { runFindUsages } from "../../opencode-plugin/tools/find-usages.js";
+import { runRead } from "../../opencode-plugin/tools/read-override.js";
+import { chunk, makeWorkspace } from "../plugin/helpers.js";
+import { hostileWorkspace, type HostileWorkspace } from "./fixture.js";
+
+let hw: HostileWorkspace;
+let writer: ChildProcess | null = null;
+
+beforeAll(() => {
+  hw = hostileWorkspace();
+  writeFileSync(join(hw.root, "big.ts"), "export const big = 1;\n".repeat(100_000));
+  // A late writer: code that blocks on the FIFO gets unstuck (and fails its test) instead of
+  // hanging the run; code that never blocks does not care.
+  writer = spawn("sh", ["-c", "sleep 4; printf 'export function fromPipe() {}\\n' > pipe.ts"], { cwd: hw.root, stdio: "ignore", timeout: 8000 });
+});
+afterAll(() => {
+  if (writer?.pid && writer.exitCode === null) process.kill(writer.pid);
+  hw?.cleanup();
+});
+
+/** Resolves within `ms` or fails: a tool that blocks on a FIFO must not pass by finishing late. */
+async function quickly<T>(p: Promise<T>, ms = 2000): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([p, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe("plugin file tools", () => {
+  it("get_file_skeleton refuses symlinks out of the workspace", async () => {
+    const { ws } = makeWorkspace(hw.root);
+    for (const p of ["etc_link/bash.bashrc", "outside.ts", "zero.ts", join(hw.root, "etc_link", "bash.bashrc")]) {
+      const out = await quickly(runFileSkeleton(ws, p));
+      expect(out, p).toMatch(/outside the workspace/);
+      expect(out).not.toContain("outsideFunction");
+    }
+  });
+
+  it("get_file_skeleton answers at once for a FIFO and an oversized file", async () => {
+    const { ws } = makeWorkspace(hw.root);
+    expect(await quickly(runFileSkeleton(ws, "pipe.ts"))).toMatch(/not a regular file/);
+    expect(await quickly(runFileSkeleton(ws, "big.ts"))).toMatch(/larger than indexing.maxFileSizeBytes/);
+    expect(await quickly(runFileSkeleton(ws, "src/app.ts"))).toContain("startServer");
+  });
+
+  it("the read override refuses links out, FIFOs and folders behind links", async () => {
+    const { ws } = makeWorkspace(hw.root, { config: { ...DEFAULT_CONFIG, openCode: { ...DEFAULT_CONFIG.openCode, readOverride: true } } });
+    expect(await quickly(runRead(ws, { filePath: "etc_link/bash.bashrc" }))).toMatch(/outside the workspace/);
+    expect(await quickly(runRead(ws, { filePath: "etc_link" }))).toMatch(/outside the workspace/);
+    expect(await quickly(runRead(ws, { filePath: "zero.ts" }))).toMatch(/outside the workspace/);
+    expect(await quickly(runRead(ws, { filePath: "pipe.ts" }))).toMatch(/not a regular file/);
+    expect(await quickly(runRead(ws, { filePath: "src" }))).toContain("app.ts");
+  });
+
+  it("find_usages never reads through a link or a FIFO the index names", async () => {
+    const results = ["etc_link/bash.bashrc", "outside.ts", "pipe.ts", "zero.ts", "src/app.ts"].map((p, i) => ({ chunk: chunk(p, 1, 2, "outsideFunction startServer"), score: 1 - i / 10 }));
+    const { ws } = makeWorkspace(hw.root, { results });
+    const out = await quickly(runFindUsages(ws, { symbolName: "outsideFunction" }));
+    expect(out).toContain("0 reference(s)");
+    expect(out).not.toContain("bash.bashrc");
+    const scan = await quickly(runFindUsages(makeWorkspace(hw.root).ws, { symbolName: "outsideFunction" }), 10_000);
+    expect(scan).toContain("0 reference(s)");
+  });
+
+  it("describe_image refuses a path through a link out of the workspace", async () => {
+    const { ws } = makeWorkspace(hw.root);
+    expect(await quickly(runDescribeImage(ws, "etc_link/logo.png"))).toMatch(/outside the workspace/);
+  });
+});
+
+describe("indexer", () => {
+  it("the walk lists neither FIFOs, devices nor anything behind a link out", async () => {
+    const cfg = DEFAULT_CONFIG.indexing;
+    const walked = await quickly(walkWorkspace(hw.root, { rules: new IgnoreRules(hw.root, cfg), maxFileSizeBytes: cfg.maxFileSizeBytes }));
+    const paths = walked.files.map((f) => f.path);
+    expect(paths).toContain("src/app.ts");
+    for (const p of ["pipe.ts", "zero.ts", "outside.ts"]) expect(paths).not.toContain(p);
+    expect(paths.some((p) => p.startsWith("etc_link"))).toBe(false);
+  });
+
+  it("reading a file that became a FIFO after the walk fails at once", async () => {
+    const ctx = { config: DEFAULT_CONFIG, chunking: DEFAULT_CONFIG.chunking, root: hw.root };
+    const r = await quickly(prepareFile({ path: "pipe.ts", absPath: join(hw.root, "pipe.ts"), size: 10, mtimeMs: 1 }, ctx));
+    expect(r).toMatchObject({ kind: "error" });
+    expect((r as { error: string }).error).toMatch(/not a regular file/);
+  });
+});
