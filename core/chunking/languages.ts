@@ -382,6 +382,42 @@ export const AST_LANGUAGES: AstLanguage[] = [
     leading: COMMENTS,
   },
   {
+    language: "zig",
+    grammar: "tree-sitter-zig",
+    extensions: [".zig"],
+    // Zig types are values: `const Point = struct {…}` declares the type Point.
+    units: {
+      function: ["function_declaration"],
+      struct: ["struct_declaration", "union_declaration", "opaque_declaration"].map((t) => `(variable_declaration (${t})) @struct`),
+      enum: ["enum_declaration", "error_set_declaration"].map((t) => `(variable_declaration (${t})) @enum`),
+      test: ["test_declaration"],
+    },
+    leading: COMMENTS,
+    refine(node) {
+      if (node.type !== "test_declaration") return null;
+      // `test "adds points" {…}` or a decltest `test helper {…}`.
+      const name = node.namedChildren.find((c) => c?.type === "string" || c?.type === "identifier");
+      const text = name?.type === "string" ? (name.namedChildren.find((c) => c?.type === "string_content")?.text ?? "") : (name?.text ?? "");
+      return { symbol: singleLine(text) };
+    },
+  },
+  {
+    language: "lua",
+    grammar: "tree-sitter-lua",
+    extensions: [".lua"],
+    units: {
+      function: [
+        "function_definition_statement",
+        "local_function_definition_statement",
+        // `M.compute = function (x) … end`, `local handler = function (evt) … end`
+        "(variable_assignment (expression_list value: (function_definition))) @function",
+        "(local_variable_declaration (expression_list value: (function_definition))) @function",
+      ],
+    },
+    leading: COMMENTS,
+    refine: refineLua,
+  },
+  {
     language: "elixir",
     grammar: "tree-sitter-elixir",
     extensions: [".ex", ".exs"],
@@ -455,6 +491,24 @@ function htmlLike(language: string, extensions: string[]): AstLanguage {
       return { symbol: id ? `${tagName}#${id}` : tagName };
     },
   };
+}
+
+/**
+ * Lua functions are named by what they are stored in: `function M.greet` and
+ * `M.greet = function` are `greet` (shown as `M.greet`), `function M:add` is a method.
+ */
+function refineLua(node: Node): Refinement | null {
+  const statement = node.type === "function_definition_statement" || node.type === "local_function_definition_statement";
+  const fn = statement ? node : node.namedChildren.find((c) => c?.type === "expression_list")?.childForFieldName("value");
+  // The grammar's parameter_list leaves the parentheses out.
+  const params = `(${singleLine(fn?.childForFieldName("parameters")?.text ?? "")})`;
+  if (node.type === "local_function_definition_statement") return { params };
+  const target = statement ? node.childForFieldName("name") : (node.namedChildren.find((c) => c?.type === "variable_list")?.namedChildren[0] ?? null);
+  if (!target) return { symbol: "", params };
+  const method = target.childForFieldName("method");
+  const last = method ?? target.childForFieldName("field") ?? target.childForFieldName("name") ?? target;
+  const qualified = singleLine(target.text);
+  return { kind: method ? "method" : "function", symbol: singleLine(last.text), qualifiedName: qualified === last.text ? "" : qualified, params };
 }
 
 /** `typedef struct {…} Buffer;` is a struct named Buffer, not an anonymous struct. */

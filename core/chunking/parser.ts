@@ -1,7 +1,7 @@
 // Loads the tree-sitter runtime and grammars lazily, once each, and parses source text.
 import { Language, Parser, type Tree } from "web-tree-sitter";
 import { grammarSource, onGrammarSourceChange } from "./grammar-source.js";
-import { aliasMissingImports } from "./wasm-imports.js";
+import { patchGrammar } from "./grammar-patches.js";
 
 let runtime: Promise<void> | null = null;
 const languages = new Map<string, Promise<Language>>();
@@ -46,7 +46,7 @@ export function loadLanguage(grammar: string): Promise<Language> {
       await initRuntime();
       const source = await grammarSource();
       const bytes = await source(`${grammar}.wasm`);
-      return oneAtATime(() => Language.load(typeof bytes === "string" ? bytes : aliasMissingImports(bytes)));
+      return oneAtATime(() => Language.load(typeof bytes === "string" ? bytes : patchGrammar(bytes)));
     })();
     lang.catch(() => languages.delete(grammar));
     languages.set(grammar, lang);

@@ -20,6 +20,8 @@ export const DECLARATION_KINDS: Readonly<Record<string, string>> = {
   function_definition: "function",
   function_item: "function",
   function_signature_item: "function",
+  function_definition_statement: "function", // Lua
+  local_function_definition_statement: "function",
   // methods and constructors
   method_definition: "method",
   method_declaration: "method",
@@ -47,6 +49,9 @@ export const DECLARATION_KINDS: Readonly<Record<string, string>> = {
   struct_specifier: "struct",
   struct_declaration: "struct",
   union_item: "struct",
+  union_declaration: "struct", // Zig
+  opaque_declaration: "struct",
+  error_set_declaration: "enum",
   trait_item: "trait",
   impl_item: "impl",
   protocol_declaration: "protocol",
@@ -92,6 +97,8 @@ function firstLine(text: string): string {
 
 /** The declared name of a declaration node, by field, declarator chain or first name-like child. */
 export function declarationName(node: SyntaxNodeLike): string {
+  const bound = boundName(node);
+  if (bound !== null) return bound;
   if (node.type === "section") {
     const heading = namedChildren(node).find((c) => c.type === "atx_heading" || c.type === "setext_heading");
     return heading ? firstLine(heading.text.replace(/^#+\s*/, "").replace(/\s*#*\s*$/, "")) : "";
@@ -119,6 +126,26 @@ export function declarationName(node: SyntaxNodeLike): string {
   }
   const child = namedChildren(node).find((c) => NAME_TYPES.has(c.type));
   return child ? firstLine(child.text) : "";
+}
+
+/**
+ * Declarations whose name is the variable they are assigned to: Zig containers
+ * (`const Point = struct {…}`) and Lua function values (`M.greet = function (…) … end`).
+ * null when the node is not such a value.
+ */
+function boundName(node: SyntaxNodeLike): string | null {
+  const parent = node.parent;
+  if (!parent) return null;
+  if (parent.type === "variable_declaration" && /^(struct|enum|union|opaque|error_set)_declaration$/.test(node.type)) {
+    const id = namedChildren(parent).find((c) => c.type === "identifier");
+    return id ? firstLine(id.text) : null;
+  }
+  if (node.type === "function_definition" && parent.type === "expression_list") {
+    const list = parent.parent ? namedChildren(parent.parent).find((c) => c.type === "variable_list") : undefined;
+    const target = list ? namedChildren(list)[0] : undefined;
+    return target ? firstLine(target.text) : null;
+  }
+  return null;
 }
 
 function functionValuedDeclarator(node: SyntaxNodeLike): boolean {

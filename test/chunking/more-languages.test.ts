@@ -1,5 +1,5 @@
-// Languages beyond the required set (PHP, Scala, Elixir, Bash, YAML, TOML), and a guard that every
-// language table compiles against its grammar.
+// Languages beyond the required set (PHP, Scala, Elixir, Bash, Zig, Lua, YAML, TOML), and a guard
+// that every language table compiles against its grammar.
 import { describe, expect, it } from "vitest";
 import { chunkFile } from "../../core/chunking/index.js";
 import { AST_LANGUAGES } from "../../core/chunking/languages.js";
@@ -52,6 +52,63 @@ describe("Bash", () => {
   it("functions in both syntaxes, top-level commands in between", async () => {
     const chunks = await chunkFixture("build.sh", unmerged);
     expect(outline(chunks)).toEqual(["preamble  1-2", "function log 4-6", "function build 8-11", "block  13-13"]);
+  });
+});
+
+describe("Zig", () => {
+  it("functions, containers assigned to a const, and tests, named by their declarations", async () => {
+    const chunks = await chunkFixture("geometry.zig", unmerged);
+    expect(outline(chunks)).toEqual([
+      "preamble  1-1",
+      "struct Point 3-11",
+      "enum Color 13-13",
+      "struct Value 15-15",
+      "function main 17-20",
+      "function helper 22-24",
+      "test adds points 26-28",
+      "struct Handle 30-30",
+      "enum ParseError 32-32",
+      "test helper 34-36",
+    ]);
+    expect(find(chunks, "helper", "function").context).toBe("function helper(a: i32)");
+  });
+
+  it("a struct too big for one chunk becomes its methods, the struct in their context", async () => {
+    const chunks = await chunkFixture("geometry.zig", { minChars: 0, maxLines: 4 });
+    expect(find(chunks, "add", "method")).toMatchObject({ startLine: 8, endLine: 10, context: "struct Point > method add(self: Point, other: Point)" });
+  });
+});
+
+const GREETER_OUTLINE = [
+  "preamble  1-1",
+  "function greet 3-6",
+  "method rename 8-11",
+  "function shout 13-15",
+  "function loud_greet 17-19",
+  "function farewell 21-23",
+  "function on_event 25-27",
+  "block  29-35",
+];
+
+describe("Lua", () => {
+  it("function statements, local functions and functions assigned to names", async () => {
+    const chunks = await chunkFixture("greeter.lua", unmerged);
+    expect(outline(chunks)).toEqual(GREETER_OUTLINE);
+    expect(chunks.map((c) => c.context).filter(Boolean)).toEqual([
+      "function M.greet(name)",
+      "method M:rename(name)",
+      "function shout(text)",
+      "function loud_greet(name)",
+      "function M.farewell(name, when)",
+      "function on_event(evt)",
+    ]);
+  });
+
+  it("parses the same way every time: the grammar's scanner state is cleared between parses", async () => {
+    for (const text of ['x = "a"\n', "y = 1\n-- note\n", "local s = [[\nlong\n"]) {
+      await chunkFile("b.lua", text, options());
+      expect(outline(await chunkFixture("greeter.lua", unmerged))).toEqual(GREETER_OUTLINE);
+    }
   });
 });
 

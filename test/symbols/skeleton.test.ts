@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { countKinds, outlineFromTree, regexOutline, type OutlineItem } from "../../core/symbols/index.js";
+import { parseSource } from "../../core/chunking/index.js";
 import { parse } from "./parse.js";
 
 /** "kind name L1-L2" lines, indented by depth, for readable assertions. */
@@ -42,6 +43,17 @@ describe("outlineFromTree", () => {
   it("marks Python functions inside classes as methods and keeps decorators in the range", async () => {
     const src = "class Repo:\n    @cached\n    def load(self):\n        pass\n\ndef main():\n    Repo().load()\n";
     expect(render(outlineFromTree(await parse("python", src)))).toEqual(["class Repo 1-4", "  method load 2-4", "function main 6-7"]);
+  });
+
+  it("names Zig containers and Lua function values by the variable they are assigned to", async () => {
+    const zig = "const Point = struct {\n    x: f32,\n    pub fn len(self: Point) f32 {\n        return self.x;\n    }\n};\nconst Color = enum { red };\nfn main() void {}\n";
+    const zigTree = (await parseSource("a.zig", zig))!.tree;
+    expect(render(outlineFromTree(zigTree.rootNode))).toEqual(["struct Point 1-6", "  method len 3-5", "enum Color 7-7", "function main 8-8"]);
+    zigTree.delete();
+    const lua = "function M.greet(n)\n  return n\nend\nlocal function shout(t) return t end\nM.bye = function(n) return n end\n";
+    const luaTree = (await parseSource("a.lua", lua))!.tree;
+    expect(render(outlineFromTree(luaTree.rootNode))).toEqual(["function M.greet 1-3", "function shout 4-4", "function M.bye 5-5"]);
+    luaTree.delete();
   });
 
   it("reads Go types, methods and functions", async () => {
