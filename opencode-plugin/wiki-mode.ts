@@ -1,7 +1,7 @@
 // Wiki mode (F24): the agent keeps a project wiki in .opencode/wiki/ following the protocol in
 // the system prompt; `/wiki` reports its state, `/wiki lint` and `/wiki seed` hand the agent
 // the matching instructions.
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { RagWorkspace } from "./workspace.js";
 
@@ -20,7 +20,8 @@ function listPages(dir: string): string[] {
     }
     for (const name of entries) {
       const abs = join(d, name);
-      if (statSync(abs).isDirectory()) stack.push(abs);
+      // lstat: a linked folder is not followed (a link to ".." would never end).
+      if (lstatSync(abs).isDirectory()) stack.push(abs);
       else if (name.endsWith(".md")) out.push(relative(dir, abs).split("\\").join("/"));
     }
   }
@@ -30,6 +31,9 @@ function listPages(dir: string): string[] {
 /** The last dated entry of log.md (its last "## " heading and what follows). */
 function lastLogEntry(logFile: string): string | null {
   try {
+    // Only a regular file of sane size: a FIFO named log.md would block the command forever.
+    const st = statSync(logFile);
+    if (!st.isFile() || st.size > 4 * 1024 * 1024) return null;
     const text = readFileSync(logFile, "utf8").trim();
     const i = text.lastIndexOf("\n## ");
     const entry = i >= 0 ? text.slice(i + 1) : text;
