@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "../../core/config/defaults.js";
 import { IgnoreRules } from "../../core/files/ignore-rules.js";
-import { looksBinary } from "../../core/files/binary.js";
+import { decodeFileText, looksBinary, textEncodingOf } from "../../core/files/binary.js";
 import { statPaths, walkWorkspace } from "../../core/files/walk.js";
 
 const dirs: string[] = [];
@@ -123,5 +123,29 @@ describe("looksBinary", () => {
     const late = new Uint8Array(10000).fill(0x41);
     late[9000] = 0;
     expect(looksBinary(late)).toBe(false);
+  });
+
+  it("reads UTF-16 as text: a byte order mark decides, else where the NUL bytes fall", () => {
+    const text = "class Greeter {\r\n  // héllo\r\n}\r\n";
+    const le = new Uint8Array(text.length * 2);
+    for (let i = 0; i < text.length; i++) (le[2 * i] = text.charCodeAt(i) & 0xff), (le[2 * i + 1] = text.charCodeAt(i) >> 8);
+    const be = le.map((_, i) => le[i ^ 1]);
+    expect(textEncodingOf(le)).toEqual({ encoding: "utf-16le", bom: 0 });
+    expect(textEncodingOf(be)).toEqual({ encoding: "utf-16be", bom: 0 });
+    expect(decodeFileText(le)).toBe(text);
+    expect(decodeFileText(be)).toBe(text);
+    expect(decodeFileText(new Uint8Array([0xff, 0xfe, ...le]))).toBe(text);
+    expect(decodeFileText(new Uint8Array([0xfe, 0xff, ...be]))).toBe(text);
+    expect(decodeFileText(new Uint8Array([0xef, 0xbb, 0xbf, 0x61, 0x62]))).toBe("ab");
+    expect(looksBinary(le)).toBe(false);
+  });
+
+  it("does not take 16-bit binary data for UTF-16", () => {
+    // Small little-endian integers: one zero byte per unit, but the units are control codes.
+    const ints = new Uint8Array(4000).map((_, i) => (i % 2 === 0 ? ((i / 2) % 31) + 1 : 0));
+    expect(looksBinary(ints)).toBe(true);
+    expect(decodeFileText(ints)).toBeNull();
+    // NULs on both sides of the units (32-bit numbers, image rows).
+    expect(looksBinary(new Uint8Array(4000).map((_, i) => (i % 4 === 0 ? 0x41 : 0)))).toBe(true);
   });
 });
