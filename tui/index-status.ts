@@ -46,7 +46,11 @@ export function readSidebarStatus(stateDir: string, config: RagConfig): SidebarS
   const watcher = readWatcherStatus(stateDir);
   if (watcher) status.watch = { state: watcher.state, backend: watcher.backend, message: watcher.message };
   const progress = readProgress(stateDir);
-  if (progress) status.progress = { filesDone: progress.filesDone, filesTotal: progress.filesTotal, phase: progress.phase };
+  // A pass over a complete index with nothing (left) to do is a routine check: the index is
+  // shown as it is, not as "indexing 0/0 files".
+  if (progress && (status.chunks === null || progress.filesDone < progress.filesTotal)) {
+    status.progress = { filesDone: progress.filesDone, filesTotal: progress.filesTotal, phase: progress.phase };
+  }
   return status;
 }
 

@@ -408,8 +408,14 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
       inProcess = run.catch(() => undefined);
       return run;
     };
+    // A file counts as done once read and chunked: a small repository is one batch, whose
+    // embedding and writing come at the end, and the count must move before that.
     const prepare = (f: FileToPrepare): Promise<PreparedFile> =>
-      pool && workerCanHandle(f.path) ? pool.prepare(f) : prepareHere(f);
+      (pool && workerCanHandle(f.path) ? pool.prepare(f) : prepareHere(f)).then((p) => {
+        progress.filesDone++;
+        report();
+        return p;
+      });
     const cache = provider && dimension ? EmbeddingCache.reuseOrOpen(env.embeddingCache, stateDir, providerName, modelName, dimension) : null;
     env.embeddingCache = cache;
     try {
@@ -599,7 +605,6 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
     summary.chunksAdded += addRecords.length;
     summary.chunksRemoved += removeIds.length;
     if (!provider) progress.chunksDone += addRecords.length;
-    progress.filesDone += prepared.length;
     report();
   }
 

@@ -92,7 +92,11 @@ export function pathPrefixes(root: string, hints: string[] | undefined): string[
 
 /** "Indexing 340/1,200 files…" or "The index is empty…", or null when the index is ready. */
 export function indexNotice(status: IndexStatus): string | null {
-  if (status.indexing) {
+  const pass = status.indexing;
+  // A pass over a complete index that has found nothing (or nothing more) to do is a routine
+  // check, not a building index.
+  if (pass && (status.chunks === 0 || pass.filesDone < pass.filesTotal)) {
+    if (pass.filesTotal === 0) return "Index is still building: scanning the workspace… Results may be incomplete; try again shortly or use your usual tools meanwhile.";
     return `Index is still building: indexing ${formatCount(status.indexing.filesDone)}/${formatCount(status.indexing.filesTotal)} files… Results may be incomplete; try again shortly or use your usual tools meanwhile.`;
   }
   if (status.chunks === 0) {

@@ -14,6 +14,7 @@ export function statusLineText(s: SidebarStatus | null, now = Date.now()): strin
   if (!s) return "opencode-rag · reading status…";
   if (s.progress) {
     const { filesDone, filesTotal } = s.progress;
+    if (filesTotal === 0) return "opencode-rag · indexing: scanning files…";
     const pct = filesTotal > 0 ? Math.round((100 * filesDone) / filesTotal) : 0;
     return `opencode-rag · indexing ${filesDone}/${filesTotal} files (${pct}%)`;
   }
