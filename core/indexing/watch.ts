@@ -3,7 +3,8 @@
 // files, checked every autoIndex.intervalMs). Passes go through the host's index(), so the
 // lock, the manifest protocol and the progress file are the same as for `index`.
 import { execFile } from "node:child_process";
-import { relative } from "node:path";
+import { readdirSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
 import { watch as chokidarWatch, type FSWatcher } from "chokidar";
 import type { RagConfig } from "../config/defaults.js";
 import type { IndexOptions, IndexSummary, Logger, Watcher, WatchOptions } from "../engine-types.js";
@@ -14,6 +15,7 @@ import { IndexCancelledError } from "./indexer.js";
 import { oneLine } from "./prepare-file.js";
 import { PassScheduler, type PassRequest } from "./pass-scheduler.js";
 import { writeWatcherStatus, type WatcherStatusFile } from "./state-files.js";
+import { readSkippedList } from "./skipped-files.js";
 
 export interface WatchHost {
   root: string;
@@ -27,6 +29,25 @@ export interface WatchHost {
 
 /** How long to wait before retrying a pass that found another process's pass running. */
 const BUSY_RETRY_MS = 2000;
+/** How often the watcher checks that the root still exists and whether unreadable folders came back. */
+const HEALTH_CHECK_MS = 1000;
+
+function isFolder(abs: string): boolean {
+  try {
+    return statSync(abs).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function canList(abs: string): boolean {
+  try {
+    readdirSync(abs);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export async function startWatcher(host: WatchHost, options: WatchOptions = {}): Promise<Watcher> {
   const backend = options.backend ?? (host.config.autoIndex.backend as "chokidar" | "git");
@@ -38,15 +59,28 @@ export async function startWatcher(host: WatchHost, options: WatchOptions = {}):
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
   let forcedAfterFailure = false;
 
-  const status = (state: WatcherStatusFile["state"], message?: string) =>
+  // Writing into a deleted workspace would bring `<root>/.opencode/` back: never.
+  const rootGone = () => !isFolder(host.root);
+  const status = (state: WatcherStatusFile["state"], message?: string) => {
+    if (rootGone()) return;
     writeWatcherStatus(host.stateDir, { pid: process.pid, state, backend, updatedAt: new Date().toISOString(), message, lastPass });
+  };
+  /** Folders a walk or chokidar could not read (absolute): watched again once readable. */
+  const unreadable = new Set<string>();
+  const noteUnreadableFromLastPass = () => {
+    for (const f of readSkippedList(host.stateDir)?.files ?? []) {
+      if (f.reason.startsWith("cannot list folder")) unreadable.add(join(host.root, f.path));
+    }
+  };
 
   async function pass(request: PassRequest, force = false): Promise<void> {
     if (closed) return;
+    if (rootGone()) return stopForMissingRoot();
     status("indexing");
     try {
       const summary = await host.index({ onlyPaths: request ?? undefined, force });
       forcedAfterFailure = false;
+      noteUnreadableFromLastPass();
       lastPass = { at: new Date().toISOString(), filesIndexed: summary.filesIndexed, filesDeleted: summary.filesDeleted, durationMs: summary.durationMs };
       status("watching");
       options.onPass?.(summary);
@@ -61,6 +95,7 @@ export async function startWatcher(host: WatchHost, options: WatchOptions = {}):
         return;
       }
       if (err instanceof IndexCancelledError || closed) return;
+      if (rootGone()) return stopForMissingRoot();
       host.logger.error("watch pass failed", { error: oneLine(err) });
       // A store that cannot be read or written is rebuilt once; a second failure is reported.
       if (!forcedAfterFailure) {
@@ -76,6 +111,44 @@ export async function startWatcher(host: WatchHost, options: WatchOptions = {}):
   const scheduler = new PassScheduler((req) => pass(req), debounceMs);
   let fsWatcher: FSWatcher | null = null;
   let gitTimer: ReturnType<typeof setInterval> | null = null;
+  let healthTimer: ReturnType<typeof setInterval> | null = null;
+
+  function stopTimers(): void {
+    if (retryTimer) clearTimeout(retryTimer);
+    if (gitTimer) clearInterval(gitTimer);
+    if (healthTimer) clearInterval(healthTimer);
+  }
+
+  /** The workspace folder was deleted: stop for good (nothing to index, nothing to recreate). */
+  function stopForMissingRoot(): void {
+    if (closed) return;
+    closed = true;
+    stopTimers();
+    void fsWatcher?.close();
+    void scheduler.close();
+    const err = new Error(`the workspace folder ${host.root} was deleted; stopped watching it (start the watcher again once it exists)`);
+    host.logger.error("watch stopped", { error: err.message });
+    options.onError?.(err);
+  }
+
+  /** Stops on a deleted root; re-watches and re-indexes folders that became readable again. */
+  function checkHealth(): void {
+    if (closed) return;
+    if (rootGone()) return stopForMissingRoot();
+    for (const abs of [...unreadable]) {
+      if (!isFolder(abs)) {
+        unreadable.delete(abs);
+        continue;
+      }
+      if (!canList(abs)) continue;
+      unreadable.delete(abs);
+      const rel = toPosix(relative(host.root, abs));
+      host.logger.info("a folder is readable again; indexing it", { folder: rel });
+      fsWatcher?.unwatch(abs);
+      fsWatcher?.add(abs);
+      scheduler.notify(rel || null);
+    }
+  }
 
   if (backend === "git") {
     const git = new GitChangeSource(host.root);
@@ -95,7 +168,9 @@ export async function startWatcher(host: WatchHost, options: WatchOptions = {}):
         return rules.isExcluded(rel, false) || rules.isExcluded(rel, true);
       },
     });
-    const onEvent = (path: string) => {
+    const onEvent = (path: string, event?: string) => {
+      // chokidar reports a folder it can no longer read as removed, and stops watching it.
+      if (event === "unlinkDir" && isFolder(path)) unreadable.add(path);
       const rel = toPosix(relative(host.root, path));
       if (!rel || rel.startsWith("..")) return;
       if (isIgnoreFile(rel)) {
@@ -105,18 +180,28 @@ export async function startWatcher(host: WatchHost, options: WatchOptions = {}):
         scheduler.notify(rel);
       }
     };
-    fsWatcher.on("add", onEvent).on("change", onEvent).on("unlink", onEvent).on("unlinkDir", onEvent);
-    fsWatcher.on("error", (err) => host.logger.error("file watcher error", { error: oneLine(err) }));
+    fsWatcher
+      .on("add", (p) => onEvent(p))
+      .on("change", (p) => onEvent(p))
+      .on("unlink", (p) => onEvent(p))
+      .on("unlinkDir", (p) => onEvent(p, "unlinkDir"));
+    fsWatcher.on("error", (err) => {
+      const e = err as NodeJS.ErrnoException;
+      if ((e.code === "EACCES" || e.code === "EPERM") && e.path && isFolder(e.path)) unreadable.add(e.path);
+      host.logger.error("file watcher error", { error: oneLine(err) });
+    });
     await new Promise<void>((resolve) => fsWatcher!.once("ready", () => resolve()));
   }
+  noteUnreadableFromLastPass();
+  healthTimer = setInterval(checkHealth, HEALTH_CHECK_MS);
+  healthTimer.unref?.();
   status("watching");
   host.logger.info("watching for changes", { backend, debounceMs });
 
   return {
     async close() {
       closed = true;
-      if (retryTimer) clearTimeout(retryTimer);
-      if (gitTimer) clearInterval(gitTimer);
+      stopTimers();
       await fsWatcher?.close();
       await scheduler.close();
       status("off");
@@ -126,7 +211,9 @@ export async function startWatcher(host: WatchHost, options: WatchOptions = {}):
 
 function runGit(root: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile("git", ["-C", root, ...args], { maxBuffer: 64 * 1024 * 1024 }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
+    // --no-optional-locks: `git status` would otherwise refresh .git/index under index.lock and
+    // make the user's own `git add` or `git commit` fail while it runs.
+    execFile("git", ["--no-optional-locks", "-C", root, ...args], { env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" }, maxBuffer: 64 * 1024 * 1024 }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
   });
 }
 
