@@ -43,8 +43,14 @@ export function webRoutes(): Array<[string, string]> {
 export function startWebServer(port: number, host = "127.0.0.1"): Promise<Server> {
   const routes = webRoutes();
   const server = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", "http://localhost");
-    let path = decodeURIComponent(url.pathname);
+    let path: string;
+    try {
+      path = decodeURIComponent(new URL(req.url ?? "/", "http://localhost").pathname);
+    } catch {
+      // Any web page can make the browser send "/%": a bad escape is the client's error, never a crash.
+      res.writeHead(400, { "content-type": "text/plain; charset=utf-8" }).end("bad request: malformed URL");
+      return;
+    }
     if (path.endsWith("/")) path += "index.html";
     const route = routes.find(([prefix]) => path.startsWith(prefix));
     if (!route || (req.method !== "GET" && req.method !== "HEAD")) {
@@ -60,7 +66,8 @@ export function startWebServer(port: number, host = "127.0.0.1"): Promise<Server
     }
     res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-cache" });
     if (req.method === "HEAD") res.end();
-    else createReadStream(file).pipe(res);
+    // A file removed after the stat must end this response, not the server.
+    else createReadStream(file).on("error", () => res.destroy()).pipe(res);
   });
   return new Promise((resolve, reject) => {
     server.once("error", reject);
