@@ -97,7 +97,7 @@ export function indexNotice(status: IndexStatus): string | null {
   // check, not a building index.
   if (pass && (status.chunks === 0 || pass.filesDone < pass.filesTotal)) {
     if (pass.filesTotal === 0) return "Index is still building: scanning the workspace… Results may be incomplete; try again shortly or use your usual tools meanwhile.";
-    return `Index is still building: indexing ${formatCount(status.indexing.filesDone)}/${formatCount(status.indexing.filesTotal)} files… Results may be incomplete; try again shortly or use your usual tools meanwhile.`;
+    return `Index is still building: indexing ${formatCount(pass.filesDone)}/${formatCount(pass.filesTotal)} files… Results may be incomplete; try again shortly or use your usual tools meanwhile.`;
   }
   if (status.chunks === 0) {
     return "The index is empty: this workspace has not been indexed yet. Run `opencode-rag index` in a terminal (the background indexer also starts with OpenCode when autoIndex.enabled is true), then retry.";
