@@ -170,6 +170,22 @@ describe("opencode-rag CLI", () => {
     expect((await run(["index"])).code).toBe(0);
   });
 
+  it("indexes a file whose chunker fails as line windows and prints a warning naming it", async () => {
+    const ws = mkdtempSync(join(tmpdir(), "rag-cli-fallback-"));
+    try {
+      writeFileSync(join(ws, "boom-chunker.mjs"), 'export default { language: "boom", chunk() { throw new Error("boom parser gave up"); } };\n');
+      writeFileSync(join(ws, "opencode-rag.json"), JSON.stringify({ embedding: { provider: "local", model: "./no-such-model" }, chunkers: [{ module: "./boom-chunker.mjs", extensions: [".boom"] }] }));
+      writeFileSync(join(ws, "plan.boom"), "first step: fold the origami crane\n");
+      const r = await run(["index"], ws);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain('warning: plan.boom: chunker "boom" failed (boom parser gave up); indexed as line windows');
+      const hits = JSON.parse((await run(["query", "origami crane", "--json"], ws)).stdout) as Array<{ filePath: string }>;
+      expect(hits[0].filePath).toBe("plan.boom");
+    } finally {
+      rmSync(ws, { recursive: true, force: true });
+    }
+  });
+
   it("shows help per command", async () => {
     const r = await run(["query", "--help"]);
     expect(r.code).toBe(0);
