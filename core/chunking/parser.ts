@@ -72,7 +72,21 @@ export function parserFor(grammar: string): Promise<Parser> {
 /** Parses text; the caller owns the tree and should call tree.delete() when done. */
 export async function parseWith(grammar: string, content: string): Promise<Tree> {
   const parser = await parserFor(grammar);
-  const tree = parser.parse(content);
+  let tree: Tree | null;
+  try {
+    tree = parser.parse(content);
+  } catch (err) {
+    // A parse that throws (a grammar calling into something missing, a scanner trapping) stays
+    // pending inside the parser, and its next parse() would resume it and throw again: the next
+    // file gets a fresh parser.
+    parsers.delete(grammar);
+    try {
+      parser.delete();
+    } catch {
+      // already unusable
+    }
+    throw err;
+  }
   if (!tree) throw new Error(`tree-sitter: parsing failed with grammar ${grammar}`);
   return tree;
 }
