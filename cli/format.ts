@@ -57,3 +57,19 @@ export function summaryLine(s: IndexSummary): string {
   parts.push(`in ${formatDuration(s.durationMs)}`);
   return parts.join(", ");
 }
+
+/**
+ * Text from the index (file names, code, descriptions) made safe to print on a terminal:
+ * ESC, CSI, OSC, BEL, carriage returns and other control characters are shown escaped
+ * (`\x1b`) instead of being obeyed, and so are the bidirectional overrides that can make
+ * code read differently than it runs. Tabs stay; newlines stay only with `keepNewlines`.
+ */
+export function terminalSafe(text: string, options: { keepNewlines?: boolean } = {}): string {
+  return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (ch) => {
+    if (ch === "\n" && options.keepNewlines) return ch;
+    const code = ch.charCodeAt(0);
+    if (ch === "\n") return "\\n";
+    if (ch === "\r") return "\\r";
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+  });
+}

@@ -2,7 +2,7 @@
 // summary line otherwise); with --watch, keeps the index current until interrupted.
 import type { Command, CommandContext } from "../command.js";
 import type { IndexProgress } from "../../core/engine-types.js";
-import { progressLine, summaryLine } from "../format.js";
+import { progressLine, summaryLine, terminalSafe } from "../format.js";
 import { IndexBusyError } from "../../core/indexing/lock.js";
 
 /** The CLI's debounce (F7): short, a person is waiting at a terminal. */
@@ -73,14 +73,15 @@ Indexes the current directory. Unchanged files are skipped without being read.
       printer.done();
     }
     if (summary.rebuildReason) ctx.err(`rebuilt the index: ${summary.rebuildReason}`);
-    for (const e of summary.errors.slice(0, 20)) ctx.err(`warning: ${e.filePath}: ${e.error}`);
+    // File names come from the workspace: printed escaped, like query's output.
+    for (const e of summary.errors.slice(0, 20)) ctx.err(`warning: ${terminalSafe(e.filePath)}: ${terminalSafe(e.error)}`);
     if (summary.errors.length > 20) ctx.err(`warning: ${summary.errors.length - 20} more files could not be indexed (see the log)`);
-    for (const w of summary.warnings.slice(0, 20)) ctx.err(`warning: ${w.filePath}: ${w.warning}`);
+    for (const w of summary.warnings.slice(0, 20)) ctx.err(`warning: ${terminalSafe(w.filePath)}: ${terminalSafe(w.warning)}`);
     if (summary.warnings.length > 20) ctx.err(`warning: ${summary.warnings.length - 20} more files were indexed as line windows (see the log)`);
     if (ctx.debug) {
       // Which files were left out and why (also in `status --json`).
       const skipped = (await engine.status({ countPending: false })).skipped;
-      for (const f of skipped?.files ?? []) ctx.err(`skipped: ${f.path}: ${f.reason}`);
+      for (const f of skipped?.files ?? []) ctx.err(`skipped: ${terminalSafe(f.path)}: ${terminalSafe(f.reason)}`);
       if (skipped?.omitted) ctx.err(`skipped: ${skipped.omitted} more files (not listed)`);
     }
     ctx.out(summaryLine(summary));

@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { UsageError, type Command, type CommandContext } from "../command.js";
 import type { SearchOptions } from "../../core/engine-types.js";
 import type { SearchResult } from "../../core/types.js";
+import { terminalSafe } from "../format.js";
 
 const PREVIEW_LINES = 3;
 const JSON_PREVIEW_CHARS = 300;
@@ -38,13 +39,14 @@ export function toJsonResult(r: SearchResult): JsonResult {
   };
 }
 
-function humanResult(r: SearchResult): string {
+/** One result for a terminal: nothing from the index may move the cursor, retitle the window or fake a line. */
+export function humanResult(r: SearchResult): string {
   const c = r.chunk;
-  const what = [c.kind, c.symbol].filter(Boolean).join(" ");
-  const head = `${c.filePath}:${c.startLine}-${c.endLine}  ${r.score.toFixed(2)}${what ? `  ${what}` : ""}`;
+  const what = terminalSafe([c.kind, c.symbol].filter(Boolean).join(" "));
+  const head = `${terminalSafe(c.filePath)}:${c.startLine}-${c.endLine}  ${r.score.toFixed(2)}${what ? `  ${what}` : ""}`;
   const lines = c.content.split("\n").filter((l) => l.trim()).slice(0, PREVIEW_LINES);
-  const body = lines.map((l) => `    ${l.length > 120 ? l.slice(0, 117) + "…" : l}`).join("\n");
-  const described = c.description ? `${head}\n    » ${c.description.replace(/\s+/g, " ").trim()}` : head;
+  const body = lines.map((l) => `    ${terminalSafe(l.length > 120 ? l.slice(0, 117) + "…" : l)}`).join("\n");
+  const described = c.description ? `${head}\n    » ${terminalSafe(c.description.replace(/\s+/g, " ").trim())}` : head;
   return body ? `${described}\n${body}` : described;
 }
 
