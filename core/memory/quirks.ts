@@ -239,7 +239,8 @@ export class QuirkMemory {
   async recall(query: string, topK = 5, minScore = this.settings.recallMinScore): Promise<RecalledQuirk[]> {
     const started = this.now();
     await this.load();
-    const hits = await this.options.index.search(query, Math.max(topK * 3, 10));
+    // The query is the user's prompt: redacted before it reaches an embedder, which may be remote.
+    const hits = await this.options.index.search(stripSecrets(query).text, Math.max(topK * 3, 10));
     const out: RecalledQuirk[] = [];
     for (const h of hits) {
       const quirk = this.quirks.get(h.id);

@@ -59,6 +59,20 @@ describe("poisoned quirks", () => {
   });
 });
 
+describe("recall queries", () => {
+  it("are redacted before they reach the index (and its embedder, which may be remote)", async () => {
+    const seen: string[] = [];
+    const memory = new QuirkMemory({
+      log: { readAll: async () => [], append: async () => undefined, version: async () => "0" },
+      index: { sync: async () => 0, upsert: async () => undefined, remove: async () => undefined, search: async (q) => (seen.push(q), []) },
+      settings: { ...DEFAULT_CONFIG.memory },
+    });
+    await memory.autoInject("s1", "deploy fails with DEPLOY_TOKEN=ghp_0123456789abcdefghijABCDEFGHIJ012345");
+    expect(seen.length).toBe(1);
+    expect(seen[0]).not.toContain("ghp_0123456789abcdefghijABCDEFGHIJ012345");
+  });
+});
+
 describe("auto-inject relevance", () => {
   const goTesting = quirk("q_go", "Go tests cache their results: pass -count=1 to go test to force a rerun", ["golang", "testing"]);
 
