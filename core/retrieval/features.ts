@@ -28,6 +28,18 @@ const PROSE_KINDS = new Set(["section", "heading", "paragraph", "preamble"]);
 /** Data and markup (JSON keys, HTML elements, CSS rules): rarely what a code question means. */
 const DATA_KINDS = new Set(["key", "element", "rule", "style"]);
 
+/** Prose chunks: what `chunkShapePrior` demotes unless the query asks for documentation. */
+export function isProse(record: ChunkRecord): boolean {
+  return PROSE_KINDS.has(record.kind);
+}
+
+/** Chunks of at most this many lines: a lone getter, a closing brace, a reopened class line. */
+export const SHORT_CHUNK_LINES = 5;
+
+export function isShortChunk(record: ChunkRecord): boolean {
+  return record.endLine - record.startLine + 1 <= SHORT_CHUNK_LINES;
+}
+
 /** 1 for declarations, 0.5 for other code, 0.25 for data and markup, 0 for prose. */
 export function kindPrior(record: ChunkRecord): number {
   if (DEFINITION_KINDS.has(record.kind)) return 1;
@@ -115,20 +127,48 @@ export function symbolTermCoverage(q: QueryAnalysis, record: ChunkRecord): numbe
  */
 const DIRECTORY_MATCH_SHARE = 0.25;
 
+/** File names that say nothing about their module: the folder names it (`extract/mod.rs`). */
+const INDEX_FILE = /^(?:mod|index|__init__|init|lib|main|package-info|_index)\.[^./]+$/;
+
+/** Shortest word that may match another word by prefix ("depend" ~ "dependencies"). */
+const MIN_PREFIX = 4;
+
+/**
+ * One word is the other's prefix: an inflection or derivation ("route" ~ "router", "config" ~
+ * "configuration"), not a compound ("load" ~ "loadconfig"): a short prefix may only lack a
+ * short ending.
+ */
+function isVariant(shorter: string, longer: string): boolean {
+  return shorter.length >= MIN_PREFIX && longer.startsWith(shorter) && (shorter.length >= 6 || longer.length - shorter.length <= 4);
+}
+
+function hasWordOrVariant(words: Set<string>, term: string): boolean {
+  if (words.has(term)) return true;
+  for (const w of words) if (w.length <= term.length ? isVariant(w, term) : isVariant(term, w)) return true;
+  return false;
+}
+
 /**
  * Share of the query's content words found in the path; a word in the file name counts fully,
- * one in a directory name a quarter. `retry` → util/retry.py, `HashWithIndifferentAccess` →
- * hash_with_indifferent_access.rb.
+ * one in a directory name a quarter; a word matches its variants by prefix (`routing` →
+ * router.py, `dependencies` → depend.go). An index-like file (`mod.rs`, `__init__.py`,
+ * `index.ts`, `init.lua`) takes its folder's name. `retry` → util/retry.py,
+ * `HashWithIndifferentAccess` → hash_with_indifferent_access.rb.
  */
 export function pathTermCoverage(q: QueryAnalysis, record: ChunkRecord): number {
   if (q.terms.length === 0) return 0;
   const slash = record.filePath.lastIndexOf("/");
-  const stem = new Set(tokenizePath(record.filePath.slice(slash + 1)).map(normaliseTerm));
-  const dirs = new Set(slash > 0 ? tokenizePath(record.filePath.slice(0, slash) + "/x").map(normaliseTerm) : []);
+  const fileName = record.filePath.slice(slash + 1);
+  const dirPath = slash > 0 ? record.filePath.slice(0, slash) : "";
+  const stem = new Set(tokenizePath(fileName).map(normaliseTerm));
+  if (dirPath && INDEX_FILE.test(fileName)) {
+    for (const t of tokenizePath(`${dirPath.slice(dirPath.lastIndexOf("/") + 1)}/x`)) stem.add(normaliseTerm(t));
+  }
+  const dirs = new Set(dirPath ? tokenizePath(`${dirPath}/x`).map(normaliseTerm) : []);
   let score = 0;
   for (const t of q.terms) {
-    if (stem.has(t)) score += 1;
-    else if (dirs.has(t)) score += DIRECTORY_MATCH_SHARE;
+    if (hasWordOrVariant(stem, t)) score += 1;
+    else if (hasWordOrVariant(dirs, t)) score += DIRECTORY_MATCH_SHARE;
   }
   return Math.min(1, score / q.terms.length);
 }

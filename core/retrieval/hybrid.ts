@@ -22,9 +22,14 @@ export interface HybridInput {
   ranker?: (query: string, candidates: RankCandidate[]) => RankCandidate[];
 }
 
-/** Candidates fetched from each source per requested result: room for de-duplication and ranking. */
+/**
+ * Candidates fetched from each source. The pool does not depend on topK (below 38), so the
+ * first results are the same whatever the caller asks for; it is large enough for file-level
+ * evidence (several chunks of one file) and the path lift to reach files BM25 ranks low.
+ */
+const CANDIDATE_POOL = 150;
+/** For a larger topK: room for de-duplication and ranking. */
 const OVERFETCH = 4;
-const MIN_FETCH = 40;
 
 export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> {
   const { query, queryVector, store, keyword, filter, mode } = input;
@@ -33,7 +38,7 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
   if (mode === "vector" && !queryVector) {
     throw new Error("vector search needs an embedding model, and none is available: use mode 'keyword' or 'hybrid'");
   }
-  const fetchK = Math.max(input.topK * OVERFETCH, MIN_FETCH);
+  const fetchK = Math.max(input.topK * OVERFETCH, CANDIDATE_POOL);
   const useKeyword = mode !== "vector";
   const useVector = mode !== "keyword" && queryVector !== null;
 

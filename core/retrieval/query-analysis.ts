@@ -20,6 +20,8 @@ export interface QueryAnalysis {
   terms: string[];
   /** The query is about tests (then test files are not demoted). */
   wantsTests: boolean;
+  /** The query asks for documentation (then prose is not demoted). */
+  wantsDocs: boolean;
 }
 
 /** Question and filler words: they say how the user asks, not what they look for. */
@@ -32,6 +34,8 @@ const STOPWORDS = new Set(
     "find finds found show shows code implementation implemented implement happen happens handled handle handles place part thing way ways"
   ).split(" "),
 );
+
+const DOC_WORDS = new Set(["doc", "docs", "documentation", "documented", "readme", "guide", "tutorial", "changelog"]);
 
 const TEST_WORDS = new Set(["test", "tests", "testing", "spec", "specs", "mock", "mocks", "fixture", "fixtures", "unittest", "e2e"]);
 
@@ -101,5 +105,6 @@ export function analyseQuery(query: string): QueryAnalysis {
     identifierKeys,
     terms: contentTerms(raw),
     wantsTests: lowerWords.some((w) => TEST_WORDS.has(w)),
+    wantsDocs: lowerWords.some((w) => DOC_WORDS.has(w)),
   };
 }

@@ -11,6 +11,8 @@ import {
   classifyPath,
   definesIdentifier,
   exactSymbolMatch,
+  isProse,
+  isShortChunk,
   kindPrior,
   onlyReferencesIdentifier,
   pathTermCoverage,
@@ -49,25 +51,29 @@ export const RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
   /** Lift for an exact symbol match (on top of `definition`, which an exact match also earns). */
   symbolMatch: 0.2,
   /** Lift for full coverage of the symbol's words by the query. */
-  symbolTerms: 0.15,
+  symbolTerms: 0.3,
   /** Lift for a chunk containing every content word of the query. */
   termCoverage: 0.1,
   /** Lift for all query words in the path (file name full, directories a quarter). */
-  pathMatch: 0.3,
+  pathMatch: 1.3,
   /** Lift for declaring a named identifier. */
   definition: 0.5,
   /** Multiplier on a chunk that only references a named identifier in a symbol query. */
   referencePenalty: 0.8,
   /** Lift for declarations (kind prior 1) vs loose code (0.5) vs data (0.25) vs prose (0). */
-  chunkKind: 0.4,
+  chunkKind: 0.2,
+  /** Multiplier on chunks of a few lines (they hold little, yet match a name as well as the whole unit). */
+  shortChunk: 0.8,
+  /** Multiplier on prose (Markdown sections...) unless the query asks for documentation. */
+  prose: 0.7,
   /** Lift for the chunk's file by its aggregated evidence (relative to the best file). */
-  fileAggregation: 0.1,
+  fileAggregation: 0.8,
   /** How much each later chunk of a file counts towards the file's evidence. */
-  fileAggregationDecay: 0.25,
+  fileAggregationDecay: 0.75,
   /** Multiplier per earlier chunk of the same file already ranked above. */
-  diversity: 0.95,
+  diversity: 0.5,
   /** Multipliers by path class when the query does not ask for tests. */
-  demote: { test: 0.7, generated: 0.6, vendored: 0.6, example: 0.85, source: 1 },
+  demote: { test: 0.4, generated: 0.6, vendored: 0.6, example: 0.5, source: 1 },
 });
 
 export interface RankWeights {
@@ -79,6 +85,8 @@ export interface RankWeights {
   definition: number;
   referencePenalty: number;
   chunkKind: number;
+  shortChunk: number;
+  prose: number;
   fileAggregation: number;
   fileAggregationDecay: number;
   diversity: number;
@@ -150,6 +158,10 @@ export function rankCandidates(query: string, candidates: RankCandidate[], optio
     let s = x.s;
     if (f.definitions && q.kind === "symbol" && onlyReferencesIdentifier(q, x.c.record)) s *= w.referencePenalty;
     if (f.demoteNonSource && !q.wantsTests) s *= w.demote[classifyPath(x.c.record.filePath)];
+    if (f.chunkKind) {
+      if (isShortChunk(x.c.record)) s *= w.shortChunk;
+      if (!q.wantsDocs && isProse(x.c.record)) s *= w.prose;
+    }
     return { ...x, s };
   });
   scored.sort((a, b) => b.s - a.s || a.i - b.i);

@@ -6,8 +6,11 @@
 //
 // Options: --kit DIR (default ../shared/eval/semble-dev), --mirrors DIR (bare git mirrors,
 // OWNER+NAME/repo; default $MIRROR_ROOT), --out DIR (default test/.cache/semble-dev),
-// --repos a,b --modes keyword,hybrid,vector --force (re-index) --json --check (run score.py).
+// --repos a,b --modes keyword,hybrid,vector --force (re-index) --json --check (run score.py),
+// --overrides JSON (config deep-merged over the default, e.g. a ranking ablation:
+// '{"retrieval":{"rankFeatures":{"pathMatch":false}}}').
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { openEngine } from "../../core/engine.js";
@@ -46,6 +49,11 @@ if (missing.length > 0) {
 }
 
 const tasks = loadTasks(kit, chosen);
+// Extra config (ablations, chunking experiments). Settings that change what is indexed get stores
+// of their own; retrieval settings reuse the default run's stores.
+const extraConfig = opt("overrides") ? (JSON.parse(opt("overrides")!) as Record<string, unknown>) : {};
+const { retrieval: _retrieval, ...indexConfig } = extraConfig;
+const storeSuffix = Object.keys(indexConfig).length ? `-${createHash("sha1").update(JSON.stringify(indexConfig)).digest("hex").slice(0, 8)}` : "";
 const results: Record<Mode, RunResult[]> = { keyword: [], hybrid: [], vector: [] };
 const timing: Array<{ repo: string; indexMs: number; files: number; chunks: number; queryMsP50: number }> = [];
 
@@ -57,7 +65,8 @@ for (const spec of chosen) {
     root,
     logger: silentLogger,
     overrides: {
-      vectorStore: { path: join(out, "stores", spec.name) },
+      ...extraConfig,
+      vectorStore: { path: join(out, "stores", spec.name + storeSuffix) },
       logging: { logFilePath: join(out, "logs", `${spec.name}.log`) },
       autoIndex: { enabled: false },
     },
