@@ -101,7 +101,11 @@ class WorkspaceEngine implements Engine {
   /** The manifest file as last seen by search, to notice passes by other processes. */
   private seenManifest: { mtimeMs: number; size: number } | null = null;
   /** indexedDimension()'s last manifest read, keyed by the manifest's mtime and size. */
-  private dimensionRead: { key: string; dimension: number | null } | null = null;
+  private dimensionRead: { key: string; dimension: number | null; checkpoint: number | null } | null = null;
+  /** What searches read: the store as of the manifest's checkpoint (null: the store itself). */
+  private committedView: { store: VectorStore; checkpoint: number; view: Promise<VectorStore | null> } | null = null;
+  /** Views of earlier commits, closed a little later (a search may still be reading one). */
+  private retiredViews = new Set<Promise<VectorStore | null>>();
   private recovered = false;
   private closed = false;
   private keywordOnlyAnnounced = false;
@@ -323,6 +327,10 @@ class WorkspaceEngine implements Engine {
   }
 
   private async closeStore(): Promise<void> {
+    const views = [...this.retiredViews, ...(this.committedView ? [this.committedView.view] : [])];
+    this.retiredViews.clear();
+    this.committedView = null;
+    for (const v of views) await v.then((x) => x?.close()).catch(() => undefined);
     const p = this.storePromise;
     this.storePromise = null;
     this.storeDimension = undefined;
@@ -402,13 +410,50 @@ class WorkspaceEngine implements Engine {
    * per manifest version: parsing the manifest of a 10k-file tree costs more than a search.
    */
   private indexedDimension(): { dimension: number | null; down: boolean } {
+    return { dimension: this.committedRead().dimension, down: false };
+  }
+
+  private committedRead(): { dimension: number | null; checkpoint: number | null } {
     const stamp = this.manifestStamp();
     const key = stamp ? `${stamp.mtimeMs}:${stamp.size}` : "";
     if (this.dimensionRead?.key !== key) {
       const read = readManifest(this.stateDir);
-      this.dimensionRead = { key, dimension: read.status === "ok" ? read.manifest.dimension : null };
+      this.dimensionRead =
+        read.status === "ok"
+          ? { key, dimension: read.manifest.dimension, checkpoint: read.manifest.storeCheckpoint }
+          : { key, dimension: null, checkpoint: null };
     }
-    return { dimension: this.dimensionRead.dimension, down: false };
+    return this.dimensionRead;
+  }
+
+  /**
+   * The store as the last committed pass left it. A running pass (a forced or automatic rebuild
+   * above all) writes newer versions; searches keep answering from the committed one until the
+   * pass commits its manifest, which names the new version.
+   */
+  private async committedStore(store: VectorStore): Promise<VectorStore> {
+    const { checkpoint } = this.committedRead();
+    if (checkpoint === null || !store.snapshot) return store;
+    const cur = this.committedView;
+    if (!cur || cur.store !== store || cur.checkpoint !== checkpoint) {
+      if (cur) this.retireView(cur.view);
+      const view = store.snapshot(checkpoint).catch((err) => {
+        // A table re-created for a new model has no such version: read what is there.
+        this.logger.debug("searching the latest store version", { checkpoint, reason: oneLine(err) });
+        return null;
+      });
+      this.committedView = { store, checkpoint, view };
+    }
+    return (await this.committedView!.view) ?? store;
+  }
+
+  private retireView(view: Promise<VectorStore | null>): void {
+    this.retiredViews.add(view);
+    const t = setTimeout(() => {
+      if (!this.retiredViews.delete(view)) return;
+      void view.then((v) => v?.close()).catch(() => undefined);
+    }, 30_000);
+    t.unref?.();
   }
 
   /**
@@ -455,7 +500,8 @@ class WorkspaceEngine implements Engine {
     // dimension opens the store, so a remote provider is not even probed.
     const { dimension, down } = options.mode === "keyword" ? this.indexedDimension() : await this.searchDimension(provider);
     await this.dropReplacedStore();
-    const store = this.storePromise && this.storeDimension !== undefined ? await this.storePromise : await this.storeForSearch(dimension);
+    const latest = this.storePromise && this.storeDimension !== undefined ? await this.storePromise : await this.storeForSearch(dimension);
+    const store = await this.committedStore(latest);
     const keyword = this.currentKeyword();
     const r = this.config.retrieval;
     const topK = options.uncapped ? (options.topK ?? r.topK) : Math.min(options.topK ?? r.topK, r.maxChunks);

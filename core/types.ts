@@ -121,6 +121,12 @@ export interface VectorStore {
   rollbackTo(checkpoint: number): Promise<void>;
   clear(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * A read-only view of the store as it was at `checkpoint`, unaffected by later writes: what
+   * searches read while a pass (a rebuild above all) writes the next version. Closing the view
+   * leaves the store open. Throws when that version is gone.
+   */
+  snapshot?(checkpoint: number): Promise<VectorStore>;
 }
 
 /** A retrieval hit as hosts see it. */

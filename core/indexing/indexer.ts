@@ -297,7 +297,9 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
   // The pass edits this keyword index in place. Searches in this process may see it mid-pass
   // (hits whose rows are not stored yet are dropped by retrieval); a failed pass discards it.
   const kw = keyword!;
-  env.keyword = kw;
+  // A rebuild over a committed index fills a new keyword index: searches keep the committed one
+  // (and the store's committed version) until this pass commits.
+  if (!(rebuildReason && read.status === "ok")) env.keyword = kw;
 
   // Files this pass left out and why; `examined`: the paths a partial pass looked at.
   const skippedFiles = new Map<string, string>();

@@ -172,6 +172,8 @@ export class LanceVectorStore implements VectorStore {
   private annIndexName: string | null = null;
   private addedSinceAnnCheck = 0;
   private closed = false;
+  /** Set on snapshot views: the version they are pinned to (they never write, nor close the connection). */
+  private pinnedVersion: number | null = null;
 
   constructor(
     private readonly lancedb: typeof LanceDb,
@@ -195,6 +197,7 @@ export class LanceVectorStore implements VectorStore {
 
   async add(rows: Row[]): Promise<void> {
     this.assertOpen();
+    this.assertWritable();
     if (rows.length === 0) return;
     for (const row of rows) validateRowVector(row, this.dimension);
     this.recordCache.clear();
@@ -205,11 +208,13 @@ export class LanceVectorStore implements VectorStore {
 
   async deleteByFilePaths(filePaths: string[]): Promise<void> {
     this.assertOpen();
+    this.assertWritable();
     await this.deleteWhereIn("filePath", filePaths);
   }
 
   async deleteByIds(ids: string[]): Promise<void> {
     this.assertOpen();
+    this.assertWritable();
     await this.deleteWhereIn("id", ids);
   }
 
@@ -306,6 +311,7 @@ export class LanceVectorStore implements VectorStore {
   /** Makes `checkpoint` the latest version again (a new version with its content; history is kept). */
   async rollbackTo(checkpoint: number): Promise<void> {
     this.assertOpen();
+    this.assertWritable();
     await this.waitForAnnBuild();
     this.recordCache.clear();
     if ((await this.table.version()) === checkpoint) return;
@@ -322,6 +328,7 @@ export class LanceVectorStore implements VectorStore {
   /** Deletes every row but keeps the table (and its history, so a rebuild can still be rolled back). */
   async clear(): Promise<void> {
     this.assertOpen();
+    this.assertWritable();
     await this.waitForAnnBuild();
     this.recordCache.clear();
     await this.table.delete("true");
@@ -341,6 +348,7 @@ export class LanceVectorStore implements VectorStore {
    */
   async compact(keepVersion: number, options: { graceMs?: number } = {}): Promise<void> {
     this.assertOpen();
+    this.assertWritable();
     await this.waitForAnnBuild();
     const stats = await this.table.stats();
     if (stats.fragmentStats.numSmallFragments < COMPACT_AT_SMALL_FRAGMENTS) return;
@@ -370,7 +378,27 @@ export class LanceVectorStore implements VectorStore {
     this.closed = true;
     this.recordCache.clear();
     this.table.close();
-    this.db.close();
+    if (this.pinnedVersion === null) this.db.close();
+  }
+
+  /** A second handle on the table, checked out at `checkpoint`: later writes do not reach it. */
+  async snapshot(checkpoint: number): Promise<LanceVectorStore> {
+    this.assertOpen();
+    const table = await this.db.openTable(this.table.name);
+    try {
+      await table.checkout(checkpoint);
+    } catch (err) {
+      table.close();
+      throw new Error(`vector store ${this.uri} has no version ${checkpoint} any more: ${oneLine(err)}`);
+    }
+    const view = new LanceVectorStore(this.lancedb, this.db, table, this.uri, this.dimension, Infinity);
+    view.pinnedVersion = checkpoint;
+    await view.init();
+    return view;
+  }
+
+  private assertWritable(): void {
+    if (this.pinnedVersion !== null) throw new Error(`this view of vector store ${this.uri} is read-only (pinned to version ${this.pinnedVersion})`);
   }
 
   /**

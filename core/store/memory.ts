@@ -94,6 +94,17 @@ export class MemoryVectorStore implements VectorStore {
     return this.version;
   }
 
+  /** A read-only copy of the rows at `checkpoint` (one of the last few kept). */
+  async snapshot(checkpoint: number): Promise<VectorStore> {
+    this.assertOpen();
+    const rows = checkpoint === this.version && !this.snapshots.has(checkpoint) ? this.rows : this.snapshots.get(checkpoint);
+    if (!rows) throw new Error(`vector store has no checkpoint ${checkpoint} any more (only the last ${MAX_CHECKPOINTS} are kept)`);
+    const view = new MemoryVectorStore(this.dimension);
+    view.rows = new Map(rows);
+    view.version = checkpoint;
+    return view;
+  }
+
   async rollbackTo(checkpoint: number): Promise<void> {
     this.assertOpen();
     const snapshot = this.snapshots.get(checkpoint);
