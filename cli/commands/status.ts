@@ -17,7 +17,7 @@ function human(s: IndexStatus): string {
     ["pending", `${formatCount(s.pendingFiles)} files`],
     ["watch", `${s.watch.state}${s.watch.backend ? ` (${s.watch.backend})` : ""}${s.watch.message ? `: ${s.watch.message}` : ""}`],
   ];
-  if (s.storeDamage) rows.push(["damaged", `${s.storeDamage}; the next \`opencode-rag index\` rebuilds it`]);
+  if (s.storeDamage) rows.push(["damaged", `the store's files (${s.storeDamage}); the next \`opencode-rag index\` rebuilds it`]);
   if (s.skipped && s.skipped.total > 0) rows.push(["skipped", `${formatCount(s.skipped.total)} files in the last pass (listed with reasons by --json)`]);
   if (s.indexing) rows.push(["indexing", `${formatCount(s.indexing.filesDone)}/${formatCount(s.indexing.filesTotal)} files (since ${s.indexing.startedAt})`]);
   const width = Math.max(...rows.map(([k]) => k.length));

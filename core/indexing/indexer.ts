@@ -239,7 +239,7 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
   let keyword: KeywordIndex | null = null;
   let rebuildReason: string | null = null;
   if (damage) {
-    rebuildReason = damage;
+    rebuildReason = `the store's files are damaged (${damage})`;
   } else if (options.force) {
     rebuildReason = "a full rebuild was requested";
   } else if (read.status === "missing") {

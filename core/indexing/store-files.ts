@@ -79,10 +79,10 @@ export async function storeDamage(
     const store = typeof storeOrOpen === "function" ? await storeOrOpen() : storeOrOpen;
     const rows = await store.listAll();
     const count = await store.count();
-    if (rows.length !== count) return `the store's files are damaged (${changed}; ${rows.length} of ${count} rows readable)`;
+    if (rows.length !== count) return `${changed}; ${rows.length} of ${count} rows readable`;
     return null;
   } catch (err) {
-    return `the store's files are damaged (${recorded ? changed : "unreadable"}: ${oneLine(err)})`;
+    return `${recorded ? changed : "unreadable"}: ${oneLine(err)}`;
   }
 }
 
