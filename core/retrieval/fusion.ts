@@ -37,7 +37,7 @@ export interface FusedScores {
 export function fuseCandidates(
   keywordHits: ScoredId[],
   vectorHits: ScoredId[],
-  sources: { keyword: boolean; vector: boolean; fetchK: number },
+  sources: { keyword: boolean; vector: boolean; vectorK: number },
 ): Map<string, FusedScores> {
   const out = new Map<string, FusedScores>();
   keywordHits.forEach((hit, rank) => {
@@ -52,7 +52,7 @@ export function fuseCandidates(
       out.set(hit.id, { score: 0, keywordScore: null, vectorScore: hit.score, keywordRank: null, vectorRank: rank });
     }
   });
-  const vectorFloor = vectorHits.length >= sources.fetchK ? vectorHits[vectorHits.length - 1].score : 0;
+  const vectorFloor = vectorHits.length >= sources.vectorK ? vectorHits[vectorHits.length - 1].score : 0;
   for (const f of out.values()) {
     if (sources.keyword && sources.vector) {
       f.score = VECTOR_WEIGHT * (f.vectorScore ?? vectorFloor) + KEYWORD_WEIGHT * (f.keywordScore ?? 0);

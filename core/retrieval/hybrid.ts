@@ -23,13 +23,14 @@ export interface HybridInput {
 }
 
 /**
- * Candidates fetched from each source. The pool does not depend on topK (below 38), so the
- * first results are the same whatever the caller asks for; it is large enough for file-level
- * evidence (several chunks of one file) and the path lift to reach files BM25 ranks low.
+ * Candidates fetched from each source. The pools do not depend on topK up to 25 (the most any
+ * tool asks for), so the first results are the same whatever the caller asks for. The keyword
+ * pool is large enough for file-level evidence (several chunks of one file) and the path lift
+ * to reach files BM25 ranks low; vector hits past the first 50 only added noise on the
+ * benchmark (docs/retrieval.md). A larger topK widens both pools.
  */
-const CANDIDATE_POOL = 150;
-/** For a larger topK: room for de-duplication and ranking. */
-const OVERFETCH = 4;
+const KEYWORD_POOL = 150;
+const VECTOR_POOL = 50;
 
 export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> {
   const { query, queryVector, store, keyword, filter, mode } = input;
@@ -38,17 +39,18 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
   if (mode === "vector" && !queryVector) {
     throw new Error("vector search needs an embedding model, and none is available: use mode 'keyword' or 'hybrid'");
   }
-  const fetchK = Math.max(input.topK * OVERFETCH, CANDIDATE_POOL);
+  const keywordK = Math.max(input.topK * 6, KEYWORD_POOL);
+  const vectorK = Math.max(input.topK * 2, VECTOR_POOL);
   const useKeyword = mode !== "vector";
   const useVector = mode !== "keyword" && queryVector !== null;
 
   // The vector search starts first: it runs off the JS thread (LanceDB's own threads) while the
   // keyword search, synchronous, runs on it. The keyword hits' records are then read while the
   // vector search is still running; the vector search reads its own hits' records with them.
-  const vectorSearch = useVector ? store.searchVector(queryVector as Float32Array, fetchK, filter) : Promise.resolve([] as ScoredId[]);
+  const vectorSearch = useVector ? store.searchVector(queryVector as Float32Array, vectorK, filter) : Promise.resolve([] as ScoredId[]);
   let keywordHits: ScoredId[];
   try {
-    keywordHits = useKeyword ? keyword.search(query, fetchK, filter) : [];
+    keywordHits = useKeyword ? keyword.search(query, keywordK, filter) : [];
   } catch (err) {
     vectorSearch.catch(() => undefined); // no longer awaited: keep its failure from going unhandled
     throw err;
@@ -56,7 +58,7 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
   const keywordRecords = keywordHits.length > 0 ? store.getByIds(keywordHits.map((h) => h.id)) : Promise.resolve([] as ChunkRecord[]);
   const [vectorHits, keywordRecordList] = await Promise.all([vectorSearch, keywordRecords]);
 
-  const fused = fuseCandidates(keywordHits, vectorHits, { keyword: useKeyword, vector: useVector, fetchK });
+  const fused = fuseCandidates(keywordHits, vectorHits, { keyword: useKeyword, vector: useVector, vectorK });
   if (fused.size === 0) return [];
   const records = new Map(keywordRecordList.map((r) => [r.id, r]));
   const vectorOnly = vectorHits.filter((h) => !records.has(h.id)).map((h) => h.id);

@@ -68,7 +68,7 @@ function fuse(c: Collected, p: Params, mode: "hybrid" | "keyword" | "vector"): R
   const vec = mode === "keyword" ? [] : c.vector.slice(0, p.fetch);
   const records = new Map([...kw, ...vec].map((h) => [h.record.id, h.record]));
   const ids = (hits: Hit[]) => hits.map((h) => ({ id: h.record.id, score: h.score }));
-  const fused = fuseCandidates(ids(kw), ids(vec), { keyword: mode !== "vector", vector: mode !== "keyword", fetchK: p.fetch });
+  const fused = fuseCandidates(ids(kw), ids(vec), { keyword: mode !== "vector", vector: mode !== "keyword", vectorK: p.fetch });
   return [...fused].map(([id, f]) => ({ record: records.get(id) as ChunkRecord, ...f }));
 }
 

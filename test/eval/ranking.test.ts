@@ -66,6 +66,12 @@ describe("query analysis", () => {
     expect(analyseQuery("retries").identifiers).toEqual([]);
   });
 
+  it("notices when documentation is asked for", () => {
+    expect(analyseQuery("where is the plugin API documented").wantsDocs).toBe(true);
+    expect(analyseQuery("readme install steps").wantsDocs).toBe(true);
+    expect(analyseQuery("how are plugins loaded").wantsDocs).toBe(false);
+  });
+
   it("notices when tests are asked for", () => {
     expect(analyseQuery("where are the retry tests").wantsTests).toBe(true);
     expect(analyseQuery("where are retries with backoff done").wantsTests).toBe(false);
@@ -84,6 +90,22 @@ describe("features", () => {
     expect(pathTermCoverage(q, chunk({ filePath: "util/retry.py" }))).toBe(0.5);
     expect(pathTermCoverage(q, chunk({ filePath: "retry/policy.py" }))).toBe(0.625);
     expect(pathTermCoverage(q, chunk({ filePath: "src/other.py" }))).toBe(0);
+  });
+
+  it("path coverage matches word variants by prefix, not compounds", () => {
+    expect(pathTermCoverage(analyseQuery("routing"), chunk({ filePath: "src/router.py" }))).toBe(1);
+    expect(pathTermCoverage(analyseQuery("dependencies"), chunk({ filePath: "src/dependency.py" }))).toBe(1);
+    expect(pathTermCoverage(analyseQuery("configuration loading"), chunk({ filePath: "src/config.py" }))).toBe(0.5);
+    expect(pathTermCoverage(analyseQuery("handlers"), chunk({ filePath: "src/handler.rb" }))).toBe(1);
+    // `loadconfig`, the joined identifier, is no variant of `load`.
+    expect(pathTermCoverage(analyseQuery("load_config"), chunk({ filePath: "src/load.ts" }))).toBeLessThan(0.5);
+  });
+
+  it("path coverage names index-like files by their folder", () => {
+    const q = analyseQuery("extractors");
+    expect(pathTermCoverage(q, chunk({ filePath: "src/extract/mod.rs" }))).toBe(1);
+    expect(pathTermCoverage(q, chunk({ filePath: "pkg/extractor/__init__.py" }))).toBe(1);
+    expect(pathTermCoverage(q, chunk({ filePath: "src/extract/query.rs" }))).toBe(0.25);
   });
 
   it("recognises declarations in text even when the chunk has no symbol", () => {
@@ -143,6 +165,22 @@ describe("rankCandidates", () => {
     const prose = chunk({ filePath: "README.md", kind: "section" });
     const code = chunk({ filePath: "src/a.ts", kind: "function" });
     expect(order(rankCandidates("connect to the server", [cand(prose, 0.5), cand(code, 0.49)], { features: only("chunkKind") }))).toEqual([code.id, prose.id]);
+  });
+
+  it("demotes prose unless documentation is asked for", () => {
+    const prose = chunk({ filePath: "docs/plugins.md", kind: "section" });
+    const code = chunk({ filePath: "src/plugins.ts", kind: "lines" });
+    const input = [cand(prose, 0.6), cand(code, 0.5)];
+    expect(order(rankCandidates("how are plugins loaded", input, { features: only("chunkKind"), weights: { chunkKind: 0 } }))).toEqual([code.id, prose.id]);
+    expect(order(rankCandidates("plugin loading docs", input, { features: only("chunkKind"), weights: { chunkKind: 0 } }))).toEqual([prose.id, code.id]);
+  });
+
+  it("demotes chunks of a few lines below the unit they belong to", () => {
+    const brace = chunk({ filePath: "a.rb", kind: "class", symbol: "Application", startLine: 90, endLine: 91 });
+    const body = chunk({ filePath: "b.rb", kind: "class", symbol: "Application", startLine: 1, endLine: 60 });
+    const input = [cand(brace, 0.6), cand(body, 0.55)];
+    expect(order(rankCandidates("Application", input, { features: none }))).toEqual([brace.id, body.id]);
+    expect(order(rankCandidates("Application", input, { features: only("chunkKind"), weights: { chunkKind: 0 } }))).toEqual([body.id, brace.id]);
   });
 
   it("aggregates evidence per file", () => {

@@ -69,6 +69,24 @@ describe("hybridSearch", () => {
     expect(hybrid).not.toBe(keywordOnly);
   });
 
+  test("the first results do not depend on topK", async () => {
+    const store = new MemoryVectorStore(DIM);
+    const keyword = new KeywordIndex();
+    const many: Row[] = [];
+    for (let i = 0; i < 120; i++) {
+      const words = ["retry", "backoff", "pool", "timeout", "header", "cookie"].filter((_, j) => (i + j) % (2 + (i % 4)) === 0);
+      many.push(chunk(`m${i}`, `src/mod${i % 30}/file${i}.ts`, [1, 10 + (i % 20)], `function f${i}() { ${words.join(" ")} ${"x ".repeat(i % 7)} }`, v(Math.sin(i), Math.cos(i), (i % 5) / 5, 0.1)));
+    }
+    await store.add(many);
+    keyword.add(many.map((r) => ({ id: r.id, text: r.content, filePath: r.filePath, language: r.language, kind: r.kind, symbol: r.symbol })));
+    const at = async (topK: number) =>
+      (await hybridSearch({ query: "retry backoff timeout", queryVector: v(0.5, 0.5, 0.5, 0.1), store, keyword, topK, minScore: 0, mode: "hybrid", rank: true })).map((r) => r.chunk.id);
+    const five = await at(5);
+    expect(five).toHaveLength(5);
+    expect((await at(10)).slice(0, 5)).toEqual(five);
+    expect((await at(25)).slice(0, 5)).toEqual(five);
+  });
+
   test("every score is in [0,1], results sorted best first", async () => {
     for (const mode of ["hybrid", "keyword", "vector"] as const) {
       const results = await run({ query: "batch embed config", queryVector: v(0.5, 0.2, 0.5, 0.1), mode });
