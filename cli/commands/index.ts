@@ -4,6 +4,7 @@ import type { Command, CommandContext } from "../command.js";
 import type { IndexProgress } from "../../core/engine-types.js";
 import { progressLine, summaryLine, terminalSafe } from "../format.js";
 import { IndexBusyError } from "../../core/indexing/lock.js";
+import { WatcherStoppedError } from "../../core/indexing/watch.js";
 
 /** The CLI's debounce (F7): short, a person is waiting at a terminal. */
 const WATCH_DEBOUNCE_MS = 300;
@@ -87,12 +88,21 @@ Indexes the current directory. Unchanged files are skipped without being read.
     ctx.out(summaryLine(summary));
     if (ctx.values.watch !== true) return 0;
 
+    let stopWaiting: () => void = () => undefined;
+    let stoppedBy: Error | null = null;
     const watcher = await engine.watch({
       debounceMs: WATCH_DEBOUNCE_MS,
       onPass: (s) => {
         if (s.filesIndexed || s.filesDeleted || s.rebuildReason) ctx.out(summaryLine(s));
       },
-      onError: (e) => ctx.err(`error: ${e.message}`),
+      onError: (e) => {
+        ctx.err(`error: ${e.message}`);
+        // The workspace folder is gone: nothing left to watch, so the command ends.
+        if (e instanceof WatcherStoppedError) {
+          stoppedBy = e;
+          stopWaiting();
+        }
+      },
     });
     ctx.err(`watching ${engine.root} for changes (Ctrl-C to stop)`);
     await new Promise<void>((resolve) => {
@@ -102,10 +112,11 @@ Indexes the current directory. Unchanged files are skipped without being read.
         clearInterval(keepAlive);
         resolve();
       };
+      stopWaiting = stop;
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
     });
     await watcher.close();
-    return 0;
+    return stoppedBy ? 1 : 0;
   },
 };

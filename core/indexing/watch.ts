@@ -27,6 +27,14 @@ export interface WatchHost {
   rules(): IgnoreRules;
 }
 
+/** Given to onError when the watcher stopped for good (its workspace folder was deleted). */
+export class WatcherStoppedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "WatcherStoppedError";
+  }
+}
+
 /** How long to wait before retrying a pass that found another process's pass running. */
 const BUSY_RETRY_MS = 2000;
 /** How often the watcher checks that the root still exists and whether unreadable folders came back. */
@@ -126,7 +134,7 @@ export async function startWatcher(host: WatchHost, options: WatchOptions = {}):
     stopTimers();
     void fsWatcher?.close();
     void scheduler.close();
-    const err = new Error(`the workspace folder ${host.root} was deleted; stopped watching it (start the watcher again once it exists)`);
+    const err = new WatcherStoppedError(`the workspace folder ${host.root} was deleted; stopped watching it (start the watcher again once it exists)`);
     host.logger.error("watch stopped", { error: err.message });
     options.onError?.(err);
   }

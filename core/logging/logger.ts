@@ -1,6 +1,6 @@
 // A Logger that appends JSON lines to a file. Logging must never break indexing or a host,
 // so every write is guarded and a failing file is reported once to the fallback sink.
-import { appendFileSync, mkdirSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { LogLevel, Logger } from "../engine-types.js";
 import { redact, redactDeep } from "../redact.js";
@@ -58,6 +58,8 @@ export function createFileLogger(options: FileLoggerOptions): Logger {
     if (!file || fileBroken) return;
     try {
       if (!dirReady) {
+        // Never bring back a deleted workspace just to log into it.
+        if (!existsSync(options.root)) return;
         mkdirSync(dirname(file), { recursive: true });
         dirReady = true;
       }

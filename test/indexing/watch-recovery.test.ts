@@ -132,3 +132,26 @@ describe("a folder unreadable for a while", () => {
     }
   });
 });
+
+describe("opencode-rag index --watch on a deleted workspace", () => {
+  it("exits with an error once the folder is gone, without recreating it", async () => {
+    ensureBuilt();
+    const root = makeWorkspace({ "src/a.ts": tsFunction("alphaCliWatch", "a") });
+    roots.push(root);
+    writeFileSync(join(root, "opencode-rag.json"), JSON.stringify({ embedding: { provider: "local", model: "./no-such-model" } }));
+    const cli = spawn(process.execPath, [join(repoRoot, "dist", "cli.js"), "index", "--watch"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    cli.stderr!.on("data", (d) => (stderr += d));
+    const exited = new Promise<number>((resolve) => cli.on("exit", (code) => resolve(code ?? -1)));
+    try {
+      await waitFor(() => stderr.includes("watching"), 30_000);
+      rmSync(root, { recursive: true, force: true });
+      const code = await Promise.race([exited, sleep(15_000).then(() => -2)]);
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/workspace folder .* was deleted/);
+      expect(existsSync(root)).toBe(false);
+    } finally {
+      cli.kill("SIGKILL");
+    }
+  });
+});
