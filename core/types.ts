@@ -75,7 +75,7 @@ export interface ChunkRecord extends Chunk {
 export type EmbedPurpose = "document" | "query";
 
 export interface EmbeddingProvider {
-  /** Provider name as in config: "local", "ollama", "openai". */
+  /** Provider name as in config: "local", "ollama", "openai" ("none" has no provider). */
   readonly provider: string;
   /** Model id as in config. */
   readonly model: string;

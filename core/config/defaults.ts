@@ -131,7 +131,7 @@ export const DEFAULT_SECRET_FILES = [
 
 export const DEFAULT_CONFIG = {
   embedding: {
-    /** local | ollama | openai */
+    /** local | ollama | openai | none (keyword-only: no model is loaded and nothing is embedded) */
     provider: "local",
     /** For local: a folder name under models/, an absolute folder, or a Hugging Face id. */
     model: BUNDLED_MODEL_ID,
@@ -284,7 +284,7 @@ export type RagConfig = typeof DEFAULT_CONFIG;
 
 /** Keys whose value must be one of a fixed set. */
 export const ENUM_KEYS: Record<string, readonly string[]> = {
-  "embedding.provider": ["local", "ollama", "openai"],
+  "embedding.provider": ["local", "ollama", "openai", "none"],
   "autoIndex.backend": ["chokidar", "git"],
   "description.provider": ["openai", "ollama"],
   "logging.level": ["debug", "info", "error"],

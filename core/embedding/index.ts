@@ -34,10 +34,12 @@ export async function createEmbeddingProvider(
         // e.g. no API key for api.openai.com: a configuration problem, reported as the reason
         return { provider: null, reason: (e instanceof Error ? e.message : String(e)).split("\n")[0] };
       }
+    case "none":
+      return { provider: null, reason: 'embedding.provider is "none": searching keyword-only (set "local" to use the bundled model)' };
     default:
       return {
         provider: null,
-        reason: `embedding.provider "${String(cfg.provider)}" is not one of local, ollama, openai: fix it in the config; searching keyword-only`,
+        reason: `embedding.provider "${String(cfg.provider)}" is not one of local, ollama, openai, none: fix it in the config; searching keyword-only`,
       };
   }
 }
