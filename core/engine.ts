@@ -41,7 +41,7 @@ import { manifestPath, readManifest, MANIFEST_FILE } from "./indexing/manifest.j
 import { oneLine } from "./indexing/prepare-file.js";
 import { clearProgress, readProgress, readWatcherStatus } from "./indexing/state-files.js";
 import { startWatcher } from "./indexing/watch.js";
-import { IndexDamagedError, storeDamage } from "./indexing/store-files.js";
+import { IndexDamagedError, storeDamage, tableFiles } from "./indexing/store-files.js";
 import { readSkippedList } from "./indexing/skipped-files.js";
 import { beginDescriptionPass, registerDescriptionSteps } from "./description/index.js";
 import { openQuirkMemory, QUIRK_TABLE } from "./memory/index.js";
@@ -104,6 +104,8 @@ class WorkspaceEngine implements Engine {
   private dimensionRead: { key: string; dimension: number | null; checkpoint: number | null } | null = null;
   /** What searches read: the store as of the manifest's checkpoint (null: the store itself). */
   private committedView: { store: VectorStore; checkpoint: number; view: Promise<VectorStore | null> } | null = null;
+  /** status()'s last look at the store's files, keyed by the manifest's record and the files on disk. */
+  private damageCache: { key: string; result: string | null } | null = null;
   /** Views of earlier commits, closed a little later (a search may still be reading one). */
   private retiredViews = new Set<Promise<VectorStore | null>>();
   private recovered = false;
@@ -618,13 +620,19 @@ class WorkspaceEngine implements Engine {
   /** Status's look at the store's files (a read of every row only when they changed). */
   private async statusDamage(recorded: Record<string, number> | undefined): Promise<string | null> {
     if (this.passEnv.storeDamage) return this.passEnv.storeDamage;
+    const table = this.localTableDir();
+    // Hosts poll status: the answer is reused while neither the record nor the files change.
+    const key = table ? JSON.stringify([recorded ?? null, tableFiles(table)]) : "";
+    if (this.damageCache?.key === key) return this.damageCache.result;
     let opened: VectorStore | null = null;
     try {
-      return await storeDamage(this.localTableDir(), recorded, async () => {
+      const result = await storeDamage(table, recorded, async () => {
         if (this.storePromise) return this.storePromise;
         opened = await this.openStore(null, false);
         return opened;
       });
+      this.damageCache = { key, result };
+      return result;
     } finally {
       if (opened) await (opened as VectorStore).close().catch(() => undefined);
     }

@@ -227,7 +227,7 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
   const tableDir = localTableDir(env);
   // Damage found by a search, or files of the committed table missing or truncated: the table
   // cannot be trusted (or even cleared), so it is moved aside and the index rebuilt.
-  const damage = env.storeDamage || (read.status === "ok" ? await storeDamage(tableDir, read.manifest.storeFiles, store) : null);
+  const damage = env.storeDamage || (read.status === "ok" ? await storeDamage(tableDir, read.manifest.storeFiles, store, { verifyUnrecorded: true }) : null);
   if (damage) {
     logger.error("the vector store is damaged; moving it aside and rebuilding", { reason: damage });
     store = ((await env.resetStore?.(dimension)) ?? store) as StoreLike;

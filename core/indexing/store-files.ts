@@ -69,10 +69,13 @@ export async function storeDamage(
   tableDir: string | null,
   recorded: Record<string, number> | undefined,
   storeOrOpen: VectorStore | (() => Promise<VectorStore>),
+  options: { verifyUnrecorded?: boolean } = {},
 ): Promise<string | null> {
   if (!tableDir) return null;
   const now = tableFiles(tableDir);
   if (!now) return null;
+  // A manifest from an older version records no files: only a pass (once) pays for a full read.
+  if (!recorded && !options.verifyUnrecorded) return null;
   const changed = recorded ? filesDiffer(recorded, now) : "no record of its files";
   if (!changed) return null;
   try {
