@@ -1,5 +1,5 @@
 // Outline for files without a grammar (or whose parse found nothing): common declaration
-// shapes by regular expression, one level deep. Portable: no Node.
+// shapes by regular expression; Markdown headings nested by level. Portable: no Node.
 import type { OutlineItem } from "./skeleton.js";
 
 const PATTERNS: Array<{ kind: string; re: RegExp }> = [
@@ -17,31 +17,38 @@ const PATTERNS: Array<{ kind: string; re: RegExp }> = [
   { kind: "module", re: /^\s*(?:module|namespace|package)\s+([A-Za-z_][\w.:]*)/ },
 ];
 
-/** Declaration-looking lines; each item spans until the next one (or the end of the file). */
+/**
+ * Declaration-looking lines. Markdown headings nest by level and span their section; any other
+ * item spans until the next one and stays at the top level (a `#` line may be a comment in a
+ * language without a grammar, not a section holding what follows).
+ */
 export function regexOutline(content: string): OutlineItem[] {
   const lines = content.split("\n");
-  const found: Array<{ kind: string; name: string; line: number }> = [];
+  const found: Array<{ kind: string; name: string; line: number; level: number }> = [];
   let inFence = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    if (/^\s*```/.test(line)) inFence = !inFence;
+    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
     if (inFence) continue;
     for (const { kind, re } of PATTERNS) {
       const m = re.exec(line);
       if (m) {
-        found.push({ kind, name: (kind === "heading" ? m[2] : m[1]).trim(), line: i + 1 });
+        found.push({ kind, name: (kind === "heading" ? m[2] : m[1]).trim(), line: i + 1, level: kind === "heading" ? m[1].length : 0 });
         break;
       }
     }
   }
   const total = content.endsWith("\n") ? lines.length - 1 : lines.length;
-  return found.map((f, i) => ({
-    kind: f.kind,
-    name: f.name,
-    startLine: f.line,
-    endLine: Math.max(f.line, (found[i + 1]?.line ?? total + 1) - 1),
-    children: [],
-  }));
+  const roots: OutlineItem[] = [];
+  const open: Array<{ level: number; item: OutlineItem }> = [];
+  found.forEach((f, i) => {
+    const next = f.level === 0 ? found[i + 1] : found.slice(i + 1).find((g) => g.level <= f.level);
+    const item: OutlineItem = { kind: f.kind, name: f.name, startLine: f.line, endLine: Math.max(f.line, (next?.line ?? total + 1) - 1), children: [] };
+    while (open.length > 0 && open[open.length - 1].level >= f.level) open.pop();
+    (open.length > 0 ? open[open.length - 1].item.children : roots).push(item);
+    if (f.level > 0) open.push({ level: f.level, item });
+  });
+  return roots;
 }
 
 /** Number of lines as an editor shows them. */

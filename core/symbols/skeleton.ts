@@ -37,7 +37,8 @@ export const DECLARATION_KINDS: Readonly<Record<string, string>> = {
   class_definition: "class",
   class_specifier: "class",
   class: "class",
-  object_declaration: "class",
+  object_declaration: "object",
+  companion_object: "object",
   interface_declaration: "interface",
   type_alias_declaration: "type",
   type_item: "type",
@@ -47,12 +48,15 @@ export const DECLARATION_KINDS: Readonly<Record<string, string>> = {
   enum_specifier: "enum",
   struct_item: "struct",
   struct_specifier: "struct",
+  union_specifier: "union",
   struct_declaration: "struct",
   union_item: "struct",
   union_declaration: "struct", // Zig
   opaque_declaration: "struct",
   error_set_declaration: "enum",
   trait_item: "trait",
+  trait_definition: "trait", // Scala
+  object_definition: "object",
   impl_item: "impl",
   protocol_declaration: "protocol",
   extension_declaration: "extension",
@@ -72,7 +76,27 @@ export const DECLARATION_KINDS: Readonly<Record<string, string>> = {
 };
 
 /** Kinds that, nested in a class-like item, are methods. */
-const CLASS_LIKE = new Set(["class", "interface", "struct", "trait", "impl", "protocol", "extension", "record"]);
+const CLASS_LIKE = new Set(["class", "interface", "struct", "trait", "impl", "protocol", "extension", "record", "enum", "object"]);
+
+const GO_TYPE_KINDS: Readonly<Record<string, string>> = { struct_type: "struct", interface_type: "interface" };
+
+/** C/C++ type specifiers: an item only where they declare a body, not where they name a type. */
+const SPECIFIERS = new Set(["struct_specifier", "union_specifier", "enum_specifier", "class_specifier"]);
+
+/**
+ * Swift and Kotlin share class_declaration between class, struct, enum, extension, actor and
+ * interface: the keyword before the name says which.
+ */
+const KEYWORD_KINDS: Readonly<Record<string, string>> = {
+  class: "class",
+  actor: "class",
+  struct: "struct",
+  enum: "enum",
+  extension: "extension",
+  interface: "interface",
+  protocol: "protocol",
+  object: "object",
+};
 
 /** Node types holding a variable whose value may be a function (const f = () => …). */
 const VARIABLE_DECLARATOR = "variable_declarator";
@@ -109,6 +133,11 @@ export function declarationName(node: SyntaxNodeLike): string {
   }
   if (node.type === "media_statement" || node.type === "keyframes_statement") {
     return firstLine(node.text.split("{", 1)[0]);
+  }
+  if (node.type === "impl_item") {
+    const type = node.childForFieldName("type");
+    const trait = node.childForFieldName("trait");
+    if (type) return firstLine(trait ? `${trait.text} for ${type.text}` : type.text);
   }
   if (node.type === "type_declaration") {
     const spec = namedChildren(node).find((c) => c.type === "type_spec");
@@ -148,6 +177,61 @@ function boundName(node: SyntaxNodeLike): string | null {
   return null;
 }
 
+/** The keyword kind of a class_declaration ("enum class Color" is an enum), or null. */
+function keywordKind(node: SyntaxNodeLike): string | null {
+  const nameNode = node.childForFieldName("name") ?? namedChildren(node).find((c) => c.type === "type_identifier" || c.type === "user_type");
+  // startIndex counts bytes; the head before a name is modifiers and keywords, plain ASCII.
+  const head = nameNode ? node.text.slice(0, Math.max(0, nameNode.startIndex - node.startIndex)) : node.text.split("{", 1)[0];
+  const words = head.replace(/@[\w.]+(\([^)]*\))?/g, " ").split(/[^A-Za-z]+/);
+  if (words.includes("enum")) return "enum";
+  for (const w of words.reverse()) if (KEYWORD_KINDS[w]) return KEYWORD_KINDS[w];
+  return null;
+}
+
+/**
+ * A C/C++ declaration of a function without a body (a prototype in a header, a method declared
+ * in a class): the name its function_declarator declares, or null for anything else (variables,
+ * function pointers).
+ */
+function prototypeName(node: SyntaxNodeLike): string | null {
+  if (node.type !== "declaration" && node.type !== "field_declaration") return null;
+  let decl = node.childForFieldName("declarator");
+  while (decl && (decl.type === "pointer_declarator" || decl.type === "reference_declarator")) {
+    decl = decl.childForFieldName("declarator") ?? namedChildren(decl).at(-1) ?? null;
+  }
+  if (!decl || decl.type !== "function_declarator") return null;
+  const name = decl.childForFieldName("declarator");
+  if (!name || !(NAME_TYPES.has(name.type) || /^(qualified_identifier|destructor_name|operator_name|template_function)$/.test(name.type))) return null;
+  return firstLine(name.text);
+}
+
+/** The first type or identifier name inside a C typedef's declarator (`(*compare_fn)(…)`). */
+function typedefName(node: SyntaxNodeLike): string {
+  const find = (n: SyntaxNodeLike | null): string => {
+    if (!n) return "";
+    if (n.type === "type_identifier" || n.type === "identifier") return firstLine(n.text);
+    if (n.type === "parameter_list") return "";
+    for (const c of namedChildren(n)) {
+      const found = find(c);
+      if (found) return found;
+    }
+    return "";
+  };
+  return find(node.childForFieldName("declarator"));
+}
+
+/** A C/C++ typedef as one item: the struct/enum/union it defines (named by the typedef when anonymous), or a type alias. */
+function typedefItem(node: SyntaxNodeLike, walk: (n: SyntaxNodeLike, parentKind: string | null) => OutlineItem[]): OutlineItem {
+  const alias = typedefName(node);
+  const spec = node.childForFieldName("type");
+  if (spec && SPECIFIERS.has(spec.type) && spec.childForFieldName("body")) {
+    const kind = DECLARATION_KINDS[spec.type];
+    // The typedef's name is the one the code uses (`typedef struct node {…} Node;`).
+    return { kind, name: alias || (spec.childForFieldName("name")?.text ?? ""), startLine: startLine(node), endLine: endLine(node), children: walk(spec, kind) };
+  }
+  return { kind: "type", name: alias, startLine: startLine(node), endLine: endLine(node), children: [] };
+}
+
 function functionValuedDeclarator(node: SyntaxNodeLike): boolean {
   if (node.type !== VARIABLE_DECLARATOR) return false;
   const value = node.childForFieldName("value");
@@ -163,6 +247,20 @@ export function outlineFromTree(root: SyntaxNodeLike): OutlineItem[] {
       // A section without a heading child is not a markdown section (other grammars use "section").
       if (kind === "heading" && !namedChildren(child).some((c) => c.type === "atx_heading" || c.type === "setext_heading")) kind = undefined;
       if (kind === undefined && functionValuedDeclarator(child)) kind = "function";
+      if (SPECIFIERS.has(child.type) && !child.childForFieldName("body")) kind = undefined;
+      if (child.type === "type_definition" && child.childForFieldName("declarator")) {
+        items.push(typedefItem(child, walk));
+        continue;
+      }
+      const prototype = kind === undefined ? prototypeName(child) : null;
+      if (prototype !== null) {
+        const protoKind = parentKind !== null && CLASS_LIKE.has(parentKind) ? "method" : "function";
+        items.push({ kind: protoKind, name: prototype, startLine: startLine(child), endLine: endLine(child), children: [] });
+        continue;
+      }
+      if (child.type === "class_declaration" || child.type === "object_declaration") kind = keywordKind(child) ?? kind;
+      // Go: `type X struct {…}` / `type X interface {…}` say what they are.
+      if (child.type === "type_spec") kind = GO_TYPE_KINDS[child.childForFieldName("type")?.type ?? ""] ?? kind;
       // Go groups type specs under type_declaration; Python wraps decorated ones: look through.
       if (kind === undefined && (child.type === "type_declaration" || child.type === "decorated_definition")) {
         items.push(...walk(child, parentKind).map((item) => ({ ...item, startLine: Math.min(item.startLine, startLine(child)) })));

@@ -31,18 +31,38 @@ function isStringType(type: string): boolean {
   return type === "string" || type.endsWith("string_literal") || type === "template_string" || type === "string_content" || type === "raw_string_literal" || type === "interpreted_string_literal";
 }
 
-const DEFINING_PARENTS = new Set([...Object.keys(DECLARATION_KINDS), "variable_declarator", "type_spec", "function_declarator", "enum_assignment"]);
+/** C/C++ declarators the declared name is nested in (`*f(…)`, `&r`, `x = 1`). */
+const DECLARATORS = new Set(["function_declarator", "pointer_declarator", "reference_declarator", "init_declarator"]);
+
+const DEFINING_PARENTS = new Set([
+  ...Object.keys(DECLARATION_KINDS),
+  ...DECLARATORS,
+  "variable_declarator",
+  "type_spec",
+  "enum_assignment",
+  // C/C++: prototypes, variables, typedefs and members name what they declare.
+  "declaration",
+  "field_declaration",
+  "type_definition",
+]);
+
+/** Kotlin and Swift declarations whose name has no field (not impl_item: `impl Point` uses Point). */
+const UNFIELDED_DECLARATIONS = new Set(["class_declaration", "object_declaration", "function_declaration", "protocol_declaration", "protocol_function_declaration"]);
 
 /** True when `node` is the name a declaration introduces (e.g. `foo` in `function foo()`). */
 export function isDefinitionName(node: SyntaxNodeLike): boolean {
   let child = node;
   let parent = node.parent;
-  // C/C++ nest the name in declarators: climb through them to the definition.
-  for (let depth = 0; parent && depth < 4; depth++) {
+  // C/C++ nest the name in declarators: climb through them to the declaration.
+  for (let depth = 0; parent && depth < 6; depth++) {
     if (!DEFINING_PARENTS.has(parent.type)) return false;
-    const name = parent.childForFieldName("name") ?? parent.childForFieldName("declarator");
+    // Grammars without a name field (Kotlin, Swift) hold the name as the first identifier child.
+    const name =
+      parent.childForFieldName("name") ??
+      parent.childForFieldName("declarator") ??
+      (UNFIELDED_DECLARATIONS.has(parent.type) ? namedChildren(parent).find((c) => c.type === "simple_identifier" || c.type === "type_identifier") ?? null : null);
     if (!name || name.startIndex !== child.startIndex || name.type !== child.type) return false;
-    if (parent.type !== "function_declarator") return true;
+    if (!DECLARATORS.has(parent.type)) return true;
     child = parent;
     parent = parent.parent;
   }

@@ -19,6 +19,8 @@ const KIND_ICON: Record<string, string> = {
   constructor: "ƒ",
   class: "□",
   struct: "□",
+  union: "□",
+  object: "□",
   record: "□",
   interface: "◇",
   trait: "◇",

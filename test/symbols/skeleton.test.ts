@@ -58,7 +58,7 @@ describe("outlineFromTree", () => {
 
   it("reads Go types, methods and functions", async () => {
     const src = "package p\n\ntype Store struct {\n  n int\n}\n\nfunc (s *Store) Put(k string) {}\n\nfunc New() *Store { return nil }\n";
-    expect(render(outlineFromTree(await parse("go", src)))).toEqual(["type Store 3-5", "method Put 7-7", "function New 9-9"]);
+    expect(render(outlineFromTree(await parse("go", src)))).toEqual(["struct Store 3-5", "method Put 7-7", "function New 9-9"]);
   });
 
   it("reads Rust structs, traits, impls and their functions", async () => {
@@ -67,7 +67,7 @@ describe("outlineFromTree", () => {
       "struct Point 1-1",
       "trait Area 2-2",
       "  method area 2-2",
-      "impl Area 3-5",
+      "impl Area for Point 3-5",
       "  method area 4-4",
       "function main 6-6",
     ]);
