@@ -114,13 +114,19 @@ function copyGrammars() {
   for (const [folder, files] of Object.entries(kerebronFiles)) {
     for (const f of files) sources.push([join(kerebron, folder, f), f]);
   }
+  // Grammars vendored in the repository (grammars/<name>/, see its PROVENANCE.md): no package
+  // ships them without a native install.
+  for (const [folder, file] of [["haskell", "tree-sitter-haskell.wasm"]]) {
+    sources.push([join(root, "grammars", folder, file), file]);
+    sources.push([join(root, "grammars", folder, "LICENSE"), `LICENSE.${file.replace(/\.wasm$/, "")}`]);
+  }
   // Licences travel with the grammar files they cover.
   for (const pkg of ["web-tree-sitter", "tree-sitter-wasms", "@kerebron/wasm"]) {
     sources.push([join(root, "node_modules", pkg, "LICENSE"), `LICENSE.${pkg.replace("/", "-").replace("@", "")}`]);
   }
   // A grammar missing from node_modules is a broken install: fail the build, never ship without it.
   const missing = sources.filter(([from]) => !existsSync(from)).map(([from]) => from.replace(root + "/", ""));
-  if (missing.length > 0) throw new Error(`grammar files missing (run npm ci): ${missing.join(", ")}`);
+  if (missing.length > 0) throw new Error(`grammar files missing (run npm ci; vendored ones live in grammars/): ${missing.join(", ")}`);
   for (const [from, name] of sources) copyFileSync(from, join(out, name));
 }
 

@@ -1,6 +1,7 @@
 // The Node grammar source: reads grammar .wasm files from dist/grammars (where the build
 // copies them once) and, when that folder is absent (running from TypeScript sources, or a
-// build that has not run yet), from the packages in node_modules that ship them.
+// build that has not run yet), from the repository's vendored grammars/ folder and the packages
+// in node_modules that ship them.
 // This is the only file of core/chunking that touches Node built-ins.
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -20,6 +21,15 @@ const KEREBRON_FOLDERS: Record<string, string> = {
   "tree-sitter-yaml.wasm": "tree-sitter-yaml",
 };
 
+/**
+ * Grammars kept in the repository (`grammars/<folder>/<file>`, each with its licence and
+ * provenance) because no installed package ships them usably. The build copies them flat into
+ * dist/grammars like the others.
+ */
+const VENDORED_FOLDERS: Record<string, string> = {
+  "tree-sitter-haskell.wasm": "haskell",
+};
+
 const PACKAGE_LAYOUTS: Array<{ pkg: string; pathOf: (file: string) => string | null }> = [
   { pkg: "web-tree-sitter", pathOf: (file) => (file === "tree-sitter.wasm" ? file : null) },
   { pkg: "@kerebron/wasm", pathOf: (file) => (KEREBRON_FOLDERS[file] ? join("assets", KEREBRON_FOLDERS[file], file) : null) },
@@ -34,7 +44,10 @@ export interface GrammarSearchPath {
 
 let defaultPath: GrammarSearchPath | null = null;
 
-/** From this module's folder upwards: `grammars/` (beside a bundle), `dist/grammars/`, `node_modules/`. */
+/**
+ * From this module's folder upwards: `grammars/` (beside a bundle; in the repository, the
+ * vendored grammars), `dist/grammars/`, `node_modules/`.
+ */
 export function defaultGrammarSearchPath(): GrammarSearchPath {
   if (defaultPath) return defaultPath;
   const grammarDirs: string[] = [];
@@ -52,6 +65,8 @@ export function defaultGrammarSearchPath(): GrammarSearchPath {
 export function findGrammarFile(file: string, search: GrammarSearchPath = defaultGrammarSearchPath()): string | null {
   for (const dir of search.grammarDirs) {
     if (existsSync(join(dir, file))) return join(dir, file);
+    const vendored = VENDORED_FOLDERS[file] && join(dir, VENDORED_FOLDERS[file], file);
+    if (vendored && existsSync(vendored)) return vendored;
   }
   for (const dir of search.nodeModulesDirs) {
     for (const layout of PACKAGE_LAYOUTS) {

@@ -2,6 +2,7 @@
 // build yet), and through a pluggable source (browsers); the portable modules stay free of
 // Node built-ins.
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -29,6 +30,14 @@ describe("grammar files on Node", () => {
     expect(findGrammarFile("tree-sitter-xml.wasm", search)).toBe(join(nodeModules, "@kerebron/wasm/assets/tree-sitter-xml/tree-sitter-xml.wasm"));
     expect(findGrammarFile("tree-sitter-yaml.wasm", search)).toBe(join(nodeModules, "@kerebron/wasm/assets/tree-sitter-yaml/tree-sitter-yaml.wasm"));
     expect(findGrammarFile("tree-sitter-nope.wasm", search)).toBeNull();
+  });
+
+  it("finds the vendored Haskell grammar in the repository's grammars/ folder, the file its provenance names", () => {
+    const found = findGrammarFile("tree-sitter-haskell.wasm", { grammarDirs: [join(repo, "grammars")], nodeModulesDirs: [nodeModules] });
+    expect(found).toBe(join(repo, "grammars/haskell/tree-sitter-haskell.wasm"));
+    const provenance = readFileSync(join(repo, "grammars/haskell/PROVENANCE.md"), "utf8");
+    const sha256 = createHash("sha256").update(readFileSync(found!)).digest("hex");
+    expect(provenance).toContain(`\`${sha256}\``);
   });
 
   it("prefers a copied grammars folder", () => {
