@@ -153,6 +153,8 @@ interface StoreLike extends VectorStore {
 
 /** Runs one pass under the store's lock. Throws IndexBusyError when another pass holds it. */
 export async function runIndexPass(env: PassEnv, options: IndexOptions = {}): Promise<IndexSummary> {
+  // Taking the lock creates the state folder: never inside a workspace that was deleted.
+  if (!isExistingFolder(env.root)) throw new Error(`the workspace folder ${env.root} does not exist; nothing to index (check the path)`);
   const lock = acquireIndexLock(env.stateDir);
   try {
     return await runLocked(env, options);

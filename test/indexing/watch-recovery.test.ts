@@ -46,6 +46,9 @@ describe("watcher on a deleted workspace", () => {
     expect(errors.map((e) => e.message)).toEqual([expect.stringMatching(/workspace folder .* was deleted; stopped watching/)]);
     await sleep(2500);
     expect(existsSync(root)).toBe(false);
+    // A pass asked for directly says so, and creates nothing either.
+    await expect(engine.index()).rejects.toThrow(/does not exist/);
+    expect(existsSync(root)).toBe(false);
   });
 });
 
