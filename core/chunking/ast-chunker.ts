@@ -28,6 +28,8 @@ interface Unit {
   label: string;
   /** Transparent containers around it (`namespace Shop`), shown in its context when it is a root. */
   prefix: string;
+  /** The node whose syntax children bound the cuts when the unit is too big (the parent list, for clauses joined into one unit). */
+  body: Node;
   start: number;
   end: number;
   children: Unit[];
@@ -142,6 +144,7 @@ function collectUnits(spec: AstLanguage, tree: Tree, query: Query, lines: LineIn
       params: refined?.params ?? paramsOf(node),
       label: "",
       prefix: spec.transparent ? containerChain(spec.transparent, outer) : "",
+      body: outer,
       start,
       end,
       children: [],
@@ -150,6 +153,7 @@ function collectUnits(spec: AstLanguage, tree: Tree, query: Query, lines: LineIn
     });
   }
   flat.sort((x, y) => x.start - y.start || y.end - x.end);
+  if (spec.clauses) joinClauses(flat, spec.clauses);
   const roots: Unit[] = [];
   const stack: Unit[] = [];
   for (const unit of flat) {
@@ -183,6 +187,34 @@ function collectUnits(spec: AstLanguage, tree: Tree, query: Query, lines: LineIn
   return roots;
 }
 
+/**
+ * Consecutive units of one kind and name under the same parent node become one unit (in place):
+ * the first one's node, kind and label, the lines of all of them, cut at the parent's children
+ * when too big. Units come sorted by start.
+ */
+function joinClauses(flat: Unit[], kinds: readonly string[]): void {
+  let w = 0;
+  for (const unit of flat) {
+    const prev = w > 0 ? flat[w - 1] : null;
+    if (
+      prev &&
+      kinds.includes(unit.kind) &&
+      unit.kind === prev.kind &&
+      unit.symbol !== "" &&
+      unit.symbol === prev.symbol &&
+      unit.start > prev.end &&
+      unit.node.parent !== null &&
+      unit.node.parent.id === prev.node.parent?.id
+    ) {
+      prev.end = unit.end;
+      prev.body = unit.node.parent;
+      continue;
+    }
+    flat[w++] = unit;
+  }
+  flat.length = w;
+}
+
 /** `namespace A > namespace A.B`: the transparent containers a node sits in, outermost first. */
 function containerChain(transparent: Record<string, string[]>, node: Node): string {
   const chain: string[] = [];
@@ -200,7 +232,8 @@ function containsNode(outer: Node, inner: Node): boolean {
 /** Comments, decorators and attributes directly above a unit (no blank line between) belong to it. */
 function widenOverLeading(spec: AstLanguage, node: Node, start: number, lines: LineIndex): number {
   if (!spec.leading) return start;
-  for (let prev = node.previousNamedSibling; prev && spec.leading.includes(prev.type); prev = prev.previousNamedSibling) {
+  const previous = spec.previous ?? ((n: Node) => n.previousNamedSibling);
+  for (let prev = previous(node); prev && spec.leading.includes(prev.type); prev = previous(prev)) {
     const [s, e] = rowsOf(prev);
     if (e < start - 1) break;
     // A trailing comment on a code line belongs to that code, not to the next unit.
@@ -266,9 +299,9 @@ function emitUnit(unit: Unit, parentContext: string, lines: LineIndex, limits: L
     return [{ start: unit.start, end: unit.end, kind: unit.kind, symbol: unit.symbol, context, group: parentContext, unit: true, detached: unit.detached }];
   }
   if (unit.children.length) {
-    return emitRegion(unit.node, unit.start, unit.end, unit.children, unit, context, lines, limits);
+    return emitRegion(unit.body, unit.start, unit.end, unit.children, unit, context, lines, limits);
   }
-  return cutToFit(unit.node, unit.start, unit.end, lines, limits).map(([s, e]) => ({
+  return cutToFit(unit.body, unit.start, unit.end, lines, limits).map(([s, e]) => ({
     start: s,
     end: e,
     kind: unit.kind,

@@ -1,4 +1,4 @@
-// Languages beyond the required set (PHP, Scala, Elixir, Bash, Zig, Lua, YAML, TOML), and a guard
+// Languages beyond the required set (PHP, Scala, Elixir, Bash, Zig, Lua, Haskell, YAML, TOML), and a guard
 // that every language table compiles against its grammar.
 import { describe, expect, it } from "vitest";
 import { chunkFile } from "../../core/chunking/index.js";
@@ -109,6 +109,76 @@ describe("Lua", () => {
       await chunkFile("b.lua", text, options());
       expect(outline(await chunkFixture("greeter.lua", unmerged))).toEqual(GREETER_OUTLINE);
     }
+  });
+});
+
+describe("Haskell", () => {
+  it("a signature and the equations below it are one function; data, newtype, type, class and instance", async () => {
+    const chunks = await chunkFixture("Layout.hs", unmerged);
+    expect(outline(chunks)).toEqual([
+      "preamble  1-11",
+      "type Rect 13-19",
+      "type Tall 21-21",
+      "type Windows 23-23",
+      "class Layout 25-30",
+      "impl Layout Tall 32-34",
+      "function splitVertically 36-42",
+      "function tile 44-48",
+      "function ||| 50-51",
+      "block  53-53",
+      "function main 55-56",
+    ]);
+    expect(chunks.map((c) => c.language)).toEqual(chunks.map(() => "haskell"));
+    // The signature shows in the context the way a parameter list does elsewhere.
+    expect(find(chunks, "tile", "function").context).toBe("function tile :: Int -> Rect -> Int -> [Rect]");
+    expect(find(chunks, "tile", "function").content).toMatch(/^-- \| The master window[\s\S]*tile nmaster r n = /);
+  });
+
+  it("a class or function too big for one chunk: methods with their signatures, equations cut at clause boundaries", async () => {
+    const chunks = await chunkFixture("Layout.hs", { minChars: 0, maxLines: 4 });
+    expect(find(chunks, "doLayout", "method")).toMatchObject({
+      startLine: 27,
+      endLine: 29,
+      context: "class Layout > method doLayout :: l -> Rect -> Windows -> [(Int, Rect)]",
+    });
+    expect(find(chunks, "description", "method").context).toBe("class Layout > method description :: l -> String");
+    expect(outline(chunks.filter((c) => c.symbol === "splitVertically" || c.symbol === "tile"))).toEqual([
+      "function splitVertically 36-38",
+      "function splitVertically 39-42",
+      "function tile 44-47",
+      "function tile 48-48",
+    ]);
+  });
+
+  it("only equations of the same name join; operators and infix definitions are named by their operator", async () => {
+    const source = [
+      "module M where",
+      "orphan :: Int",
+      "other :: Int",
+      "other = 1",
+      "",
+      "x `plus` y = x + y",
+      "plus' :: Int",
+      "plus' = 2",
+      "",
+      "instance Show T where",
+      "  show A = \"a\"",
+      "  show B = \"b\"",
+      "",
+      "foreign import ccall \"sin\" c_sin :: Double -> Double",
+    ].join("\n");
+    const chunks = await chunkFile("src/M.hs", source, options({ minChars: 0, maxLines: 2 }));
+    expect(outline(chunks)).toEqual([
+      "preamble  1-1",
+      "function orphan 2-2",
+      "function other 3-4",
+      "function plus 6-6",
+      "function plus' 7-8",
+      "impl Show T 10-10",
+      "method show 11-12",
+      "function c_sin 14-14",
+    ]);
+    expect(find(chunks, "c_sin").context).toBe("function c_sin :: Double -> Double");
   });
 });
 
