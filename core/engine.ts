@@ -502,7 +502,16 @@ class WorkspaceEngine implements Engine {
     // dimension opens the store, so a remote provider is not even probed.
     const { dimension, down } = options.mode === "keyword" ? this.indexedDimension() : await this.searchDimension(provider);
     await this.dropReplacedStore();
-    const latest = this.storePromise && this.storeDimension !== undefined ? await this.storePromise : await this.storeForSearch(dimension);
+    let latest: VectorStore;
+    try {
+      latest = this.storePromise && this.storeDimension !== undefined ? await this.storePromise : await this.storeForSearch(dimension);
+    } catch (err) {
+      if (err instanceof IndexDamagedError) throw err;
+      // A table that exists but cannot be opened (its version files gone or corrupt) is damaged.
+      const table = this.localTableDir();
+      if (table && existsSync(table)) throw this.storeDamaged(oneLine(err));
+      throw new Error(oneLine(err));
+    }
     const store = await this.committedStore(latest);
     const keyword = this.currentKeyword();
     const r = this.config.retrieval;

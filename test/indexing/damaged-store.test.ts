@@ -99,3 +99,26 @@ describe("LanceDB error messages", () => {
     expect(oneLine(new Error(raw))).not.toMatch(/\.rs:/);
   });
 });
+
+describe("a store that cannot be opened", () => {
+  it("fails a search with one clean line, and the next pass rebuilds it", async () => {
+    const files: Record<string, string> = { "src/a.ts": tsFunction("unopenableStoreAlpha", "a") };
+    const root = makeWorkspace(files);
+    roots.push(root);
+    const first = await engineFor(root, keywordOnly);
+    await first.index();
+    const table = join(first.stateDir, "chunks.lance");
+    await first.close();
+    rmSync(join(table, "_versions"), { recursive: true, force: true });
+    const engine = await engineFor(root, keywordOnly);
+    engines.push(engine);
+    const err = await engine.search("unopenableStoreAlpha").then(
+      () => null,
+      (e: Error) => e,
+    );
+    expect(err?.message).toMatch(/is damaged .*index --force/);
+    expect(err?.message).not.toMatch(/\.rs:\d+/);
+    expect((await engine.index()).filesIndexed).toBe(1);
+    expect(await pathsHolding(engine, "unopenableStoreAlpha")).toEqual(["src/a.ts"]);
+  });
+});
