@@ -21,6 +21,7 @@ if (
 }
 `;
 
+/** The copies this package resolves: in its own node_modules and the ones above it, up to the project's. */
 function copies(self, stop) {
   const found = [];
   for (let dir = self; ; dir = path.dirname(dir)) {
@@ -28,7 +29,8 @@ function copies(self, stop) {
       const candidate = path.join(dir, "node_modules", ...rel, "script", "install-metadata.js");
       if (fs.existsSync(candidate)) found.push(candidate);
     }
-    if (dir === stop || path.dirname(dir) === dir) return found;
+    const insideNodeModules = dir.split(path.sep).includes("node_modules");
+    if (dir === stop || !insideNodeModules || path.dirname(dir) === dir) return found;
   }
 }
 
