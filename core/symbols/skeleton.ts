@@ -1,6 +1,7 @@
 // File skeleton (F18): a nested outline of the declarations in one file, with line ranges and
 // kinds, from its tree-sitter tree. Node types are mapped to kinds across grammars (the type
 // names are distinctive enough that one table serves every language). Portable: no Node.
+import { haskellOutline } from "./skeleton-haskell.js";
 import { endLine, namedChildren, startLine, type SyntaxNodeLike } from "./syntax-node.js";
 
 export interface OutlineItem {
@@ -240,10 +241,13 @@ function functionValuedDeclarator(node: SyntaxNodeLike): boolean {
 
 /** The outline of a parsed file. */
 export function outlineFromTree(root: SyntaxNodeLike): OutlineItem[] {
+  // One Haskell function is several nodes (signature, equations): read by its own walker.
+  if (root.type === "haskell") return haskellOutline(root);
   const walk = (node: SyntaxNodeLike, parentKind: string | null): OutlineItem[] => {
     const items: OutlineItem[] = [];
     for (const child of namedChildren(node)) {
-      let kind: string | undefined = DECLARATION_KINDS[child.type];
+      // Own keys only: a node type such as `constructor` must not find Object.prototype's.
+      let kind: string | undefined = Object.hasOwn(DECLARATION_KINDS, child.type) ? DECLARATION_KINDS[child.type] : undefined;
       // A section without a heading child is not a markdown section (other grammars use "section").
       if (kind === "heading" && !namedChildren(child).some((c) => c.type === "atx_heading" || c.type === "setext_heading")) kind = undefined;
       if (kind === undefined && functionValuedDeclarator(child)) kind = "function";

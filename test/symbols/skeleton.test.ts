@@ -105,6 +105,45 @@ describe("outlineFromTree", () => {
     expect(render(outlineFromTree(await parse("ruby", src)))).toEqual(["module Shop 1-7", "  class Cart 2-6", "    method total 3-5"]);
   });
 
+  it("reads a Haskell module: a signature and its equations as one function, types, classes with methods, instances", async () => {
+    const src = [
+      "module WM.Layout (Layout (..), tile) where", // 1
+      "import qualified Data.Map as M", // 2
+      "-- | A rectangle.", // 3
+      "data Rect = Rect { rectW :: !Int, rectH :: !Int } deriving (Eq, Show)", // 4
+      "newtype Tall = Tall Int", // 5
+      "type Windows = [Int]", // 6
+      "class Show l => Layout l where", // 7
+      "  doLayout :: l -> Rect -> Windows -> [(Int, Rect)]", // 8
+      "  doLayout _ r ws = zip ws (repeat r)", // 9
+      "  description :: l -> String", // 10
+      "instance Layout Tall where", // 11
+      "  description _ = \"Tall\"", // 12
+      "tile :: Int -> Rect -> Int -> [Rect]", // 13
+      "tile _ r 1 = [r]", // 14
+      "-- the general case", // 15
+      "tile n r k = replicate k r", // 16
+      "infixr 5 |||", // 17
+      "(|||) :: Rect -> Rect -> Rect", // 18
+      "a ||| _ = a", // 19
+    ].join("\n");
+    const parsed = (await parseSource("WM/Layout.hs", src))!;
+    expect(parsed.language).toBe("haskell");
+    expect(render(outlineFromTree(parsed.tree.rootNode))).toEqual([
+      "type Rect 4-4",
+      "type Tall 5-5",
+      "type Windows 6-6",
+      "class Layout 7-10",
+      "  method doLayout 8-9",
+      "  method description 10-10",
+      "impl Layout Tall 11-12",
+      "  method description 12-12",
+      "function tile 13-16",
+      "function ||| 18-19",
+    ]);
+    parsed.tree.delete();
+  });
+
   it("counts kinds over nested items", async () => {
     const items = outlineFromTree(await parse("typescript", "class A { m() {} n() {} }\nfunction f() {}\n"));
     expect(Object.fromEntries(countKinds(items))).toEqual({ class: 1, method: 2, function: 1 });
