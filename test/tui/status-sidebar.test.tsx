@@ -11,7 +11,7 @@ import { acquireIndexLock, type IndexLock } from "../../core/indexing/lock.js";
 import { emptyManifest, writeManifest } from "../../core/indexing/manifest.js";
 import { clearProgress, writeProgress, writeWatcherStatus } from "../../core/indexing/state-files.js";
 import { StatusSidebar } from "../../tui/components/StatusSidebar.js";
-import { StatusLine } from "../../tui/components/StatusLine.js";
+import { StatusLine, statusLineText } from "../../tui/components/StatusLine.js";
 import { readSidebarStatus, watchSidebarStatus, type SidebarStatus } from "../../tui/index-status.js";
 import { render } from "./render.js";
 
@@ -138,5 +138,20 @@ describe("home screen status line", () => {
     setStatus(readSidebarStatus(stateDir, config));
     await view.settle();
     expect(view.frame()).toContain("opencode-rag · indexing 50/200 files (25%)");
+  });
+
+  test("a first pass still scanning says so instead of 0/0 files; a check of a complete index shows the index", async () => {
+    lock = acquireIndexLock(stateDir);
+    writeProgress(stateDir, progress(0, 0, "scanning"));
+    const [status, setStatus] = createSignal<SidebarStatus | null>(readSidebarStatus(stateDir, config));
+    expect(statusLineText(status(), NOW)).toBe("opencode-rag · indexing: scanning files…");
+    const side = await show(status);
+    expect(side.frame()).toContain("Indexing: scanning files…");
+    expect(side.frame()).not.toContain("0/0");
+    writeManifest(stateDir, manifest({ "src/a.ts": 3 }, new Date(NOW - 60_000).toISOString()));
+    setStatus(readSidebarStatus(stateDir, config));
+    await side.settle();
+    expect(side.frame()).not.toContain("Indexing");
+    expect(statusLineText(status(), NOW)).toContain("opencode-rag · 3 chunks in 1 files");
   });
 });

@@ -40,7 +40,9 @@ export function StatusSidebar(props: StatusSidebarProps) {
           <text fg={c().muted}>{s()!.watch.message}</text>
         </Show>
         <Show when={s()!.progress}>
-          <text fg={c().warn}>{`Indexing ${s()!.progress!.filesDone}/${s()!.progress!.filesTotal} files`}</text>
+          <text fg={c().warn}>
+            {s()!.progress!.filesTotal === 0 ? "Indexing: scanning files…" : `Indexing ${s()!.progress!.filesDone}/${s()!.progress!.filesTotal} files`}
+          </text>
           <text fg={c().warn}>{bar(s()!.progress!.filesDone, s()!.progress!.filesTotal)}</text>
         </Show>
         <Show when={s()!.note}>
