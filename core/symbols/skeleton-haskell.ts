@@ -87,7 +87,16 @@ function declarationItems(list: SyntaxNodeLike | null, inClass: boolean): Outlin
   return items;
 }
 
-/** The outline of a Haskell module (the root node of tree-sitter-haskell). */
+/**
+ * A tree of tree-sitter-haskell: its root is `haskell`, or `ERROR` around a module header or
+ * imports when the file does not parse (syntax the grammar lacks, unbalanced CPP).
+ */
+export function isHaskellTree(root: SyntaxNodeLike): boolean {
+  if (root.type === "haskell") return true;
+  return root.type === "ERROR" && namedChildren(root).some((c) => (c.type === "header" && c.childForFieldName("module") !== null) || c.type === "imports");
+}
+
+/** The outline of a Haskell module; in a file that does not parse, the declarations still recognisable at its top level. */
 export function haskellOutline(root: SyntaxNodeLike): OutlineItem[] {
-  return declarationItems(root.childForFieldName("declarations"), false);
+  return declarationItems(root.type === "haskell" ? root.childForFieldName("declarations") : root, false);
 }

@@ -1,7 +1,7 @@
 // File skeleton (F18): a nested outline of the declarations in one file, with line ranges and
 // kinds, from its tree-sitter tree. Node types are mapped to kinds across grammars (the type
 // names are distinctive enough that one table serves every language). Portable: no Node.
-import { haskellOutline } from "./skeleton-haskell.js";
+import { haskellOutline, isHaskellTree } from "./skeleton-haskell.js";
 import { endLine, namedChildren, startLine, type SyntaxNodeLike } from "./syntax-node.js";
 
 export interface OutlineItem {
@@ -242,7 +242,7 @@ function functionValuedDeclarator(node: SyntaxNodeLike): boolean {
 /** The outline of a parsed file. */
 export function outlineFromTree(root: SyntaxNodeLike): OutlineItem[] {
   // One Haskell function is several nodes (signature, equations): read by its own walker.
-  if (root.type === "haskell") return haskellOutline(root);
+  if (isHaskellTree(root)) return haskellOutline(root);
   const walk = (node: SyntaxNodeLike, parentKind: string | null): OutlineItem[] => {
     const items: OutlineItem[] = [];
     for (const child of namedChildren(node)) {

@@ -142,6 +142,12 @@ describe("outlineFromTree", () => {
       "function ||| 18-19",
     ]);
     parsed.tree.delete();
+    // A file the grammar cannot parse (the root is an ERROR): what is still recognisable, not its imports as modules.
+    const bad = "module Bad where\n\n#if MIN_VERSION_base(4,8,0)\nimport Data.Functor ((<&>))\n#endif\n\nfoo :: Int -> Int\nfoo x = case x of\n  0 -> 1\n  _ -> (((\n\nbar = 2\n";
+    const broken = (await parseSource("Bad.hs", bad))!;
+    expect(broken.tree.rootNode.type).toBe("ERROR");
+    expect(render(outlineFromTree(broken.tree.rootNode))).toEqual(["function foo 7-7"]);
+    broken.tree.delete();
   });
 
   it("counts kinds over nested items", async () => {
