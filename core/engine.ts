@@ -39,6 +39,7 @@ import {
 import { acquireIndexLock } from "./indexing/lock.js";
 import { manifestPath, readManifest, MANIFEST_FILE } from "./indexing/manifest.js";
 import { oneLine } from "./indexing/prepare-file.js";
+import { cleanErrorMessage } from "./error-line.js";
 import { clearProgress, readProgress, readWatcherStatus } from "./indexing/state-files.js";
 import { startWatcher } from "./indexing/watch.js";
 import { IndexDamagedError, storeDamage, tableFiles } from "./indexing/store-files.js";
@@ -73,6 +74,13 @@ function loadEngineConfig(options: OpenEngineOptions): LoadedConfig {
     checkThreads(loaded.config, "overrides");
   }
   return loaded;
+}
+
+/** The same error (class and stack kept) without LanceDB's Rust source locations in its message. */
+function cleaned(err: unknown): Error {
+  if (!(err instanceof Error)) return new Error(oneLine(err));
+  err.message = cleanErrorMessage(err.message);
+  return err;
 }
 
 /** Flattens a config into dotted leaf keys, for reporting what a reload changed. */
@@ -510,7 +518,7 @@ class WorkspaceEngine implements Engine {
       // A table that exists but cannot be opened (its version files gone or corrupt) is damaged.
       const table = this.localTableDir();
       if (table && existsSync(table)) throw this.storeDamaged(oneLine(err));
-      throw new Error(oneLine(err));
+      throw cleaned(err);
     }
     const store = await this.committedStore(latest);
     const keyword = this.currentKeyword();
@@ -531,21 +539,21 @@ class WorkspaceEngine implements Engine {
     }
     try {
       return await hybridSearch({
-      query,
-      queryVector,
-      store,
-      keyword,
-      topK,
-      minScore: options.minScore ?? r.minScore,
-      filter: options.filter,
-      mode,
-      rank: options.rank ?? r.rank,
-      ranker: (q, candidates) => rankCandidates(q, candidates, { features: r.rankFeatures }),
+        query,
+        queryVector,
+        store,
+        keyword,
+        topK,
+        minScore: options.minScore ?? r.minScore,
+        filter: options.filter,
+        mode,
+        rank: options.rank ?? r.rank,
+        ranker: (q, candidates) => rankCandidates(q, candidates, { features: r.rankFeatures }),
       });
     } catch (err) {
       const damage = await this.diagnoseReadFailure(store, err);
       if (damage) throw this.storeDamaged(damage);
-      throw new Error(oneLine(err));
+      throw cleaned(err);
     }
   }
 
