@@ -76,4 +76,23 @@ describe("a rebuild in progress", () => {
     });
     expect(await mid).toBe(5);
   });
+
+  it("works the same on the in-memory store", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 50; i++) files[`m/h${i}.ts`] = tsFunction(`memoryServes${i}`, `file ${i}`);
+    const root = makeWorkspace(files);
+    roots.push(root);
+    const a = await engineFor(root, { ...keywordOnly, vectorStore: { path: "memory://" } });
+    engines.push(a);
+    await a.index();
+    let mid: Promise<string[]> | null = null;
+    await a.index({
+      force: true,
+      onProgress: (p) => {
+        if (!mid && p.phase !== "scanning") mid = pathsHolding(a, "memoryServes42");
+      },
+    });
+    expect(await mid).toEqual(["m/h42.ts"]);
+    expect(await pathsHolding(a, "memoryServes3")).toEqual(["m/h3.ts"]);
+  });
 });
