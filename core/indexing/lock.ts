@@ -2,8 +2,8 @@
 // plugin's background indexer). The lock file names its owner: pid, host, a random token and,
 // on Linux, the boot id and the process's start time. A pid alone is not enough: after a reboot
 // or in a container pid 1 (or any pid) is reused by a live process that holds nothing. The
-// owner also touches the file every few seconds, so a lock nobody refreshes goes stale even
-// where the process cannot be probed (another host on a shared folder, no /proc).
+// owner also touches the file every few seconds: where the process cannot be probed (another
+// host on a shared folder, no /proc), a lock nobody refreshed for two minutes is stale.
 import { closeSync, openSync, readFileSync, rmSync, statSync, utimesSync, writeSync, mkdirSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
@@ -93,23 +93,28 @@ export function readLock(stateDir: string): LockInfo | null {
 /** Tokens of the locks this process holds right now. */
 const heldTokens = new Set<string>();
 
-/** Whether the process named in `info` is the one that took the lock, and still running. */
-function ownerRunning(info: LockInfo): boolean {
+/**
+ * Whether the process named in `info` is the one that took the lock and still runs: true,
+ * false, or null when this machine cannot tell (another host, no /proc), where the
+ * heartbeat decides instead.
+ */
+function ownerRunning(info: LockInfo): boolean | null {
   if (info.token && heldTokens.has(info.token)) return true;
-  if (info.host !== hostname()) return true; // cannot probe another machine: the heartbeat decides
+  if (info.host !== hostname()) return null;
   if (info.bootId && bootId() && info.bootId !== bootId()) return false; // taken before a reboot
   if (!processAlive(info.pid)) return false;
   // Our own pid with a token we do not hold: released, or a previous life of this pid.
   if (info.pid === process.pid && info.token) return false;
   if (info.procStart) {
     const now = processStartTicks(info.pid);
-    return now === null || now === info.procStart;
+    if (now !== null) return now === info.procStart;
   }
   // A lock without a start time (older versions): a process that started after the lock was
   // taken cannot be its owner.
   const started = processStartMs(info.pid);
   const taken = Date.parse(info.startedAt);
-  return !(started !== null && Number.isFinite(taken) && started > taken + 2_000);
+  if (started === null || !Number.isFinite(taken)) return null;
+  return started <= taken + 2_000;
 }
 
 function ageMs(file: string): number | null {
@@ -124,10 +129,11 @@ function ageMs(file: string): number | null {
 export function lockOwner(stateDir: string): LockInfo | null {
   const info = readLock(stateDir);
   if (!info) return null;
-  if (info.token && heldTokens.has(info.token)) return info;
+  const running = ownerRunning(info);
+  if (running !== null) return running ? info : null;
+  // Cannot probe the owner: it is alive as long as it keeps refreshing the file.
   const age = ageMs(join(stateDir, LOCK_FILE));
-  if (age !== null && age > LOCK_STALE_MS) return null; // its owner stopped refreshing it
-  return ownerRunning(info) ? info : null;
+  return age !== null && age > LOCK_STALE_MS ? null : info;
 }
 
 export interface IndexLock {

@@ -105,13 +105,22 @@ describe("index lock owned by a reused pid", () => {
       // Taken after it started: its owner, alive.
       writeLock(dir, { pid: other.pid });
       expect(lockOwner(dir)?.pid).toBe(other.pid);
-      // ... unless it stopped refreshing the file long ago.
-      const old = new Date(Date.now() - LOCK_STALE_MS - 60_000);
-      utimesSync(join(dir, "index.lock"), old, old);
-      expect(lockOwner(dir)).toBeNull();
     } finally {
       other.kill("SIGKILL");
     }
+  });
+
+  it("trusts a lock from another host while its owner refreshes it, and not after", () => {
+    const root = makeWorkspace({});
+    roots.push(root);
+    const dir = join(root, "state");
+    writeLock(dir, { pid: 4242, host: "some-other-host", token: "ee" });
+    expect(lockOwner(dir)?.host).toBe("some-other-host");
+    expect(() => acquireIndexLock(dir)).toThrow(IndexBusyError);
+    const old = new Date(Date.now() - LOCK_STALE_MS - 60_000);
+    utimesSync(join(dir, "index.lock"), old, old);
+    expect(lockOwner(dir)).toBeNull();
+    acquireIndexLock(dir).release();
   });
 
   it("sees a live holder by its recorded start time, and its lock as stale once it dies", async () => {
