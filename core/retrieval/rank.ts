@@ -55,7 +55,7 @@ export const RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
   /** Lift for a chunk containing every content word of the query. */
   termCoverage: 0.1,
   /** Lift for all query words in the path (file name full, directories a quarter). */
-  pathMatch: 1.3,
+  pathMatch: 1.0,
   /** Lift for declaring a named identifier. */
   definition: 0.5,
   /** Multiplier on a chunk that only references a named identifier in a symbol query. */
@@ -71,7 +71,9 @@ export const RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
   /** How much each later chunk of a file counts towards the file's evidence. */
   fileAggregationDecay: 0.75,
   /** Multiplier per earlier chunk of the same file already ranked above. */
-  diversity: 0.5,
+  diversity: 0.9,
+  /** Share of its file's lifts (path, file evidence) a further chunk of an already ranked file keeps. */
+  repeatFileLift: 0.5,
   /** Multipliers by path class when the query does not ask for tests. */
   demote: { test: 0.4, generated: 0.6, vendored: 0.6, example: 0.5, source: 1 },
 });
@@ -90,6 +92,7 @@ export interface RankWeights {
   fileAggregation: number;
   fileAggregationDecay: number;
   diversity: number;
+  repeatFileLift: number;
   demote: Record<PathClass, number>;
 }
 
@@ -100,13 +103,15 @@ export interface RankOptions {
   weights?: Partial<RankWeights>;
 }
 
+/** A short function is a whole unit (a getter, a one-line helper); a short class or `}` is a leftover. */
+const CALLABLE_KINDS = new Set(["function", "method", "constructor"]);
+
 /** Score of one candidate from its own features (no file-level or list-level effects yet). */
 function ownLift(q: QueryAnalysis, c: RankCandidate, f: RankFeatureFlags, w: RankWeights): number {
   const r = c.record;
   let lift = 0;
   if (f.symbolMatch) lift += w.symbolMatch * exactSymbolMatch(q, r);
   if (f.symbolTerms) lift += w.symbolTerms * symbolTermCoverage(q, r);
-  if (f.pathMatch) lift += w.pathMatch * pathTermCoverage(q, r);
   if (f.termCoverage && w.termCoverage > 0) lift += w.termCoverage * queryTermCoverage(q, r);
   if (f.definitions) lift += w.definition * definesIdentifier(q, r);
   if (f.chunkKind) lift += w.chunkKind * kindPrior(r);
@@ -149,20 +154,25 @@ export function rankCandidates(query: string, candidates: RankCandidate[], optio
   const w: RankWeights = { ...RANK_WEIGHTS, ...options.weights };
 
   const base = f.fusion ? orderingScores(candidates, w.vectorShare) : candidates.map((c) => c.score);
-  let scored = candidates.map((c, i) => ({ c, i, s: base[i] + ownLift(q, c, f, w) }));
+  // `own`: what the chunk earns itself; `fileLift`: what its file earns (path words, evidence of
+  // several chunks), shared by every chunk of the file.
+  let scored = candidates.map((c, i) => {
+    const pathLift = f.pathMatch ? w.pathMatch * pathTermCoverage(q, c.record) : 0;
+    return { c, i, own: base[i] + ownLift(q, c, f, w), fileLift: pathLift, m: 1, s: 0 };
+  });
   if (f.fileAggregation) {
-    const evidence = fileEvidence(scored, w.fileAggregationDecay);
-    scored = scored.map((x) => ({ ...x, s: x.s + w.fileAggregation * (evidence.get(x.c.record.filePath) ?? 0) }));
+    const evidence = fileEvidence(scored.map((x) => ({ c: x.c, s: x.own + x.fileLift })), w.fileAggregationDecay);
+    scored = scored.map((x) => ({ ...x, fileLift: x.fileLift + w.fileAggregation * (evidence.get(x.c.record.filePath) ?? 0) }));
   }
   scored = scored.map((x) => {
-    let s = x.s;
-    if (f.definitions && q.kind === "symbol" && onlyReferencesIdentifier(q, x.c.record)) s *= w.referencePenalty;
-    if (f.demoteNonSource && !q.wantsTests) s *= w.demote[classifyPath(x.c.record.filePath)];
+    let m = 1;
+    if (f.definitions && q.kind === "symbol" && onlyReferencesIdentifier(q, x.c.record)) m *= w.referencePenalty;
+    if (f.demoteNonSource && !q.wantsTests) m *= w.demote[classifyPath(x.c.record.filePath)];
     if (f.chunkKind) {
-      if (isShortChunk(x.c.record)) s *= w.shortChunk;
-      if (!q.wantsDocs && isProse(x.c.record)) s *= w.prose;
+      if (isShortChunk(x.c.record) && !CALLABLE_KINDS.has(x.c.record.kind)) m *= w.shortChunk;
+      if (!q.wantsDocs && isProse(x.c.record)) m *= w.prose;
     }
-    return { ...x, s };
+    return { ...x, m, s: (x.own + x.fileLift) * m };
   });
   scored.sort((a, b) => b.s - a.s || a.i - b.i);
 
@@ -171,7 +181,9 @@ export function rankCandidates(query: string, candidates: RankCandidate[], optio
     scored = scored.map((x) => {
       const n = seen.get(x.c.record.filePath) ?? 0;
       seen.set(x.c.record.filePath, n + 1);
-      return n === 0 ? x : { ...x, s: x.s * Math.pow(w.diversity, n) };
+      // The file's lifts brought its first chunk up; a further chunk keeps its own score and
+      // only part of them, so other files' best chunks come before a file's second best.
+      return n === 0 ? x : { ...x, s: (x.own + w.repeatFileLift * x.fileLift) * x.m * Math.pow(w.diversity, n) };
     });
     scored.sort((a, b) => b.s - a.s || a.i - b.i);
   }

@@ -181,6 +181,10 @@ describe("rankCandidates", () => {
     const input = [cand(brace, 0.6), cand(body, 0.55)];
     expect(order(rankCandidates("Application", input, { features: none }))).toEqual([brace.id, body.id]);
     expect(order(rankCandidates("Application", input, { features: only("chunkKind"), weights: { chunkKind: 0 } }))).toEqual([body.id, brace.id]);
+    // A short function is a whole unit, not a leftover.
+    const getter = chunk({ filePath: "c.rb", kind: "method", symbol: "name", startLine: 5, endLine: 7 });
+    const ranked = rankCandidates("name", [cand(getter, 0.6), cand(body, 0.55)], { features: only("chunkKind"), weights: { chunkKind: 0 } });
+    expect(order(ranked)).toEqual([getter.id, body.id]);
   });
 
   it("aggregates evidence per file", () => {
