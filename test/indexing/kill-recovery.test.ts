@@ -35,8 +35,20 @@ function files(version: string): Record<string, string> {
   return out;
 }
 
-/** Starts a pass in a child process and SIGKILLs it once the progress file says `filesDone >= n` (and `phase`, when given). */
-async function killMidPass(root: string, overrides: object, stateDir: string, filesDone: number, phase?: string): Promise<"killed" | "finished"> {
+interface Progress {
+  phase: string;
+  filesDone: number;
+  chunksDone: number;
+}
+
+/**
+ * Embedded past the second batch of 100 files: the first two batches' vectors are in the
+ * embedding cache and their rows written, the third batch is on its way to the model.
+ */
+const pastTwoBatches = (p: Progress) => p.chunksDone > 200;
+
+/** Starts a pass in a child process and SIGKILLs it once the progress file satisfies `when`. */
+async function killMidPass(root: string, overrides: object, stateDir: string, when: (p: Progress) => boolean): Promise<"killed" | "finished"> {
   const child = spawn(process.execPath, [join(import.meta.dirname, "index-child.mjs"), root, JSON.stringify(overrides)], {
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, LANCEDB_LOG: "error" },
@@ -48,7 +60,7 @@ async function killMidPass(root: string, overrides: object, stateDir: string, fi
     if (exited) return "finished";
     try {
       const p = JSON.parse(readFileSync(join(stateDir, "index-progress.json"), "utf8"));
-      if (p.filesDone >= filesDone && (!phase || p.phase === phase)) break;
+      if (when(p)) break;
     } catch {
       // not written yet, or replaced right now
     }
@@ -82,7 +94,7 @@ describe("kill -9 during indexing", () => {
     // Every file changes; the child writes its first batches of rows (200 files), then dies mid-pass.
     writeFiles(root, files("second"));
     ollama.latencyMs = 60;
-    const outcome = await killMidPass(root, overrides, stateDir, 200);
+    const outcome = await killMidPass(root, overrides, stateDir, pastTwoBatches);
     ollama.latencyMs = 0;
     expect(outcome).toBe("killed");
 
@@ -124,7 +136,7 @@ describe("kill -9 during indexing", () => {
     await engine.close();
     writeFiles(root, files("second"));
     // Killed in the commit step if the poll catches it there; a pass that got through is fine too.
-    await killMidPass(root, overrides, stateDir, FILES, "writing");
+    await killMidPass(root, overrides, stateDir, (p) => p.filesDone >= FILES && p.phase === "writing");
 
     const reader = await engineFor(root, overrides);
     const status = await reader.status();
@@ -145,7 +157,7 @@ describe("kill -9 during indexing", () => {
     const overrides = ollamaOverrides(ollama.url, "embed-a");
     const stateDir = join(root, ".opencode", "rag_db");
     ollama.latencyMs = 60;
-    const outcome = await killMidPass(root, overrides, stateDir, 200);
+    const outcome = await killMidPass(root, overrides, stateDir, pastTwoBatches);
     ollama.latencyMs = 0;
     expect(outcome).toBe("killed");
 
