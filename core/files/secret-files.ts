@@ -22,7 +22,11 @@ export class SecretFileRules {
 
   /** Whether a workspace-relative file path names a secret file (and was not allowed back). */
   isSecretPath(relPath: string): boolean {
-    return this.any && this.secret.ignores(relPath) && !this.allow.ignores(relPath);
+    if (!this.any || !this.secret.ignores(relPath) || this.allow.ignores(relPath)) return false;
+    // The pattern must name the file itself: `credentials` is a secret file, but code in a
+    // folder named credentials/ is code (gitignore semantics would take the whole folder).
+    const slash = relPath.lastIndexOf("/");
+    return slash < 0 || !this.secret.ignores(relPath.slice(0, slash + 1));
   }
 
   /** Whether the user let this path back in (then its content is not judged either). */

@@ -68,4 +68,13 @@ describe("secret files", () => {
     expect(rules.isSecretFile(".env")).toBe(true);
     expect(new IgnoreRules(ws.root, { ...DEFAULT_CONFIG.indexing, secretFiles: [] }).isSecretFile(".env")).toBe(false);
   });
+
+  it("name files, not the code in a folder of the same name", () => {
+    const rules = new IgnoreRules(ws.root, DEFAULT_CONFIG.indexing);
+    expect(rules.isSecretFile("src/credentials/store.ts")).toBe(false);
+    expect(rules.isSecretFile("deploy/credentials")).toBe(true);
+    expect(rules.isSecretFile("home/.docker/config.json")).toBe(true);
+    expect(rules.isSecretFile("config/.env.local")).toBe(true);
+    expect(rules.isSecretFile("config/.env.example")).toBe(false);
+  });
 });
