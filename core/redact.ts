@@ -68,7 +68,10 @@ function assignmentValue(profile: RedactProfile): Replacer {
   };
 }
 
-const NAME = `[A-Za-z_][A-Za-z0-9_.-]*`;
+// Bounded, and (where not anchored) started only at a token's first character: an unbounded
+// name inside a long dotted or base64 run would make matching quadratic.
+const NAME = `[A-Za-z_][A-Za-z0-9_.-]{0,80}`;
+const NAME_START = `(?<![A-Za-z0-9_.$])`;
 
 function rules(profile: RedactProfile): Rule[] {
   const all: Rule[] = [
@@ -83,7 +86,7 @@ function rules(profile: RedactProfile): Rule[] {
     {
       // scheme://user:password@host, also with an empty user (redis://:pw@cache) or a "/" in the password.
       kind: "url-password",
-      pattern: /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)([^\s@]+?)(@)(?=[^\s@/]*[A-Za-z0-9])/gi,
+      pattern: /(\b[a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@]{0,200}:)([^\s@]{1,200}?)(@)(?=[^\s@/]*[A-Za-z0-9])/gi,
       replace: (m, count) => (/^\d+\//.test(m[2]) ? m[0] : (count("url-password"), `${m[1]}[REDACTED]${m[3]}`)),
     },
     { kind: "anthropic-key", pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
@@ -103,11 +106,11 @@ function rules(profile: RedactProfile): Rule[] {
     // curl -u admin:pw, curl --user=admin:pw
     { kind: "cli-password", pattern: /((?:^|\s)(?:-u|--user)[\s=]+["']?[^\s:"']*:)([^\s"']+)/g, replace: keepPrefix("cli-password") },
     // mysql -pPW (the password glued to -p)
-    { kind: "cli-password", pattern: /(\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]*?\s-p)([^\s"']+)/g, replace: keepPrefix("cli-password") },
+    { kind: "cli-password", pattern: /(\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]{0,200}?\s-p)([^\s"']+)/g, replace: keepPrefix("cli-password") },
     // "password": "hunter22", DB_PASS="x y", apiKey: 'abc'
     {
       kind: "assignment",
-      pattern: new RegExp(`((["']?)(${NAME})\\2\\s*(?::=|[:=])\\s*(["'\`]))([^"'\`\\n]+)\\4`, "g"),
+      pattern: new RegExp(`((["']?)${NAME_START}(${NAME})\\2[ \\t]*(?::=|[:=])[ \\t]*(["'\`]))([^"'\`\\n]{1,500})\\4`, "g"),
       replace: (m, count) => assignmentValue(profile)([m[0], m[1], m[3], m[5]], count) === m[0] ? m[0] : `${m[1]}[REDACTED]${m[4]}`,
     },
     // Unquoted: AWS_SECRET_ACCESS_KEY=wJal/rX…, --password=x, password: hunter22. In code only
@@ -117,7 +120,7 @@ function rules(profile: RedactProfile): Rule[] {
       pattern:
         profile === "code"
           ? new RegExp(`^([ \\t]*(?:export[ \\t]+|set[ \\t]+|-[ \\t]+)?(${NAME})[ \\t]*(?:=|:[ \\t]))[ \\t]*([^\\s"'\`,;]+)`, "gm")
-          : new RegExp(`((?<![A-Za-z0-9_])(${NAME})[ \\t]*(?::=|[:=])[ \\t]*)([^\\s"'\`,;]+)`, "g"),
+          : new RegExp(`(${NAME_START}(${NAME})[ \\t]*(?::=|[:=])[ \\t]*)([^\\s"'\`,;]+)`, "g"),
       replace: (m, count) => assignmentValue(profile)([m[0], m[1], m[2], m[3]], count),
     },
     // Prose: "the staging password is hunter2", "pwd was Tr0ub4dor&3", "pass: s3cret!".
