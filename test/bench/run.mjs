@@ -1,7 +1,9 @@
 // `npm run bench`: fetches a real source tree (cached under test/.cache/bench), runs every
 // section and prints one table per section. A section is a module in sections/ exporting
 // { name, run(ctx) -> { info, rows: [{ metric, value, floor, floorNote?, target }] } }; add one
-// by listing it below. Results are also written as JSON beside the cache.
+// by listing it below. Results are also written as JSON beside the cache. A section may also
+// return `table` (markdown printed after its rows), `skipped` (a one-line reason printed instead),
+// and set `needsCorpus: false` when it does not use the fetched tree.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
@@ -11,8 +13,9 @@ import { ensureCorpus } from "./corpus.mjs";
 import indexing, { indexingWithModel } from "./sections/indexing.mjs";
 import remote from "./sections/remote.mjs";
 import tokens from "./sections/tokens.mjs";
+import agentTokens from "./sections/agent-tokens.mjs";
 
-const SECTIONS = [indexing, indexingWithModel, remote, tokens];
+const SECTIONS = [indexing, indexingWithModel, remote, tokens, agentTokens];
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const repoRoot = join(here, "..", "..");
@@ -36,18 +39,22 @@ async function main() {
   }
   process.env.LANCEDB_LOG ??= "error";
   mkdirSync(cacheDir, { recursive: true });
-  const corpusRoot = ensureCorpus(cacheDir, log);
+  const selected = SECTIONS.filter((s) => !only || s.name === only);
+  const corpusRoot = selected.some((s) => s.needsCorpus !== false) ? ensureCorpus(cacheDir, log) : null;
   const lib = await import(join(repoRoot, "dist", "library.js"));
   const load = loadavg()[0].toFixed(1);
   const machine = `${availableParallelism()} cores (${cpus()[0]?.model ?? "?"}), ${(totalmem() / 2 ** 30).toFixed(0)} GB, Node ${process.versions.node}, load average ${load} at start`;
   const results = { date: new Date().toISOString(), machine, sections: {} };
   console.log(`machine: ${machine}`);
-  for (const section of SECTIONS) {
-    if (only && section.name !== only) continue;
+  for (const section of selected) {
     log(`section ${section.name}…`);
     const r = await section.run({ lib, corpusRoot, cacheDir, log, embed });
     results.sections[section.name] = r;
     console.log(`\n## ${section.name}\n`);
+    if (r.skipped) {
+      console.log(r.skipped);
+      continue;
+    }
     if (r.info) console.log(Object.entries(r.info).map(([k, v]) => `${k}: ${v}`).join("; ") + "\n");
     console.log("| metric | measured | floor (same run) | target |");
     console.log("| --- | ---: | ---: | --- |");
@@ -55,6 +62,7 @@ async function main() {
       const floor = row.floor === null || row.floor === undefined ? "" : `${fmt(row.floor)}${row.floorNote ? ` (${row.floorNote})` : ""}`;
       console.log(`| ${row.metric} | ${fmt(row.value)} | ${floor} | ${row.target ?? ""} |`);
     }
+    if (r.table) console.log(`\n${r.table}`);
   }
   const out = join(cacheDir, `results-${results.date.replace(/[:.]/g, "-")}.json`);
   writeFileSync(out, JSON.stringify(results, null, 2));
