@@ -13,14 +13,9 @@ import { GUIDANCE_TEXT, guidanceOptions, systemGuidance } from "./guidance.js";
 import { buildInjection, injectionQuery, type InjectionMode } from "./injection.js";
 import { extractMarkers, type FoundMarker } from "./markers.js";
 import { newPartId } from "./part-id.js";
-import { DescribeImageSchema, describeImageArgs, runDescribeImage } from "./tools/describe-image.js";
-import { FileSkeletonSchema, fileSkeletonArgs, runFileSkeleton } from "./tools/file-skeleton.js";
-import { FindUsagesSchema, findUsagesArgs, runFindUsages } from "./tools/find-usages.js";
-import { ReadSchema, readArgs, runRead } from "./tools/read-override.js";
-import { runSearchSemantic, SearchSemanticSchema, searchSemanticArgs } from "./tools/search-semantic.js";
 import { runWikiCommand } from "./wiki-mode.js";
 import { MemoryHooks } from "./memory-hooks.js";
-import { ADD_QUIRK_DESCRIPTION, AddQuirkSchema, addQuirkArgs, RECALL_QUIRKS_DESCRIPTION, RecallQuirksSchema, recallQuirksArgs, runAddQuirk, runRecallQuirks } from "./tools/quirks.js";
+import { executeTool, offeredTools } from "./tools/definitions.js";
 import { RagWorkspace } from "./workspace.js";
 import { workspaceRoot } from "./workspace-root.js";
 
@@ -42,31 +37,6 @@ export function guard<A extends unknown[]>(name: string, logger: () => Logger, f
       }
     }
   };
-}
-
-/** The zod slice the tools' schemas offer: enough to validate without importing zod's types. */
-interface ArgsSchema<T> {
-  safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } };
-}
-
-/**
- * Runs a tool body. OpenCode (1.18) does not check a plugin tool's arguments against its schema,
- * so they are validated here, and an unexpected failure becomes a one-line answer instead of a
- * failed call.
- */
-async function answer<T>(ws: RagWorkspace, name: string, schema: ArgsSchema<T>, args: unknown, fn: (args: T) => Promise<string>): Promise<string> {
-  const parsed = schema.safeParse(args);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.map(String).join(".") || "arguments"}: ${i.message}`).join("; ");
-    return `Invalid arguments for ${name}: ${problems}. Fix them and call ${name} again.`;
-  }
-  try {
-    await ws.refreshConfig();
-    return await fn(parsed.data);
-  } catch (err) {
-    ws.logger.error(`tool ${name} failed`, { error: err as Error });
-    return `${name} failed: ${(err as Error).message || String(err)}. The index may be rebuilding; try again, or use your usual tools.`;
-  }
 }
 
 /** One runtime per workspace root, even if OpenCode initialises the plugin more than once. */
@@ -106,46 +76,13 @@ export function createRagHooks(ws: RagWorkspace, tracker = new ConversationTrack
     return found?.text ?? null;
   }
 
-  const tools: Hooks["tool"] = {
-    search_semantic: tool({
-      description:
-        "Semantic + keyword search over this workspace's index. Finds code, docs and images by meaning; returns path, line range, score, language and a preview per hit. Use narrow, specific queries.",
-      args: searchSemanticArgs,
-      execute: (args, ctx) => answer(ws, "search_semantic", SearchSemanticSchema, args, (a) => runSearchSemantic(ws, a, ctx.sessionID)),
-    }),
-    get_file_skeleton: tool({
-      description: "Outline of one workspace file (classes, functions, methods, types, headings) with line ranges, without its bodies. Any file, indexed or not.",
-      args: fileSkeletonArgs,
-      execute: (args) => answer(ws, "get_file_skeleton", FileSkeletonSchema, args, (a) => runFileSkeleton(ws, a.filePath)),
-    }),
-    find_usages: tool({
-      description: "Every reference to an identifier (not substrings, not comments unless asked), grouped by file with surrounding lines; the definition is left out. Use before changing or renaming a symbol.",
-      args: findUsagesArgs,
-      execute: (args) => answer(ws, "find_usages", FindUsagesSchema, args, (a) => runFindUsages(ws, a)),
-    }),
-    describe_image: tool({
-      description: "The stored description of an indexed image (written at index time; no model is called).",
-      args: describeImageArgs,
-      execute: (args) => answer(ws, "describe_image", DescribeImageSchema, args, (a) => runDescribeImage(ws, a.filePath)),
-    }),
-  };
-  if (ws.config.memory.enabled) {
-    tools.add_quirk = tool({
-      description: ADD_QUIRK_DESCRIPTION,
-      args: addQuirkArgs,
-      execute: (args) => answer(ws, "add_quirk", AddQuirkSchema, args, (a) => runAddQuirk(ws, a)),
-    });
-    tools.recall_quirks = tool({
-      description: RECALL_QUIRKS_DESCRIPTION,
-      args: recallQuirksArgs,
-      execute: (args) => answer(ws, "recall_quirks", RecallQuirksSchema, args, (a) => runRecallQuirks(ws, a)),
-    });
-  }
-  if (ws.config.openCode.readOverride) {
-    tools.read = tool({
-      description: "Reads a file from the local filesystem (full text with line numbers), followed by related code from elsewhere in the workspace found by opencode-rag.",
-      args: readArgs,
-      execute: (args) => answer(ws, "read", ReadSchema, args, (a) => runRead(ws, a)),
+  // The shared definitions, in OpenCode's tool() format; which are offered is fixed at init.
+  const tools: Hooks["tool"] = {};
+  for (const def of offeredTools(ws.config, "opencode")) {
+    tools[def.name] = tool({
+      description: def.description,
+      args: def.args,
+      execute: async (args, ctx) => (await executeTool(ws, def, args, { sessionID: ctx.sessionID })).text,
     });
   }
 

@@ -1,10 +1,9 @@
 // describe_image (F20): the description stored for an indexed image at index time. Never calls
 // a model: it reads the image's row (kind "image") from the index.
-import { tool } from "@opencode-ai/plugin/tool";
+import { z } from "zod";
 import type { RagWorkspace } from "../workspace.js";
 import { engineOrMessage, indexNotice, resolveInWorkspace, safeStatus } from "./context.js";
 
-const z = tool.schema;
 
 export const describeImageArgs = {
   filePath: z.string().min(1).max(1000).describe("Image path, relative to the workspace root"),

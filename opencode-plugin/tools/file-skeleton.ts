@@ -1,12 +1,11 @@
 // get_file_skeleton (F18): the outline of any workspace file, indexed or not — tree-sitter when
 // a grammar covers it, declaration-looking lines otherwise, the line count as a last resort.
-import { tool } from "@opencode-ai/plugin/tool";
+import { z } from "zod";
 import { countKinds, lineCount, outlineFromTree, regexOutline, type OutlineItem } from "../../core/symbols/index.js";
 import { fitSections } from "../format.js";
 import type { RagWorkspace } from "../workspace.js";
 import { readWorkspaceFile } from "./context.js";
 
-const z = tool.schema;
 
 export const fileSkeletonArgs = {
   filePath: z.string().min(1).max(1000).describe("File path, relative to the workspace root (absolute paths inside the workspace work too)"),

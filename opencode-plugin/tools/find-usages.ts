@@ -1,7 +1,7 @@
 // find_usages (F19): identifier occurrences of a symbol, grouped by file with the lines around
 // them, definition excluded. Candidate files come from the keyword index, so a large repository
 // is not read end to end; without an index a bounded scan of the workspace stands in.
-import { tool } from "@opencode-ai/plugin/tool";
+import { z } from "zod";
 import { IgnoreRules, walkWorkspace } from "../../core/files/index.js";
 import { readRegularFile } from "../../core/files/safe-read.js";
 import { findOccurrences, findOccurrencesInText, type Occurrence } from "../../core/symbols/index.js";
@@ -9,7 +9,6 @@ import { fitSections } from "../format.js";
 import type { RagWorkspace } from "../workspace.js";
 import { indexNotice, pathPrefixes, readWorkspaceFile, safeStatus } from "./context.js";
 
-const z = tool.schema;
 
 export const findUsagesArgs = {
   symbolName: z

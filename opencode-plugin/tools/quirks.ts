@@ -1,11 +1,10 @@
 // add_quirk and recall_quirks (F28): the agent's write and read access to quirk memory.
 // Refusals (trust monitor) and duplicates come back as plain answers the agent can act on.
-import { tool } from "@opencode-ai/plugin/tool";
+import { z } from "zod";
 import { formatQuirkLine, QUIRK_TYPES } from "../../core/memory/quirks.js";
 import type { RagWorkspace } from "../workspace.js";
 import { engineOrMessage } from "./context.js";
 
-const z = tool.schema;
 
 export const addQuirkArgs = {
   content: z.string().min(5).max(600).describe("The fact in one or two sentences, e.g. 'npm install needs --legacy-peer-deps because of the react peer range'"),

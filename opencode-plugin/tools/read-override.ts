@@ -1,13 +1,12 @@
 // Optional replacement of OpenCode's `read` (F25, openCode.readOverride): the file from disk,
 // exactly as asked, plus chunks from other files related to it above a score threshold.
 // Retrieval is best effort: the file is returned even when the index fails.
-import { tool } from "@opencode-ai/plugin/tool";
+import { z } from "zod";
 import { fitSections } from "../format.js";
 import { formatFileList } from "../injection.js";
 import type { RagWorkspace } from "../workspace.js";
 import { readWorkspaceFile } from "./context.js";
 
-const z = tool.schema;
 
 export const readArgs = {
   filePath: z.string().min(1).describe("The path of the file to read (relative to the workspace or absolute)"),

@@ -1,13 +1,12 @@
 // search_semantic (F17): conceptual search over the index, answered as compact markdown
 // (path, line range, score, language, symbol, description, preview) within the tool budget.
-import { tool } from "@opencode-ai/plugin/tool";
+import { z } from "zod";
 import type { SearchResult } from "../../core/types.js";
 import { countTokens } from "../../core/telemetry/tokens.js";
 import { fence, fitSections, preview } from "../format.js";
 import type { RagWorkspace } from "../workspace.js";
 import { engineOrMessage, indexNotice, pathPrefixes, safeStatus } from "./context.js";
 
-const z = tool.schema;
 
 export const searchSemanticArgs = {
   query: z.string().min(1).max(1000).describe("Narrow, specific description of the code you need, e.g. 'where expired sessions are purged'"),
