@@ -9,6 +9,7 @@ import { initCommand } from "./commands/init.js";
 import { evalCommand, EVAL_USAGE } from "./commands/eval.js";
 import { quirkCommand } from "./commands/quirk.js";
 import { serveWebCommand } from "./commands/serve-web.js";
+import { mcpCommand } from "./commands/mcp.js";
 
 /** `eval` parses its own arguments (query files, presets). */
 const evalEntry: Command = {
@@ -20,4 +21,4 @@ const evalEntry: Command = {
   runRaw: (argv) => evalCommand(argv),
 };
 
-export const COMMANDS: Command[] = [indexCommand, queryCommand, statusCommand, clearCommand, initCommand, evalEntry, quirkCommand, serveWebCommand];
+export const COMMANDS: Command[] = [indexCommand, queryCommand, statusCommand, clearCommand, initCommand, evalEntry, quirkCommand, serveWebCommand, mcpCommand];

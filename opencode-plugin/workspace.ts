@@ -26,17 +26,17 @@ export class RagWorkspace {
   constructor(
     readonly root: string,
     readonly deps: CoreDeps,
-    options: { logger?: Logger } = {},
+    options: { logger?: Logger; /** The log records' component field (default "plugin"). */ component?: string } = {},
   ) {
     let stateDir = resolveStore(DEFAULT_CONFIG, root).stateDir;
     try {
       const loaded = loadConfig({ root });
       this.looseConfig = loaded.config;
       stateDir = loaded.stateDir;
-      this.logger = options.logger ?? createFileLogger({ level: loaded.config.logging.level as "info", filePath: loaded.config.logging.logFilePath, root, fields: { component: "plugin" } });
+      this.logger = options.logger ?? createFileLogger({ level: loaded.config.logging.level as "info", filePath: loaded.config.logging.logFilePath, root, fields: { component: options.component ?? "plugin" } });
     } catch (err) {
       this.lastOpenError = err as Error;
-      this.logger = options.logger ?? createFileLogger({ level: "info", filePath: DEFAULT_CONFIG.logging.logFilePath, root, fields: { component: "plugin" } });
+      this.logger = options.logger ?? createFileLogger({ level: "info", filePath: DEFAULT_CONFIG.logging.logFilePath, root, fields: { component: options.component ?? "plugin" } });
       this.logger.error("config could not be loaded", { error: err as Error });
     }
     this.stateDir = stateDir;
