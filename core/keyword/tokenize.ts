@@ -23,6 +23,18 @@ export const MAX_TOKEN_LENGTH = 64;
  * For each identifier: its words of two or more characters, then the whole identifier
  * (separators removed) when it has more than one word.
  */
+/**
+ * The distinct normalised terms of a text, as a set: what tokenizeCode + normaliseTerm give,
+ * computed once per distinct identifier (code repeats its names; a 4 KB chunk has a few
+ * hundred identifiers but a few dozen distinct ones).
+ */
+export function distinctTerms(text: string): Set<string> {
+  const identifiers = new Set(text.match(IDENTIFIER));
+  const out = new Set<string>();
+  for (const token of new Set(tokenizeCode([...identifiers].join(" ")))) out.add(normaliseTerm(token));
+  return out;
+}
+
 export function tokenizeCode(text: string): string[] {
   const out: string[] = [];
   const identifier = new RegExp(IDENTIFIER.source, "gu");

@@ -2,7 +2,7 @@
 // analysed query) and returns a value in [0,1]; rank.ts weighs them. Portable.
 import type { ChunkRecord } from "../types.js";
 import { identifierKey, type QueryAnalysis } from "./query-analysis.js";
-import { normaliseTerm, tokenizeCode, tokenizePath } from "../keyword/tokenize.js";
+import { distinctTerms, normaliseTerm, tokenizeCode, tokenizePath } from "../keyword/tokenize.js";
 
 /** Kinds that declare something: what a user naming or describing code usually wants. */
 const DEFINITION_KINDS = new Set([
@@ -57,8 +57,9 @@ function chunkTerms(record: ChunkRecord): Set<string> {
   const key = `${record.id}:${record.contentHash}`;
   let terms = termCache.get(key);
   if (!terms) {
-    terms = new Set(tokenizeCode(`${record.filePath} ${record.context} ${record.symbol}\n${record.content}`).map(normaliseTerm));
-    if (termCache.size >= TERM_CACHE_LIMIT) termCache.clear();
+    terms = distinctTerms(`${record.filePath} ${record.context} ${record.symbol}\n${record.content}`);
+    // Evict the oldest entry, not everything: a query's candidates are often the last one's.
+    if (termCache.size >= TERM_CACHE_LIMIT) termCache.delete(termCache.keys().next().value as string);
     termCache.set(key, terms);
   }
   return terms;

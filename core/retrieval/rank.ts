@@ -103,6 +103,9 @@ export interface RankOptions {
   weights?: Partial<RankWeights>;
 }
 
+/** Candidates whose every word is read for `termCoverage`, best first by the other features. */
+const TERM_COVERAGE_CANDIDATES = 50;
+
 /** A short function is a whole unit (a getter, a one-line helper); a short class or `}` is a leftover. */
 const CALLABLE_KINDS = new Set(["function", "method", "constructor"]);
 
@@ -112,7 +115,6 @@ function ownLift(q: QueryAnalysis, c: RankCandidate, f: RankFeatureFlags, w: Ran
   let lift = 0;
   if (f.symbolMatch) lift += w.symbolMatch * exactSymbolMatch(q, r);
   if (f.symbolTerms) lift += w.symbolTerms * symbolTermCoverage(q, r);
-  if (f.termCoverage && w.termCoverage > 0) lift += w.termCoverage * queryTermCoverage(q, r);
   if (f.definitions) lift += w.definition * definesIdentifier(q, r);
   if (f.chunkKind) lift += w.chunkKind * kindPrior(r);
   return lift;
@@ -160,6 +162,12 @@ export function rankCandidates(query: string, candidates: RankCandidate[], optio
     const pathLift = f.pathMatch ? w.pathMatch * pathTermCoverage(q, c.record) : 0;
     return { c, i, own: base[i] + ownLift(q, c, f, w), fileLift: pathLift, m: 1, s: 0 };
   });
+  if (f.termCoverage && w.termCoverage > 0) {
+    // Reading every word of a chunk is the costliest feature: only the candidates that can
+    // still reach the top get it (a lift of at most `termCoverage` cannot climb further).
+    const top = [...scored].sort((a, b) => b.own + b.fileLift - (a.own + a.fileLift)).slice(0, TERM_COVERAGE_CANDIDATES);
+    for (const x of top) x.own += w.termCoverage * queryTermCoverage(q, x.c.record);
+  }
   if (f.fileAggregation) {
     const evidence = fileEvidence(scored.map((x) => ({ c: x.c, s: x.own + x.fileLift })), w.fileAggregationDecay);
     scored = scored.map((x) => ({ ...x, fileLift: x.fileLift + w.fileAggregation * (evidence.get(x.c.record.filePath) ?? 0) }));
