@@ -1,0 +1,196 @@
+// `opencode-rag mcp` end to end: the built CLI spawned over stdio and driven by the MCP SDK's
+// own Client on a small keyword-only workspace (the server's background indexer builds the
+// index), plus a raw spawn that checks stdout carries JSON-RPC messages and nothing else.
+import { spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_CONFIG } from "../../core/config/defaults.js";
+import { guidanceOptions, systemGuidance } from "../../opencode-plugin/guidance.js";
+import { createRagHooks } from "../../opencode-plugin/server.js";
+import { repoRoot } from "../indexing/dist-build.js";
+import { makeWorkspace, writeTree } from "../plugin/helpers.js";
+
+const cli = join(repoRoot, "dist", "cli.js");
+let work: string;
+let client: Client;
+let stderr = "";
+
+const FILES: Record<string, string> = {
+  "opencode-rag.json": JSON.stringify({ embedding: { provider: "none" } }),
+  "src/config.ts": "export function parseConfig(text: string) {\n  return JSON.parse(text);\n}\n\nexport class ConfigStore {\n  load(path: string) {\n    return parseConfig(path);\n  }\n}\n",
+  "src/main.ts": 'import { parseConfig } from "./config";\n\nexport const settings = parseConfig("{}");\n',
+  "README.md": "# Demo\n\nExpired sessions are purged by the session sweeper.\n",
+};
+
+type CallResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
+
+async function call(name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }> {
+  const r = (await client.callTool({ name, arguments: args })) as CallResult;
+  return { text: r.content.map((c) => c.text ?? "").join(""), isError: r.isError === true };
+}
+
+beforeAll(async () => {
+  // A dist/ from before the mcp command (or none) is rebuilt.
+  if (!existsSync(cli) || !readFileSync(cli, "utf8").includes("opencode-rag mcp [--root DIR]")) {
+    execFileSync(process.execPath, [join(repoRoot, "esbuild.config.mjs")], { cwd: repoRoot, stdio: "inherit" });
+  }
+  work = mkdtempSync(join(tmpdir(), "rag-mcp-"));
+  writeTree(work, FILES);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cli, "mcp", "--root", work],
+    env: { ...(process.env as Record<string, string>), LANCEDB_LOG: "error" },
+    stderr: "pipe",
+  });
+  transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+  client = new Client({ name: "opencode-rag-test", version: "1.0.0" });
+  await client.connect(transport);
+  // The background indexer runs the first pass: wait until it has indexed the workspace.
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const s = await call("index_status", {});
+    if (/chunks: [1-9]/.test(s.text) && !/^indexing:/m.test(s.text)) break;
+    if (Date.now() > deadline) throw new Error(`index never filled:\n${s.text}\n${stderr}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await client?.close().catch(() => undefined);
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe("opencode-rag mcp", () => {
+  it("lists the shared tools with their argument limits, and the plugin's guidance as instructions", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(["search_semantic", "get_file_skeleton", "find_usages", "describe_image", "add_quirk", "recall_quirks", "index_status"]);
+    const search = tools.find((t) => t.name === "search_semantic")!;
+    expect(search.description).toMatch(/^Semantic \+ keyword search/);
+    const props = search.inputSchema.properties as Record<string, Record<string, unknown>>;
+    expect(search.inputSchema.required).toEqual(["query"]);
+    expect(props.query).toMatchObject({ type: "string", minLength: 1, maxLength: 1000 });
+    expect(props.topK).toMatchObject({ type: "integer", minimum: 1, maximum: 25 });
+    expect(props.pathHints).toMatchObject({ type: "array", maxItems: 10 });
+    const usages = tools.find((t) => t.name === "find_usages")!.inputSchema.properties as Record<string, Record<string, unknown>>;
+    expect(usages.symbolName.pattern).toBeDefined();
+    expect(client.getInstructions()).toBe(systemGuidance(guidanceOptions(DEFAULT_CONFIG)));
+    expect(client.getServerVersion()?.name).toBe("opencode-rag");
+  });
+
+  it("answers search_semantic from the index it keeps", async () => {
+    const r = await call("search_semantic", { query: "parseConfig", topK: 5 });
+    expect(r.isError).toBe(false);
+    expect(r.text).toMatch(/^## search_semantic: "parseConfig" — \d+ result\(s\)/);
+    expect(r.text).toContain("keyword-only search");
+    expect(r.text).toMatch(/### 1\. src\/config\.ts:1-3 · typescript · function `parseConfig`/);
+  });
+
+  it("answers get_file_skeleton, find_usages and describe_image", async () => {
+    const skeleton = await call("get_file_skeleton", { filePath: "src/config.ts" });
+    expect(skeleton.text).toMatch(/^## Skeleton — src\/config\.ts \(typescript, 9 lines\)/);
+    expect(skeleton.text).toContain("ƒ function parseConfig  L1-L3");
+    expect(skeleton.text).toContain("□ class ConfigStore  L5-L9");
+    const usages = await call("find_usages", { symbolName: "parseConfig" });
+    expect(usages.isError).toBe(false);
+    expect(usages.text).toContain("src/main.ts");
+    expect(usages.text).toContain("return parseConfig(path);");
+    const image = await call("describe_image", { filePath: "docs/logo.png" });
+    expect(image.text).toContain("No stored description for `docs/logo.png`");
+    const outside = await call("get_file_skeleton", { filePath: "../../etc/passwd" });
+    expect(outside.text).toContain("is outside the workspace");
+  });
+
+  it("remembers and recalls quirks", async () => {
+    const added = await call("add_quirk", { content: "The session sweeper must run before the config loader, or stale sessions survive a restart.", tags: ["sessions"] });
+    expect(added.isError).toBe(false);
+    expect(added.text).toMatch(/^Remembered /);
+    const recalled = await call("recall_quirks", { query: "session sweeper config loader" });
+    expect(recalled.text).toMatch(/^Quirks for "session sweeper config loader":/);
+    expect(recalled.text).toContain("session sweeper must run before the config loader");
+  });
+
+  it("reports the index status", async () => {
+    const s = await call("index_status", {});
+    expect(s.text).toMatch(/^## Index status — /);
+    expect(s.text).toMatch(/search: keyword-only/);
+  });
+
+  it("rejects bad arguments with the plugin's error line, flagged as an error", async () => {
+    const bad = await call("find_usages", { symbolName: "obj.method()" });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toBe(
+      "Invalid arguments for find_usages: symbolName: symbolName must be one identifier, e.g. parseConfig (no dots, spaces or parentheses). Fix them and call find_usages again.",
+    );
+    const topK = await call("search_semantic", { query: "x", topK: 99 });
+    expect(topK.isError).toBe(true);
+    expect(topK.text).toMatch(/^Invalid arguments for search_semantic: topK: .*Fix them and call search_semantic again\.$/);
+    const unknown = await call("no_such_tool", {});
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toContain("Unknown tool no_such_tool");
+  });
+
+  it("gives the same text as the OpenCode plugin for the same call (one definition)", async () => {
+    const { ws } = makeWorkspace(work);
+    const hooks = createRagHooks(ws);
+    const ctx = { sessionID: "s" } as never;
+    try {
+      for (const [name, args] of [
+        ["get_file_skeleton", { filePath: "src/config.ts" }],
+        ["find_usages", { symbolName: "obj.method()" }],
+        ["search_semantic", { query: "x", topK: 99 }],
+      ] as const) {
+        const viaPlugin = await hooks.tool![name].execute(args as never, ctx);
+        expect((await call(name, args)).text).toBe(viaPlugin);
+      }
+    } finally {
+      await ws.close();
+    }
+  });
+
+  it("logs to stderr", () => {
+    expect(stderr).toContain("mcp server ready");
+  });
+});
+
+describe("opencode-rag mcp stdout", () => {
+  it("carries JSON-RPC messages only, and the server exits when stdin closes", async () => {
+    const root = mkdtempSync(join(tmpdir(), "rag-mcp-raw-"));
+    writeTree(root, FILES);
+    try {
+      const child = spawn(process.execPath, [cli, "mcp", "--root", root], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, LANCEDB_LOG: "error" } });
+      let out = "";
+      let err = "";
+      child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+      child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+      const send = (m: object) => child.stdin.write(JSON.stringify(m) + "\n");
+      send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+      send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+      send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "search_semantic", arguments: { query: "session sweeper" } } });
+      send({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "get_file_skeleton", arguments: { filePath: "src/config.ts" } } });
+      // Wait for the four answers, then hang up.
+      const deadline = Date.now() + 30_000;
+      while ((out.match(/\n/g) ?? []).length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+      child.stdin.end();
+      const code = await Promise.race([exited, new Promise<string>((r) => setTimeout(() => r("still running"), 20_000))]);
+      if (code === "still running") child.kill("SIGKILL");
+      expect(code, err).toBe(0);
+      const lines = out.split("\n").filter((l) => l !== "");
+      expect(lines.length).toBe(4);
+      for (const line of lines) {
+        const msg = JSON.parse(line) as { jsonrpc: string; id: number };
+        expect(msg.jsonrpc).toBe("2.0");
+      }
+      expect(lines.map((l) => (JSON.parse(l) as { id: number }).id).sort()).toEqual([1, 2, 3, 4]);
+      expect(err).toContain("mcp server ready");
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
