@@ -14,6 +14,7 @@ import { DEFAULT_CONFIG } from "../../core/config/defaults.js";
 import { GUIDANCE_TEXT, skillMarkdown } from "../../opencode-plugin/guidance.js";
 import type { Command } from "../command.js";
 import { UsageError } from "../command.js";
+import { MCP_CLIENTS, runInitMcp } from "./init-mcp.js";
 
 export const PACKAGE_NAME = "opencode-rag";
 /** First line of every file init owns; a file without it is the user's and is left alone. */
@@ -199,14 +200,28 @@ export const initCommand: Command = {
   name: "init",
   summary: "set up the OpenCode plugin, TUI, skill and AGENTS.md section in this project",
   help: `Usage: opencode-rag init [DIR]
+       opencode-rag init --mcp claude|cursor|codex|opencode [DIR]
 
 Writes .opencode/plugins/rag-plugin.js, registers the TUI plugin in .opencode/tui.json, writes
 .opencode/skills/opencode-rag/SKILL.md and an opencode-rag section in AGENTS.md. Safe to re-run:
-only files it generated are rewritten; your text is kept.`,
-  options: {},
+only files it generated are rewritten; your text is kept.
+
+  --mcp CLIENT    instead, register the MCP server (\`opencode-rag mcp\`) with a client:
+                  claude (.mcp.json), cursor (.cursor/mcp.json), opencode (opencode.json "mcp"),
+                  codex (prints the ~/.codex/config.toml entry; nothing is written)`,
+  options: { mcp: { type: "string" } },
   allowPositionals: true,
   async run(ctx) {
     if (ctx.positionals.length > 1) throw new UsageError("init takes at most one directory");
+    if (ctx.values.mcp !== undefined) {
+      const client = String(ctx.values.mcp);
+      if (!(MCP_CLIENTS as readonly string[]).includes(client)) throw new UsageError(`--mcp takes one of ${MCP_CLIENTS.join(", ")} (got "${client}")`);
+      const mcp = runInitMcp(ctx.positionals[0] ?? process.cwd(), client);
+      if (mcp.file) ctx.out(`${mcp.file.action.padEnd(9)} ${mcp.file.path}`);
+      if (mcp.snippet) ctx.out(mcp.snippet.trimEnd());
+      ctx.out(mcp.next);
+      return 0;
+    }
     const result = runInit({ root: ctx.positionals[0] ?? process.cwd() });
     for (const f of result.files) ctx.out(`${f.action.padEnd(9)} ${f.path}${f.note ? `  (${f.note})` : ""}`);
     ctx.out(
