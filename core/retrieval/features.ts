@@ -95,19 +95,35 @@ function contextNames(context: string): string[] {
   return out;
 }
 
+/** Score of a symbol the query names in another case or with other separators (`command` for `Command`). */
+const LOOSE_SYMBOL_MATCH = 0.5;
+
+/** The query's identifiers as written, qualified ones also by their last part, separators as ".". */
+function writtenNames(q: QueryAnalysis): Set<string> {
+  const out = new Set<string>();
+  for (const id of q.identifiers) {
+    const bare = id.replace(/\(\)$/, "").replace(/::|#|->/g, ".");
+    out.add(bare);
+    out.add(bare.slice(bare.lastIndexOf(".") + 1));
+  }
+  return out;
+}
+
 /**
- * The query names this chunk's symbol exactly (separators and case ignored), or names its
- * qualified form (`Retry.increment` for method `increment` in class `Retry`).
+ * The query names this chunk's symbol, or its qualified form (`Retry.increment` for method
+ * `increment` in class `Retry`): 1 when spelled as written, LOOSE_SYMBOL_MATCH when only case
+ * or separators differ (`Command` the class vs `command()` the decorator, `absl::Hash` vs
+ * `AbslHash`): both are candidates, the one written first.
  */
 export function exactSymbolMatch(q: QueryAnalysis, record: ChunkRecord): number {
   if (q.identifierKeys.size === 0) return 0;
-  const own = record.symbol ? identifierKey(record.symbol) : "";
-  if (own && q.identifierKeys.has(own)) return 1;
   const names = contextNames(record.context);
-  if (names.length >= 2) {
-    const qualified = identifierKey(names.slice(-2).join(""));
-    if (q.identifierKeys.has(qualified)) return 1;
-  }
+  const written = writtenNames(q);
+  if (record.symbol && written.has(record.symbol)) return 1;
+  if (names.length >= 2 && written.has(names.slice(-2).join("."))) return 1;
+  const own = record.symbol ? identifierKey(record.symbol) : "";
+  if (own && q.identifierKeys.has(own)) return LOOSE_SYMBOL_MATCH;
+  if (names.length >= 2 && q.identifierKeys.has(identifierKey(names.slice(-2).join("")))) return LOOSE_SYMBOL_MATCH;
   return 0;
 }
 
@@ -183,7 +199,7 @@ const DECLARATION_WORDS =
  */
 export function definesIdentifier(q: QueryAnalysis, record: ChunkRecord): number {
   if (q.identifiers.length === 0) return 0;
-  if (exactSymbolMatch(q, record)) return 1;
+  if (exactSymbolMatch(q, record) === 1) return 1;
   for (const id of q.identifiers) {
     const last = id.replace(/\(\)$/, "").split(/::|\.|#|->/).pop() ?? "";
     if (last.length < 2) continue;
@@ -209,7 +225,7 @@ const TEST_PATH =
   /(^|\/)(tests?|__tests__|__mocks__|specs?|fixtures?|mocks?|testdata|testing|e2e)(\/|$)|[._-](test|spec)s?\.[\p{L}\p{N}]+$|_test\.go$|(^|\/)test_[^/]*\.py$|(^|\/)conftest\.py$/u;
 const GENERATED_PATH = /(^|\/)(generated|gen|__generated__)\/|\.(pb|generated|gen|g)\.[a-z]+$|_pb2(_grpc)?\.py$|\.min\.[a-z]+$|\.d\.ts$/;
 const VENDORED_PATH = /(^|\/)(vendor|vendored|third[_-]party|external|node_modules|bower_components|packages\/vendor)\//;
-const EXAMPLE_PATH = /(^|\/)(examples?|samples?|demos?|benches|benchmarks?)\//;
+const EXAMPLE_PATH = /(^|\/)(examples?|samples?|demos?|bench|benches|benchmarks?)\/|[._-](bench|benchmarks?)(_test)?\.[\p{L}\p{N}]+$/u;
 
 export type PathClass = "test" | "generated" | "vendored" | "example" | "source";
 

@@ -2,7 +2,7 @@
 // candidate it should, and switching the feature off removes the effect.
 import { describe, expect, it } from "vitest";
 import { analyseQuery } from "../../core/retrieval/query-analysis.js";
-import { classifyPath, definesIdentifier, pathTermCoverage, symbolTermCoverage } from "../../core/retrieval/features.js";
+import { classifyPath, definesIdentifier, exactSymbolMatch, pathTermCoverage, symbolTermCoverage } from "../../core/retrieval/features.js";
 import { rankCandidates, type RankCandidate, type RankFeatureFlags } from "../../core/retrieval/rank.js";
 import type { ChunkRecord } from "../../core/types.js";
 
@@ -123,6 +123,9 @@ describe("features", () => {
     expect(classifyPath("api/v1/service.pb.go")).toBe("generated");
     expect(classifyPath("vendor/github.com/x/y.go")).toBe("vendored");
     expect(classifyPath("examples/basic.rs")).toBe("example");
+    expect(classifyPath("absl/hash/hash_benchmark.cc")).toBe("example");
+    expect(classifyPath("bench/parse.js")).toBe("example");
+    expect(classifyPath("src/workbench.ts")).toBe("source");
     expect(classifyPath("src/contest.ts")).toBe("source");
   });
 });
@@ -135,6 +138,20 @@ describe("rankCandidates", () => {
     expect(order(rankCandidates("HeaderDict", input, { features: none }))).toEqual([ref.id, def.id]);
     expect(order(rankCandidates("HeaderDict", input, { features: only("symbolMatch"), weights: { symbolMatch: 0.5 } }))).toEqual([def.id, ref.id]);
     expect(order(rankCandidates("HeaderDict", input, { features: only("definitions") }))).toEqual([def.id, ref.id]);
+  });
+
+  it("prefers the symbol spelled as written over one differing in case or separators", () => {
+    const decorator = chunk({ filePath: "src/click/decorators.py", kind: "function", symbol: "command", content: "def command(name=None):" });
+    const klass = chunk({ filePath: "src/click/core.py", kind: "class", symbol: "Command", content: "class Command:" });
+    const q = analyseQuery("Command");
+    expect(exactSymbolMatch(q, klass)).toBe(1);
+    expect(exactSymbolMatch(q, decorator)).toBe(0.5);
+    expect(definesIdentifier(q, decorator)).toBe(0);
+    const input = [cand(decorator, 0.6), cand(klass, 0.55)];
+    expect(order(rankCandidates("Command", input, { features: only("symbolMatch"), weights: { symbolMatch: 0.5 } }))).toEqual([klass.id, decorator.id]);
+    const hash = chunk({ filePath: "absl/hash/hash.h", kind: "struct", symbol: "Hash", context: "namespace absl > struct Hash" });
+    expect(exactSymbolMatch(analyseQuery("absl::Hash"), hash)).toBe(1);
+    expect(exactSymbolMatch(analyseQuery("AbslHash"), hash)).toBe(0.5);
   });
 
   it("lifts chunks whose symbol spells out the question", () => {
