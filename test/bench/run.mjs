@@ -14,8 +14,9 @@ import indexing, { indexingWithModel } from "./sections/indexing.mjs";
 import remote from "./sections/remote.mjs";
 import tokens from "./sections/tokens.mjs";
 import agentTokens from "./sections/agent-tokens.mjs";
+import mcp from "./sections/mcp.mjs";
 
-const SECTIONS = [indexing, indexingWithModel, remote, tokens, agentTokens];
+const SECTIONS = [indexing, indexingWithModel, remote, tokens, agentTokens, mcp];
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const repoRoot = join(here, "..", "..");
