@@ -23,6 +23,9 @@ Logs go to the log file and stderr.
     // Loaded on demand: the server pulls in the MCP SDK and the plugin's tool code.
     const [{ serveMcp }, { coreDeps }] = await Promise.all([import("../../mcp/server.js"), import("../../opencode-plugin/index.js")]);
     await serveMcp({ root, deps: coreDeps });
+    // The client is gone: a native handle left open (a model session, a store) must not keep
+    // an orphaned server alive. Unref'd, so a clean exit does not wait for it.
+    setTimeout(() => process.exit(0), 3000).unref();
     return 0;
   },
 };
