@@ -3,7 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    exclude: ["test/tui/**", "test/web/**", "node_modules/**"],
+    // test/.cache holds fetched benchmark repositories with test suites of their own.
+    exclude: ["test/tui/**", "test/web/**", "test/.cache/**", "node_modules/**"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Two cores: tree-sitter, ONNX and LanceDB each want a core; more workers only thrash.
