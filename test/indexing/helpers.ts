@@ -1,6 +1,7 @@
 // Shared set-up for indexing tests: temporary workspaces on disk and engines over a real
 // LanceDB folder inside them, with a fake Ollama (127.0.0.1) as the embedding model.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { afterEach } from "vitest";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { openEngine } from "../../core/engine.js";
@@ -21,6 +22,22 @@ export function writeFiles(root: string, files: Record<string, string | Uint8Arr
 
 export function removeWorkspace(root: string): void {
   rmSync(root, { recursive: true, force: true });
+}
+
+/** A model folder that does not exist: the engine runs keyword-only, with no model to load. */
+export const KEYWORD_ONLY = { embedding: { provider: "local", model: "./no-such-model" }, logging: { logFilePath: "" } };
+
+/**
+ * Workspaces and engines a test file creates, closed and removed after each test: call once
+ * at the top of the file and push what the test makes.
+ */
+export function trackWorkspaces(): { roots: string[]; engines: Engine[] } {
+  const tracked = { roots: [] as string[], engines: [] as Engine[] };
+  afterEach(async () => {
+    for (const e of tracked.engines.splice(0)) await e.close();
+    for (const r of tracked.roots.splice(0)) removeWorkspace(r);
+  });
+  return tracked;
 }
 
 /** Overrides for an Ollama-served model on a fake server. */

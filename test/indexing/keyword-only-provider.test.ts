@@ -1,17 +1,11 @@
 // `"embedding": {"provider": "none"}`: the switch a user sets for keyword-only search. Nothing
 // is embedded, no model is loaded, search still answers, and status says why there are no vectors.
-import { afterEach, describe, expect, it } from "vitest";
-import type { Engine } from "../../core/engine-types.js";
-import { engineFor, hitPaths, makeWorkspace, removeWorkspace, tsFunction } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { engineFor, hitPaths, makeWorkspace, trackWorkspaces, tsFunction } from "./helpers.js";
 import { ConfigError } from "../../core/config/validate.js";
 import { openEngine } from "../../core/engine.js";
 
-const roots: string[] = [];
-const engines: Engine[] = [];
-afterEach(async () => {
-  for (const e of engines.splice(0)) await e.close();
-  for (const r of roots.splice(0)) removeWorkspace(r);
-});
+const { roots, engines } = trackWorkspaces();
 
 describe('embedding.provider "none"', () => {
   it("indexes and searches keyword-only without embedding anything", async () => {

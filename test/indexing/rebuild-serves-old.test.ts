@@ -1,18 +1,12 @@
 // While `index --force` (or an automatic rebuild) runs, searches keep answering from the last
 // committed index, in this engine and in another one on the same store, until the new index
 // is complete and its manifest swaps it in.
-import { afterEach, describe, expect, it } from "vitest";
-import type { Engine } from "../../core/engine-types.js";
-import { engineFor, makeWorkspace, pathsHolding, removeWorkspace, tsFunction } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { engineFor, KEYWORD_ONLY, makeWorkspace, pathsHolding, trackWorkspaces, tsFunction } from "./helpers.js";
 
-const roots: string[] = [];
-const engines: Engine[] = [];
-afterEach(async () => {
-  for (const e of engines.splice(0)) await e.close();
-  for (const r of roots.splice(0)) removeWorkspace(r);
-});
+const { roots, engines } = trackWorkspaces();
 
-const keywordOnly = { embedding: { provider: "local", model: "./no-such-model" }, logging: { logFilePath: "" } };
+const keywordOnly = KEYWORD_ONLY;
 
 describe("a rebuild in progress", () => {
   it("does not empty search results: the committed index answers until the new one is complete", async () => {

@@ -2,18 +2,13 @@
 // or the user removed .opencode/rag_db) is noticed by the next pass, which recreates it and
 // re-indexes the workspace instead of failing from then on.
 import { rmSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Engine, IndexSummary } from "../../core/engine-types.js";
-import { engineFor, makeWorkspace, pathsHolding, removeWorkspace, tsFunction, writeFiles } from "./helpers.js";
+import { engineFor, KEYWORD_ONLY, makeWorkspace, pathsHolding, trackWorkspaces, tsFunction, writeFiles } from "./helpers.js";
 
-const roots: string[] = [];
-const engines: Engine[] = [];
-afterEach(async () => {
-  for (const e of engines.splice(0)) await e.close();
-  for (const r of roots.splice(0)) removeWorkspace(r);
-});
+const { roots, engines } = trackWorkspaces();
 
-const keywordOnly = { embedding: { provider: "local", model: "./no-such-model" }, logging: { logFilePath: "" } };
+const keywordOnly = KEYWORD_ONLY;
 
 async function setUp(): Promise<{ root: string; engine: Engine }> {
   const root = makeWorkspace({ "src/a.ts": tsFunction("alphaSelfHealing", "a"), "src/b.ts": tsFunction("betaSelfHealing", "b") });

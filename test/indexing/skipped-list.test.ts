@@ -2,19 +2,13 @@
 // from the last pass, a watch pass updates the entries for the paths it looked at, and the list
 // is capped with a count of the rest.
 import { rmSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
-import type { Engine } from "../../core/engine-types.js";
+import { describe, expect, it } from "vitest";
 import { SKIPPED_LIST_MAX } from "../../core/indexing/skipped-files.js";
-import { engineFor, makeWorkspace, removeWorkspace, tsFunction } from "./helpers.js";
+import { engineFor, KEYWORD_ONLY, makeWorkspace, trackWorkspaces, tsFunction } from "./helpers.js";
 
-const roots: string[] = [];
-const engines: Engine[] = [];
-afterEach(async () => {
-  for (const e of engines.splice(0)) await e.close();
-  for (const r of roots.splice(0)) removeWorkspace(r);
-});
+const { roots, engines } = trackWorkspaces();
 
-const keywordOnly = { embedding: { provider: "local", model: "./no-such-model" }, logging: { logFilePath: "" } };
+const keywordOnly = KEYWORD_ONLY;
 
 describe("skipped files", () => {
   it("are listed with their reasons after a pass, and updated by a watch pass", async () => {

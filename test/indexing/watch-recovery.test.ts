@@ -5,19 +5,13 @@ import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import type { Engine } from "../../core/engine-types.js";
+import { describe, expect, it } from "vitest";
 import { ensureBuilt, repoRoot } from "./dist-build.js";
-import { engineFor, makeWorkspace, removeWorkspace, tsFunction } from "./helpers.js";
+import { engineFor, KEYWORD_ONLY, makeWorkspace, trackWorkspaces, tsFunction } from "./helpers.js";
 
-const roots: string[] = [];
-const engines: Engine[] = [];
-afterEach(async () => {
-  for (const e of engines.splice(0)) await e.close();
-  for (const r of roots.splice(0)) removeWorkspace(r);
-});
+const { roots, engines } = trackWorkspaces();
 
-const keywordOnly = { embedding: { provider: "local", model: "./no-such-model" }, logging: { logFilePath: "" } };
+const keywordOnly = KEYWORD_ONLY;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function waitFor(cond: () => boolean, ms = 15_000): Promise<void> {

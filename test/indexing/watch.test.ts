@@ -3,20 +3,14 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import type { Engine, IndexSummary } from "../../core/engine-types.js";
+import { describe, expect, it } from "vitest";
+import type { IndexSummary } from "../../core/engine-types.js";
 import { PassScheduler, type PassRequest } from "../../core/indexing/pass-scheduler.js";
-import { engineFor, makeWorkspace, pathsHolding, removeWorkspace, tsFunction, writeFiles } from "./helpers.js";
+import { engineFor, KEYWORD_ONLY, makeWorkspace, pathsHolding, trackWorkspaces, tsFunction, writeFiles } from "./helpers.js";
 
-const roots: string[] = [];
-const engines: Engine[] = [];
-afterEach(async () => {
-  for (const e of engines.splice(0)) await e.close();
-  for (const r of roots.splice(0)) removeWorkspace(r);
-});
+const { roots, engines } = trackWorkspaces();
 
-// A model folder that does not exist: the engine runs keyword-only, with no model to load.
-const keywordOnly = { embedding: { provider: "local", model: "./no-such-model" }, logging: { logFilePath: "" } };
+const keywordOnly = KEYWORD_ONLY;
 
 function deferred<T>() {
   let resolve!: (v: T) => void;
