@@ -5,11 +5,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { chunkFile, clearCustomChunkers, registerChunker } from "../../core/chunking/index.js";
 import { openEngine } from "../../core/engine.js";
 import type { Engine } from "../../core/engine-types.js";
-import { makeWorkspace, pathsHolding, removeWorkspace } from "../indexing/helpers.js";
-import { options, outline } from "./helpers.js";
+import { KEYWORD_ONLY, makeWorkspace, pathsHolding, removeWorkspace } from "../indexing/helpers.js";
+import { DEPLOY_SH, options, outline } from "./helpers.js";
 
 // A model folder that does not exist: the engine searches keywords only, with no model to load.
-const keywordOnly = { embedding: { provider: "local", model: "./no-such-model" }, logging: { logFilePath: "" } };
+const keywordOnly = KEYWORD_ONLY;
 
 const roots: string[] = [];
 const engines: Engine[] = [];
@@ -47,29 +47,6 @@ function utf16be(text: string): Uint8Array {
   return out;
 }
 
-const DEPLOY_SH = `#!/usr/bin/env bash
-set -euo pipefail
-
-usage() {
-  cat <<EOF_USAGE
-Usage: $0 [-v] target
-  -v  verbose
-EOF_USAGE
-}
-
-function deploy_target {
-  local target="$1"
-  case "$target" in
-    staging|prod) echo "deploying \${target}" ;;
-    *) usage; exit 1 ;;
-  esac
-  cat <<-'NOTE' > /tmp/deploy.note
-	deployed $target
-	NOTE
-}
-
-deploy_target "$@"
-`;
 
 /** One line of minified-looking JavaScript, about `bytes` long, with `marker` near its end. */
 function minifiedLine(bytes: number, marker: string): string {

@@ -46,3 +46,28 @@ export function find(chunks: Chunk[], symbol: string, kind?: string): Chunk {
 export function outline(chunks: Chunk[]): string[] {
   return chunks.map((c) => `${c.kind} ${c.symbol} ${c.startLine}-${c.endLine}`);
 }
+
+/** A bash script with functions, a case statement and heredocs (the constructs the bash grammar trips on). */
+export const DEPLOY_SH = `#!/usr/bin/env bash
+set -euo pipefail
+
+usage() {
+  cat <<EOF_USAGE
+Usage: $0 [-v] target
+  -v  verbose
+EOF_USAGE
+}
+
+function deploy_target {
+  local target="$1"
+  case "$target" in
+    staging|prod) echo "deploying \${target}" ;;
+    *) usage; exit 1 ;;
+  esac
+  cat <<-'NOTE' > /tmp/deploy.note
+	deployed $target
+	NOTE
+}
+
+deploy_target "$@"
+`;

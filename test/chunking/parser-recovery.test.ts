@@ -5,31 +5,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { chunkFile, setGrammarSource } from "../../core/chunking/index.js";
 import { readGrammarFile } from "../../core/chunking/grammar-files-node.js";
-import { options, outline } from "./helpers.js";
+import { DEPLOY_SH, options, outline } from "./helpers.js";
 
-const DEPLOY_SH = `#!/usr/bin/env bash
-set -euo pipefail
-
-usage() {
-  cat <<EOF_USAGE
-Usage: $0 [-v] target
-  -v  verbose
-EOF_USAGE
-}
-
-function deploy_target {
-  local target="$1"
-  case "$target" in
-    staging|prod) echo "deploying \${target}" ;;
-    *) usage; exit 1 ;;
-  esac
-  cat <<-'NOTE' > /tmp/deploy.note
-	deployed $target
-	NOTE
-}
-
-deploy_target "$@"
-`;
 
 describe("a grammar that throws while parsing", () => {
   it("costs only that file its structure: the next file gets a fresh parser", async () => {

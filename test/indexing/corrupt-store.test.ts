@@ -3,14 +3,14 @@
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { engineFor, makeWorkspace, pathsHolding, removeWorkspace, tsFunction } from "./helpers.js";
+import { engineFor, KEYWORD_ONLY, makeWorkspace, pathsHolding, removeWorkspace, tsFunction } from "./helpers.js";
 
 const roots: string[] = [];
 afterEach(() => {
   for (const r of roots.splice(0)) removeWorkspace(r);
 });
 
-const keywordOnly = { embedding: { provider: "local", model: "./no-such-model" }, logging: { logFilePath: "" } };
+const keywordOnly = KEYWORD_ONLY;
 
 describe("corrupted store", () => {
   it("is moved aside and rebuilt by the next pass", async () => {

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Engine } from "../../core/engine-types.js";
 import { cleanErrorMessage, oneLine } from "../../core/error-line.js";
-import { engineFor, makeWorkspace, pathsHolding, removeWorkspace, tsFunction } from "./helpers.js";
+import { engineFor, KEYWORD_ONLY, makeWorkspace, pathsHolding, removeWorkspace, tsFunction } from "./helpers.js";
 
 const roots: string[] = [];
 const engines: Engine[] = [];
@@ -15,7 +15,7 @@ afterEach(async () => {
   for (const r of roots.splice(0)) removeWorkspace(r);
 });
 
-const keywordOnly = { embedding: { provider: "local", model: "./no-such-model" }, logging: { logFilePath: "" } };
+const keywordOnly = KEYWORD_ONLY;
 
 async function indexed(): Promise<{ root: string; dataDir: string }> {
   const files: Record<string, string> = {};

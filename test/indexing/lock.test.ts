@@ -6,15 +6,14 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { IndexBusyError, LOCK_STALE_MS, acquireIndexLock, lockOwner, processStartTicks } from "../../core/indexing/lock.js";
-import { engineFor, makeWorkspace, removeWorkspace } from "./helpers.js";
+import { engineFor, KEYWORD_ONLY, makeWorkspace, removeWorkspace } from "./helpers.js";
 
 const roots: string[] = [];
 afterEach(() => {
   for (const r of roots.splice(0)) removeWorkspace(r);
 });
 
-// A model folder that does not exist: the engine runs keyword-only, with no model to load.
-const keywordOnly = { embedding: { provider: "local", model: "./no-such-model" }, logging: { logFilePath: "" } };
+const keywordOnly = KEYWORD_ONLY;
 
 function lockFile(stateDir: string, pid: number): void {
   mkdirSync(stateDir, { recursive: true });
