@@ -98,13 +98,16 @@ function contextNames(context: string): string[] {
 /** Score of a symbol the query names in another case or with other separators (`command` for `Command`). */
 const LOOSE_SYMBOL_MATCH = 0.5;
 
+/** A name without its leading sigils: `$ZodType`, `_transform` and `@Input` are written as `ZodType`... */
+const unsigiled = (name: string) => name.replace(/^[$_@]+/, "");
+
 /** The query's identifiers as written, qualified ones also by their last part, separators as ".". */
 function writtenNames(q: QueryAnalysis): Set<string> {
   const out = new Set<string>();
   for (const id of q.identifiers) {
     const bare = id.replace(/\(\)$/, "").replace(/::|#|->/g, ".");
-    out.add(bare);
-    out.add(bare.slice(bare.lastIndexOf(".") + 1));
+    out.add(unsigiled(bare));
+    out.add(unsigiled(bare.slice(bare.lastIndexOf(".") + 1)));
   }
   return out;
 }
@@ -119,8 +122,8 @@ export function exactSymbolMatch(q: QueryAnalysis, record: ChunkRecord): number 
   if (q.identifierKeys.size === 0) return 0;
   const names = contextNames(record.context);
   const written = writtenNames(q);
-  if (record.symbol && written.has(record.symbol)) return 1;
-  if (names.length >= 2 && written.has(names.slice(-2).join("."))) return 1;
+  if (record.symbol && written.has(unsigiled(record.symbol))) return 1;
+  if (names.length >= 2 && written.has(names.slice(-2).map(unsigiled).join("."))) return 1;
   const own = record.symbol ? identifierKey(record.symbol) : "";
   if (own && q.identifierKeys.has(own)) return LOOSE_SYMBOL_MATCH;
   if (names.length >= 2 && q.identifierKeys.has(identifierKey(names.slice(-2).join("")))) return LOOSE_SYMBOL_MATCH;

@@ -152,6 +152,8 @@ describe("rankCandidates", () => {
     const hash = chunk({ filePath: "absl/hash/hash.h", kind: "struct", symbol: "Hash", context: "namespace absl > struct Hash" });
     expect(exactSymbolMatch(analyseQuery("absl::Hash"), hash)).toBe(1);
     expect(exactSymbolMatch(analyseQuery("AbslHash"), hash)).toBe(0.5);
+    // Leading sigils are decoration, not spelling.
+    expect(exactSymbolMatch(analyseQuery("ZodType"), chunk({ filePath: "core/schemas.ts", kind: "interface", symbol: "$ZodType" }))).toBe(1);
   });
 
   it("lifts chunks whose symbol spells out the question", () => {
