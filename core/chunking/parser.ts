@@ -38,6 +38,36 @@ function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
   return run;
 }
 
+// Language.load compiles each grammar with the asynchronous WebAssembly.instantiate, which V8
+// runs on its background compile threads. Once a big grammar has parsed real code (Swift,
+// Kotlin), those threads spend seconds optimising its lexer, and every later grammar's compile
+// queues behind that work: TypeScript took 5 s to load after a Swift parse, and 3 ms compiled
+// synchronously. So while a grammar loads, instantiate compiles on the calling thread. Where a
+// synchronous compile is refused (a browser's main thread limits its size) the original runs.
+async function loadCompilingHere(input: Uint8Array | string): Promise<Language> {
+  const original = WebAssembly.instantiate;
+  const compileHere = (source: unknown, imports?: WebAssembly.Imports): Promise<unknown> => {
+    if (source instanceof WebAssembly.Module) return original.call(WebAssembly, source, imports);
+    let module: WebAssembly.Module;
+    try {
+      module = new WebAssembly.Module(source as BufferSource);
+    } catch {
+      return original.call(WebAssembly, source as BufferSource, imports);
+    }
+    try {
+      return Promise.resolve({ module, instance: new WebAssembly.Instance(module, imports) });
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  };
+  WebAssembly.instantiate = compileHere as typeof WebAssembly.instantiate;
+  try {
+    return await Language.load(input);
+  } finally {
+    WebAssembly.instantiate = original;
+  }
+}
+
 /** The tree-sitter Language for a grammar file stem such as `tree-sitter-typescript`. */
 export function loadLanguage(grammar: string): Promise<Language> {
   let lang = languages.get(grammar);
@@ -46,7 +76,7 @@ export function loadLanguage(grammar: string): Promise<Language> {
       await initRuntime();
       const source = await grammarSource();
       const bytes = await source(`${grammar}.wasm`);
-      return oneAtATime(() => Language.load(typeof bytes === "string" ? bytes : patchGrammar(bytes)));
+      return oneAtATime(() => loadCompilingHere(typeof bytes === "string" ? bytes : patchGrammar(bytes)));
     })();
     lang.catch(() => languages.delete(grammar));
     languages.set(grammar, lang);

@@ -52,6 +52,30 @@ describe("grammar files on Node", () => {
   });
 });
 
+describe("compiling grammars", () => {
+  it("compiles on the calling thread, never queued behind V8's background work on an earlier grammar", async () => {
+    // The background compiler is busy for seconds optimising a big grammar's lexer once it has
+    // parsed (Swift, Kotlin); a grammar handed to the asynchronous instantiate waits behind that.
+    await chunkFile("warm.py", "def f():\n    return 1\n", options()); // the runtime itself loads first
+    const original = WebAssembly.instantiate;
+    const givenBytes: string[] = [];
+    WebAssembly.instantiate = ((source: unknown, imports?: WebAssembly.Imports) => {
+      if (!(source instanceof WebAssembly.Module)) givenBytes.push("bytes");
+      return original.call(WebAssembly, source as BufferSource, imports);
+    }) as typeof WebAssembly.instantiate;
+    try {
+      const swift = await chunkFile("a.swift", "struct A { var x: Int\n  func f() -> Int { return x } }\n", options());
+      const ts = await chunkFile("b.ts", "export function g(a: number) {\n  return a + 1;\n}\n", options());
+      expect(swift.length).toBeGreaterThan(0);
+      expect(ts.length).toBeGreaterThan(0);
+    } finally {
+      WebAssembly.instantiate = original;
+    }
+    expect(givenBytes).toEqual([]);
+    expect(WebAssembly.instantiate).toBe(original);
+  });
+});
+
 describe("pluggable grammar source", () => {
   it("loads every grammar through the configured source", async () => {
     const asked: string[] = [];
