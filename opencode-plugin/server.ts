@@ -17,6 +17,7 @@ import { runWikiCommand } from "./wiki-mode.js";
 import { MemoryHooks } from "./memory-hooks.js";
 import { executeTool, offeredTools } from "./tools/definitions.js";
 import { RagWorkspace } from "./workspace.js";
+import { withinDeadline } from "./budget.js";
 import { workspaceRoot } from "./workspace-root.js";
 
 export const PLUGIN_ID = "opencode-rag";
@@ -131,27 +132,36 @@ export function createRagHooks(ws: RagWorkspace, tracker = new ConversationTrack
       }
       await ws.refreshConfig();
       if (markers.length === 0 && ws.config.openCode.autoInject && prompt.trim()) markers.push({ action: "files", args: "" });
+      // Everything that waits on the engine (its first open, a search queued behind indexing,
+      // memory recall) shares one deadline, so the message is never held longer than the
+      // budget; what misses it is skipped for this message and logged.
+      const budgetMs = ws.config.memory.latencyBudgetMs;
+      const deadline = Date.now() + budgetMs;
+      const skipped = (what: string) => () => ws.logger.info(`chat.message: ${what} skipped, over the latency budget`, { sessionID, budgetMs });
       const seen = new Set<string>();
+      const additions: Array<Promise<string | null>> = [];
       for (const marker of markers) {
         const key = `${marker.action} ${marker.args}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        let text: string | null;
-        try {
-          text = await expand(marker, sessionID, prompt);
-        } catch (err) {
-          ws.logger.error(`marker ${marker.action} failed`, { error: err as Error });
-          text = marker.action === "files" || marker.action === "chunks" ? null : `opencode-rag could not run /${marker.action}: ${(err as Error).message}`;
-        }
-        if (!text) continue;
-        parts.push({ id: newPartId(), sessionID: message.sessionID ?? sessionID, messageID: message.id, type: "text", text, synthetic: true });
+        const expanded = (async () => expand(marker, sessionID, prompt))();
+        // /doc and /wiki answer the user's command from files, without the engine: never skipped.
+        const bounded = marker.action === "doc" || marker.action === "wiki" ? expanded : withinDeadline(expanded, deadline, skipped(`/${marker.action} injection`));
+        additions.push(
+          bounded.catch((err: Error) => {
+            ws.logger.error(`marker ${marker.action} failed`, { error: err });
+            return marker.action === "files" || marker.action === "chunks" ? null : `opencode-rag could not run /${marker.action}: ${err.message}`;
+          }),
+        );
       }
       // Quirk memory rides on the user's message, never on the system prompt (prefix caches).
-      try {
-        const memory = await memoryHooks.injectFor(sessionID, prompt, tracker.lastAssistantText(sessionID));
-        if (memory) parts.push({ id: newPartId(), sessionID: message.sessionID ?? sessionID, messageID: message.id, type: "text", text: memory, synthetic: true });
-      } catch (err) {
-        ws.logger.error("memory injection failed", { error: err as Error });
+      const memory = withinDeadline(memoryHooks.injectFor(sessionID, prompt, tracker.lastAssistantText(sessionID)), deadline, skipped("memory injection")).catch((err: Error) => {
+        ws.logger.error("memory injection failed", { error: err });
+        return null;
+      });
+      for (const text of [...(await Promise.all(additions)), await memory]) {
+        if (!text) continue;
+        parts.push({ id: newPartId(), sessionID: message.sessionID ?? sessionID, messageID: message.id, type: "text", text, synthetic: true });
       }
     }),
 
@@ -196,6 +206,9 @@ export function createServer(deps: CoreDeps, options: ServerOptions = {}): Plugi
     if (!ws) {
       ws = new RagWorkspace(root, deps);
       workspaces.set(root, ws);
+      // Open the engine now, in the background, so the first message usually finds it warm
+      // (its hooks wait for it only up to the latency budget). A failure is logged by engine().
+      void ws.engine().catch(() => undefined);
       const start = options.backgroundIndexer ?? true;
       // Not awaited: the first pass must never delay OpenCode's start.
       if (start && ws.config.autoIndex.enabled) ws.startIndexer();
