@@ -1,7 +1,9 @@
 // The VectorStore contract on LanceDB (Node only: native bindings). The location is a URI handed
 // to LanceDB untouched, so a folder, memory://, s3://, gs://, az:// and db:// all work alike.
 import type * as LanceDb from "@lancedb/lancedb";
-import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from "apache-arrow";
+import { createRequire } from "node:module";
+import type * as Arrow from "apache-arrow";
+import type { Field, Schema } from "apache-arrow";
 import type { ChunkRecord, ScoredId, SearchFilter, VectorStore } from "../types.js";
 import { filterToSql, sqlString } from "./filter.js";
 import { cosineDistanceToScore, validateQueryVector, validateRowVector } from "./vectors.js";
@@ -16,6 +18,16 @@ let lancedbModule: Promise<typeof LanceDb> | null = null;
 function loadLanceDb(): Promise<typeof LanceDb> {
   if (process.env.LANCEDB_LOG === undefined) process.env.LANCEDB_LOG = "error";
   return (lancedbModule ??= import("@lancedb/lancedb"));
+}
+
+/**
+ * apache-arrow's CommonJS build: the copy LanceDB itself requires. Importing the package from
+ * ESM loaded its ESM build as a second Arrow (~150 ms of every cold start, before anything
+ * ran); required here it is loaded once, and only when a schema is built.
+ */
+let arrowModule: typeof Arrow | null = null;
+function arrow(): typeof Arrow {
+  return (arrowModule ??= createRequire(import.meta.url)("apache-arrow") as typeof Arrow);
 }
 
 type Row = ChunkRecord & { vector: Float32Array | null };
@@ -81,6 +93,7 @@ function describeDim(d: number | null): string {
 }
 
 export function chunkSchema(dimension: number | null): Schema {
+  const { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } = arrow();
   const fields: Field[] = [new Field("id", new Utf8(), false), new Field("content", new Utf8(), false)];
   if (dimension !== null) {
     // Nullable: a chunk whose embedding failed is still stored (and found by keyword search).
