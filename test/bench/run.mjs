@@ -15,8 +15,9 @@ import remote from "./sections/remote.mjs";
 import tokens from "./sections/tokens.mjs";
 import agentTokens from "./sections/agent-tokens.mjs";
 import mcp from "./sections/mcp.mjs";
+import cliQuery from "./sections/cli-query.mjs";
 
-const SECTIONS = [indexing, indexingWithModel, remote, tokens, agentTokens, mcp];
+const SECTIONS = [indexing, indexingWithModel, remote, tokens, agentTokens, mcp, cliQuery];
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const repoRoot = join(here, "..", "..");
