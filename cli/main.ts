@@ -148,8 +148,9 @@ export async function main(rawArgv: string[]): Promise<number> {
 // (Swift, Kotlin), V8 spends seconds optimising its lexer in the background and the process
 // cannot exit until that is done: `index` of a one-file Swift project took 6 s, 0.6 s of it
 // work. Parsing at the baseline tier costs ~5% of a full pass (three.js sources). The CLI owns
-// its process; the library leaves the host's V8 alone.
-setFlagsFromString("--liftoff-only");
+// its process; the library leaves the host's V8 alone. Bun (OpenCode's runtime, which runs the
+// CLI when no node is on PATH) is not V8 and has no such flag.
+if (!process.versions.bun) setFlagsFromString("--liftoff-only");
 
 main(process.argv.slice(2)).then(
   (code) => {
