@@ -1,7 +1,7 @@
 // Ranking features that code search rewards. Each one reads a candidate chunk (and the
 // analysed query) and returns a value in [0,1]; rank.ts weighs them. Portable.
 import type { ChunkRecord } from "../types.js";
-import { identifierKey, type QueryAnalysis } from "./query-analysis.js";
+import { identifierKey, unsigiled, type QueryAnalysis } from "./query-analysis.js";
 import { distinctTerms, normaliseTerm, tokenizeCode, tokenizePath } from "../keyword/tokenize.js";
 
 /** Kinds that declare something: what a user naming or describing code usually wants. */
@@ -98,20 +98,6 @@ function contextNames(context: string): string[] {
 /** Score of a symbol the query names in another case or with other separators (`command` for `Command`). */
 const LOOSE_SYMBOL_MATCH = 0.5;
 
-/** A name without its leading sigils: `$ZodType`, `_transform` and `@Input` are written as `ZodType`... */
-const unsigiled = (name: string) => name.replace(/^[$_@]+/, "");
-
-/** The query's identifiers as written, qualified ones also by their last part, separators as ".". */
-function writtenNames(q: QueryAnalysis): Set<string> {
-  const out = new Set<string>();
-  for (const id of q.identifiers) {
-    const bare = id.replace(/\(\)$/, "").replace(/::|#|->/g, ".");
-    out.add(unsigiled(bare));
-    out.add(unsigiled(bare.slice(bare.lastIndexOf(".") + 1)));
-  }
-  return out;
-}
-
 /**
  * The query names this chunk's symbol, or its qualified form (`Retry.increment` for method
  * `increment` in class `Retry`): 1 when spelled as written, LOOSE_SYMBOL_MATCH when only case
@@ -121,7 +107,7 @@ function writtenNames(q: QueryAnalysis): Set<string> {
 export function exactSymbolMatch(q: QueryAnalysis, record: ChunkRecord): number {
   if (q.identifierKeys.size === 0) return 0;
   const names = contextNames(record.context);
-  const written = writtenNames(q);
+  const written = q.writtenNames;
   if (record.symbol && written.has(unsigiled(record.symbol))) return 1;
   if (names.length >= 2 && written.has(names.slice(-2).map(unsigiled).join("."))) return 1;
   const own = record.symbol ? identifierKey(record.symbol) : "";

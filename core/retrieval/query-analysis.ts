@@ -16,6 +16,12 @@ export interface QueryAnalysis {
    * qualified names, the last part (`Retry.get_backoff_time` → `retrygetbackofftime`, `getbackofftime`).
    */
   identifierKeys: Set<string>;
+  /**
+   * The identifiers as written, qualified ones also by their last part, separators as "." and
+   * leading sigils dropped (`Sinatra::Helpers` → `Sinatra.Helpers`, `Helpers`): a symbol
+   * spelled like one of these is the one meant, not one differing only in case.
+   */
+  writtenNames: Set<string>;
   /** Normalised content words (split identifiers included), without English filler words. */
   terms: string[];
   /** The query is about tests (then test files are not demoted). */
@@ -52,6 +58,21 @@ function looksLikeIdentifier(token: string): boolean {
   if (/^\p{Lu}{2,}\p{Ll}/u.test(bare)) return true; // HTTPServer
   if (token.endsWith("()")) return true;
   return false;
+}
+
+/** A name without its leading sigils: `$ZodType`, `_transform` and `@Input` are written as `ZodType`... */
+export function unsigiled(name: string): string {
+  return name.replace(/^[$_@]+/, "");
+}
+
+function writtenNamesOf(identifiers: string[]): Set<string> {
+  const out = new Set<string>();
+  for (const id of identifiers) {
+    const bare = id.replace(/\(\)$/, "").replace(/::|#|->/g, ".");
+    out.add(unsigiled(bare));
+    out.add(unsigiled(bare.slice(bare.lastIndexOf(".") + 1)));
+  }
+  return out;
 }
 
 export function identifierKey(name: string): string {
@@ -103,6 +124,7 @@ export function analyseQuery(query: string): QueryAnalysis {
     kind,
     identifiers,
     identifierKeys,
+    writtenNames: writtenNamesOf(identifiers),
     terms: contentTerms(raw),
     wantsTests: lowerWords.some((w) => TEST_WORDS.has(w)),
     wantsDocs: lowerWords.some((w) => DOC_WORDS.has(w)),
