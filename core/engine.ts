@@ -102,10 +102,13 @@ class WorkspaceEngine implements Engine {
   private storeDimension: number | null | undefined = undefined;
   /** Inode of the local table folder the open store reads; another one means it was deleted or re-created. */
   private storeInode: number | null = null;
+  private storesOpening = 0;
   private passEnv: PassEnv;
   /** Passes in this process run one after another (watch + manual index). */
   private passChain: Promise<unknown> = Promise.resolve();
   private watchers = new Set<Watcher>();
+  /** The pass rebuilding a store a search found damaged (one at a time), while it runs. */
+  private damageRebuild: Promise<unknown> | null = null;
   /** The manifest file as last seen by search, to notice passes by other processes. */
   private seenManifest: { mtimeMs: number; size: number } | null = null;
   /** indexedDimension()'s last manifest read, keyed by the manifest's mtime and size. */
@@ -188,14 +191,19 @@ class WorkspaceEngine implements Engine {
   }
 
   private async openStore(dimension: number | null, recreate: boolean): Promise<VectorStore> {
-    const store = await openVectorStore({
-      uri: this.storeUri,
-      tableName: this.config.vectorStore.tableName,
-      dimension,
-      recreateOnDimensionChange: recreate,
-    });
-    this.storeInode = this.tableInode();
-    return store;
+    this.storesOpening++;
+    try {
+      const store = await openVectorStore({
+        uri: this.storeUri,
+        tableName: this.config.vectorStore.tableName,
+        dimension,
+        recreateOnDimensionChange: recreate,
+      });
+      this.storeInode = this.tableInode();
+      return store;
+    } finally {
+      this.storesOpening--;
+    }
   }
 
   private tableInode(): number | null {
@@ -214,7 +222,9 @@ class WorkspaceEngine implements Engine {
    * read or write through it would fail with "Not found" from then on.
    */
   private storeReplaced(): boolean {
-    if (!this.storePromise || !this.localTableDir()) return false;
+    // While a store opens (a rebuild has just moved the damaged table aside) its inode is not
+    // known yet: a search must not take the pass's fresh store for a replaced one and close it.
+    if (!this.storePromise || !this.localTableDir() || this.storesOpening > 0) return false;
     return this.tableInode() !== this.storeInode;
   }
 
@@ -279,13 +289,20 @@ class WorkspaceEngine implements Engine {
    * this engine is watching), and the caller gets one line saying so.
    */
   private storeDamaged(reason: string): IndexDamagedError {
-    const known = Boolean(this.passEnv.storeDamage);
     this.passEnv.storeDamage = reason;
     const rebuilding = this.watchers.size > 0;
-    if (rebuilding && !known) {
-      this.index().catch((err) => this.logger.error("rebuilding the damaged index failed", { error: oneLine(err) }));
+    // One rebuild at a time; a failed one lets the next search that finds the damage try again.
+    if (rebuilding && !this.damageRebuild) {
+      this.damageRebuild = this.index()
+        .catch((err) => this.logger.error("rebuilding the damaged index failed", { error: oneLine(err) }))
+        .finally(() => (this.damageRebuild = null));
     }
     return new IndexDamagedError(this.storeUri, reason, rebuilding);
+  }
+
+  private async storeReplacedSince(store: VectorStore): Promise<boolean> {
+    const current = this.storePromise ? await this.storePromise.catch(() => null) : null;
+    return current !== null && current !== store;
   }
 
   /** Why a failed read means damage (a missing or truncated file), or null for any other failure. */
@@ -504,6 +521,14 @@ class WorkspaceEngine implements Engine {
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchResult[]> {
+    return this.searchAttempt(query, options, 1);
+  }
+
+  /**
+   * A rebuild may close and replace the store while a search reads it: that failure is not
+   * damage (it would start yet another rebuild), so the search runs again on the new store.
+   */
+  private async searchAttempt(query: string, options: SearchOptions, retriesLeft: number): Promise<SearchResult[]> {
     this.assertOpen();
     const { provider } = await this.embedding();
     // A keyword search needs no model at all (describe_image relies on that): the index's own
@@ -551,6 +576,7 @@ class WorkspaceEngine implements Engine {
         ranker: (q, candidates) => rankCandidates(q, candidates, { features: r.rankFeatures }),
       });
     } catch (err) {
+      if (retriesLeft > 0 && (await this.storeReplacedSince(latest))) return this.searchAttempt(query, options, retriesLeft - 1);
       const damage = await this.diagnoseReadFailure(store, err);
       if (damage) throw this.storeDamaged(damage);
       throw cleaned(err);

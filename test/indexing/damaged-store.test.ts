@@ -79,12 +79,19 @@ describe("damaged store files", () => {
       await expect(engine.search("damagedStoreFunction4")).rejects.toThrow(/damaged.*being rebuilt/);
       const deadline = Date.now() + 20_000;
       let hits: string[] = [];
-      while (Date.now() < deadline) {
-        hits = await pathsHolding(engine, "damagedStoreFunction4").catch(() => []);
-        if (hits.length > 0) break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      // Several searches at once, all through the rebuild: none may disturb it.
+      const searchUntilFound = async () => {
+        while (Date.now() < deadline && hits.length === 0) {
+          const found = await pathsHolding(engine, "damagedStoreFunction4").catch(() => []);
+          if (found.length > 0) hits = found;
+          await new Promise((r) => setImmediate(r));
+        }
+      };
+      await Promise.all([searchUntilFound(), searchUntilFound(), searchUntilFound()]);
       expect(hits).toEqual(["src/f4.ts"]);
+      // Searches that raced the rebuild (reading the store it closed) did not start more rebuilds.
+      const aside = readdirSync(join(dataDir, "..", "..")).filter((n) => n.includes(".corrupt-"));
+      expect(aside).toHaveLength(1);
     } finally {
       await watcher.close();
     }
