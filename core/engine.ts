@@ -43,13 +43,19 @@ import { cleanErrorMessage } from "./error-line.js";
 import { clearProgress, readProgress, readWatcherStatus } from "./indexing/state-files.js";
 import { startWatcher } from "./indexing/watch.js";
 import { IndexDamagedError, storeDamage, tableFiles } from "./indexing/store-files.js";
+import { startQueryServer, type QueryServer } from "./ipc/query-server.js";
+import { queryFingerprint } from "./ipc/query-socket.js";
 import { readSkippedList } from "./indexing/skipped-files.js";
+import { openSharedIndex, type SharedIndex } from "./indexing/shared-index.js";
+import { lanceStorageOptions } from "./objectstore/s3.js";
 import { beginDescriptionPass, registerDescriptionSteps } from "./description/index.js";
 import { openQuirkMemory, QUIRK_TABLE } from "./memory/index.js";
 import type { QuirkMemory } from "./memory/quirks.js";
 
 /** How long status() reuses its count of pending files while the manifest is unchanged. */
 const STATUS_WALK_REUSE_MS = 3000;
+/** A shared index's manifest is looked up in the bucket at most this often by searches. */
+const SHARED_REFRESH_MS = 1000;
 const STATUS_WALK_REUSE_MIN_FILES = 2000;
 
 interface EmbeddingState {
@@ -109,6 +115,7 @@ class WorkspaceEngine implements Engine {
   private watchers = new Set<Watcher>();
   /** The pass rebuilding a store a search found damaged (one at a time), while it runs. */
   private damageRebuild: Promise<unknown> | null = null;
+  private queryServer: Promise<QueryServer | null> | null = null;
   /** The manifest file as last seen by search, to notice passes by other processes. */
   private seenManifest: { mtimeMs: number; size: number } | null = null;
   /** indexedDimension()'s last manifest read, keyed by the manifest's mtime and size. */
@@ -127,6 +134,9 @@ class WorkspaceEngine implements Engine {
   private quirkMemory: QuirkMemory | null = null;
   /** Quirks live in their own table of the same store: index passes never see or roll back them. */
   private quirkTable: { store: Promise<VectorStore>; dimension: number | null } | null = null;
+  /** The bucket-side state of an `s3://` store (null otherwise), and when searches last pulled it. */
+  private shared: SharedIndex | null = null;
+  private sharedRefreshedAt = 0;
 
   constructor(
     loaded: LoadedConfig,
@@ -156,7 +166,26 @@ class WorkspaceEngine implements Engine {
       storeDamage: null,
       keyword: null,
       keywordGeneration: -1,
+      get shared() {
+        return self.shared;
+      },
     };
+    this.shared = this.openShared();
+  }
+
+  private openShared(): SharedIndex | null {
+    return openSharedIndex(this.storeUri, this.config.vectorStore.storageOptions, this.stateDir, this.logger);
+  }
+
+  /** Pulls a shared index's latest commit into the mirror (throttled): other machines' passes become visible. */
+  private async refreshShared(): Promise<void> {
+    if (!this.shared || Date.now() - this.sharedRefreshedAt < SHARED_REFRESH_MS) return;
+    await this.shared.refresh();
+    this.sharedRefreshedAt = Date.now();
+  }
+
+  private storageOptions(): Record<string, string> | undefined {
+    return lanceStorageOptions(this.storeUri, this.config.vectorStore.storageOptions);
   }
 
   get config(): RagConfig {
@@ -198,6 +227,7 @@ class WorkspaceEngine implements Engine {
         tableName: this.config.vectorStore.tableName,
         dimension,
         recreateOnDimensionChange: recreate,
+        storageOptions: this.storageOptions(),
       });
       this.storeInode = this.tableInode();
       return store;
@@ -343,7 +373,8 @@ class WorkspaceEngine implements Engine {
       const read = readManifest(this.stateDir);
       const damage = this.passEnv.storeDamage || (read.status === "ok" ? await storeDamage(this.localTableDir(), read.manifest.storeFiles, store) : null);
       if (damage) throw this.storeDamaged(damage);
-      await recoverInterruptedPass(this.stateDir, store, this.logger);
+      // A shared table is only ever written under the bucket's lock: its next pass reconciles it.
+      if (!this.shared) await recoverInterruptedPass(this.stateDir, store, this.logger);
     }
     return store;
   }
@@ -501,7 +532,7 @@ class WorkspaceEngine implements Engine {
     if (!this.quirkTable || this.quirkTable.dimension !== dimension) {
       const old = this.quirkTable;
       if (old) await old.store.then((s) => s.close()).catch(() => undefined);
-      const store = openVectorStore({ uri: this.storeUri, tableName: QUIRK_TABLE, dimension, recreateOnDimensionChange: true, annMinRows: Infinity });
+      const store = openVectorStore({ uri: this.storeUri, tableName: QUIRK_TABLE, dimension, recreateOnDimensionChange: true, annMinRows: Infinity, storageOptions: this.storageOptions() });
       this.quirkTable = { store, dimension };
       store.catch(() => (this.quirkTable = null));
       if (old) this.quirkMemory?.invalidate();
@@ -530,6 +561,7 @@ class WorkspaceEngine implements Engine {
    */
   private async searchAttempt(query: string, options: SearchOptions, retriesLeft: number): Promise<SearchResult[]> {
     this.assertOpen();
+    await this.refreshShared();
     const { provider } = await this.embedding();
     // A keyword search needs no model at all (describe_image relies on that): the index's own
     // dimension opens the store, so a remote provider is not even probed.
@@ -585,6 +617,7 @@ class WorkspaceEngine implements Engine {
 
   async status(options: { countPending?: boolean } = {}): Promise<IndexStatus> {
     this.assertOpen();
+    await this.refreshShared();
     const read = readManifest(this.stateDir);
     const manifest = read.status === "ok" ? read.manifest : null;
     let keywordOnlyReason: string | null = null;
@@ -690,6 +723,9 @@ class WorkspaceEngine implements Engine {
       if (table) {
         await this.closeStore();
         rmSync(table, { recursive: true, force: true });
+      } else if (this.shared) {
+        // Under the bucket's lock: the table's rows and the index's files beside it.
+        await this.shared.clear(async () => (await this.storeForIndexing(this.storeDimension ?? null)).clear());
       } else {
         const store = await this.storeForIndexing(this.storeDimension ?? null);
         await store.clear();
@@ -728,10 +764,32 @@ class WorkspaceEngine implements Engine {
       close: async () => {
         this.watchers.delete(tracked);
         await watcher.close();
+        if (this.watchers.size === 0) await this.stopQueryServer();
       },
     };
     this.watchers.add(tracked);
+    if (this.config.autoIndex.serveQueries) await (this.queryServer ??= this.startQueryServer());
     return tracked;
+  }
+
+  /** Other processes' searches (core/ipc), answered by this engine while it watches. */
+  private startQueryServer(): Promise<QueryServer | null> {
+    return startQueryServer({
+      stateDir: this.stateDir,
+      fingerprint: () => queryFingerprint(this.root, this.storeUri, this.config),
+      search: (query, options) => this.search(query, options),
+      keywordOnlyReason: async () => (await this.embedding()).reason,
+      logger: this.logger,
+    }).catch((err) => {
+      this.logger.error("not answering other processes' searches", { error: oneLine(err) });
+      return null;
+    });
+  }
+
+  private async stopQueryServer(): Promise<void> {
+    const server = this.queryServer;
+    this.queryServer = null;
+    await (await server)?.close();
   }
 
   async reloadConfig(): Promise<string[]> {
@@ -755,6 +813,9 @@ class WorkspaceEngine implements Engine {
     }
     if (storeMoved) {
       await this.closeStore();
+      this.shared?.close();
+      this.shared = this.openShared();
+      this.sharedRefreshedAt = 0;
       this.passEnv.keyword = null;
       this.passEnv.keywordGeneration = -1;
       this.seenManifest = null;
@@ -767,6 +828,7 @@ class WorkspaceEngine implements Engine {
   async close(): Promise<void> {
     if (this.closed) return;
     for (const w of [...this.watchers]) await w.close().catch(() => undefined);
+    await this.stopQueryServer();
     await this.passChain;
     this.closed = true;
     await this.closeStore();
@@ -776,6 +838,7 @@ class WorkspaceEngine implements Engine {
     const e = this.embeddingPromise;
     this.embeddingPromise = null;
     if (e) await e.then((s) => s.provider?.close?.()).catch(() => undefined);
+    this.shared?.close();
   }
 
   private assertOpen(): void {

@@ -23,6 +23,8 @@ export { createDescriber, getImageDescription, IMAGE_CHUNK_KIND, type Describer 
 export { openVectorStore, MemoryVectorStore, StoreDimensionMismatchError, type OpenVectorStoreOptions } from "./store/index.js";
 export { KeywordIndex, tokenizeCode, type KeywordDoc } from "./keyword/index.js";
 export { hybridSearch, type HybridInput, type RetrievalMode } from "./retrieval/index.js";
+export { connectQueryServer, type QueryClient, type RemoteAnswer } from "./ipc/query-client.js";
+export { queryFingerprint, querySocketPath } from "./ipc/query-socket.js";
 export type * from "./types.js";
 export type * from "./engine-types.js";
 

@@ -1,9 +1,13 @@
 // `opencode-rag query "<text>"`: search the index. Human output is compact (path:lines, score,
 // symbol, a few lines); --json prints the result array; --batch FILE --json answers one query
 // per input line with one JSON array per output line, in one process.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { UsageError, type Command, type CommandContext } from "../command.js";
+import { loadConfig } from "../../core/config/load.js";
 import type { SearchOptions } from "../../core/engine-types.js";
+import { manifestPath } from "../../core/indexing/manifest.js";
+import { connectQueryServer, type QueryClient } from "../../core/ipc/query-client.js";
+import { queryFingerprint } from "../../core/ipc/query-socket.js";
 import type { SearchResult } from "../../core/types.js";
 import { terminalSafe } from "../format.js";
 
@@ -96,6 +100,20 @@ export const queryCommand: Command = {
     } else if (ctx.positionals.length === 0) {
       throw new UsageError('missing the query text: opencode-rag query "where are embeddings batched"');
     }
+    // A watching engine (the plugin, `index --watch`, `mcp`) answers at once; else search here.
+    const server = batch === undefined && !ctx.debug ? await runningServer(ctx.configPath) : null;
+    if (server) {
+      try {
+        const answer = await server.ask(ctx.positionals.join(" "), opts);
+        if (answer) {
+          if (answer.keywordOnlyReason && !json) ctx.err(`note: keyword-only search: ${answer.keywordOnlyReason}`);
+          printResults(ctx, json, answer.results);
+          return 0;
+        }
+      } finally {
+        server.close();
+      }
+    }
     const engine = await ctx.engine();
     const status = await engine.status({ countPending: false });
     if (status.manifestStatus === "missing") {
@@ -117,14 +135,29 @@ export const queryCommand: Command = {
       }
       return 0;
     }
-    const results = await engine.search(ctx.positionals.join(" "), opts);
-    if (json) {
-      ctx.out(JSON.stringify(results.map(toJsonResult), null, 2));
-    } else if (results.length === 0) {
-      ctx.out("no results");
-    } else {
-      ctx.out(results.map(humanResult).join("\n\n"));
-    }
+    printResults(ctx, json, await engine.search(ctx.positionals.join(" "), opts));
     return 0;
   },
 };
+
+/** The running engine of this workspace with these settings, when there is one and an index. */
+async function runningServer(configPath: string | undefined): Promise<QueryClient | null> {
+  let loaded;
+  try {
+    loaded = loadConfig({ configPath });
+  } catch {
+    return null; // the in-process path reports the config error
+  }
+  if (!existsSync(manifestPath(loaded.stateDir))) return null;
+  return connectQueryServer(loaded.stateDir, queryFingerprint(loaded.root, loaded.storeUri, loaded.config));
+}
+
+function printResults(ctx: CommandContext, json: boolean, results: SearchResult[]): void {
+  if (json) {
+    ctx.out(JSON.stringify(results.map(toJsonResult), null, 2));
+  } else if (results.length === 0) {
+    ctx.out("no results");
+  } else {
+    ctx.out(results.map(humanResult).join("\n\n"));
+  }
+}

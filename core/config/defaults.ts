@@ -157,6 +157,11 @@ export const DEFAULT_CONFIG = {
     /** A folder, `memory://`, or any LanceDB URI (s3://, gs://, az://, db://). */
     path: ".opencode/rag_db",
     tableName: "chunks",
+    /**
+     * Object storage settings handed to LanceDB (and used for the index's files beside the
+     * table): e.g. aws_endpoint, aws_region, aws_access_key_id. Empty: the standard sources.
+     */
+    storageOptions: {} as Record<string, string>,
   },
   indexing: {
     /** Extra gitignore-style patterns to exclude, on top of .gitignore and .opencode-ragignore. */
@@ -217,6 +222,11 @@ export const DEFAULT_CONFIG = {
     backend: "chokidar",
     debounceMs: 2000,
     intervalMs: 300_000,
+    /**
+     * While watching, answer other processes' searches (`opencode-rag query` from a script or
+     * a terminal) over a socket only this user can open, so they skip loading the model.
+     */
+    serveQueries: true,
   },
   description: {
     enabled: false,
@@ -291,7 +301,7 @@ export const ENUM_KEYS: Record<string, readonly string[]> = {
 };
 
 /** Keys holding free-form maps (their sub-keys are not validated against defaults). */
-export const OPEN_MAP_KEYS = new Set(["chunking.nodeTypes"]);
+export const OPEN_MAP_KEYS = new Set(["chunking.nodeTypes", "vectorStore.storageOptions"]);
 
 /** Changing one of these invalidates the index: the next pass rebuilds. */
 export const REINDEX_KEYS = [

@@ -1,0 +1,53 @@
+// Where a running engine answers other processes' searches, and how a caller proves it wants
+// the same answers. Node-only (paths, hashing); the server and the client both use it.
+import { createHash } from "node:crypto";
+import { mkdirSync, statSync } from "node:fs";
+import { tmpdir, userInfo } from "node:os";
+import { join } from "node:path";
+import type { RagConfig } from "../config/defaults.js";
+
+/** Version of the line protocol; a client and a server that differ do not talk. */
+export const QUERY_PROTOCOL = 1;
+
+/**
+ * The socket of a workspace's query server. Unix socket paths are limited to ~104 bytes, so it
+ * lives in a private folder of the temp dir, named by a hash of the state folder; Windows uses a
+ * named pipe.
+ */
+export function querySocketPath(stateDir: string): string {
+  const id = createHash("sha256").update(stateDir).digest("hex").slice(0, 20);
+  if (process.platform === "win32") return `\\\\.\\pipe\\opencode-rag-${id}`;
+  return join(privateSocketDir(), `${id}.sock`);
+}
+
+function privateSocketDir(): string {
+  const uid = typeof process.getuid === "function" ? process.getuid() : userInfo().username;
+  const dir = join(tmpdir(), `opencode-rag-${uid}`);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // A folder someone else created (or opened up) could hold their socket in place of ours.
+  const st = statSync(dir);
+  if (typeof process.getuid === "function" && (st.uid !== process.getuid() || (st.mode & 0o077) !== 0)) {
+    throw new Error(`${dir} is not private to this user (owner ${st.uid}, mode ${(st.mode & 0o777).toString(8)}); remove it`);
+  }
+  return dir;
+}
+
+/**
+ * What decides a search's answer besides the query: the workspace, the store and every setting
+ * except logging and the watcher's own. A server answers only callers with the same fingerprint,
+ * so `--config other.json` never gets the running engine's results.
+ */
+export function queryFingerprint(root: string, storeUri: string, config: RagConfig): string {
+  const { logging: _logging, autoIndex: _autoIndex, ...rest } = config;
+  return createHash("sha256").update(stableJson({ root, storeUri, config: rest })).digest("hex").slice(0, 32);
+}
+
+/** JSON with object keys sorted, so the same settings hash alike whatever order they were merged in. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
