@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { env, pipeline } from "@huggingface/transformers";
 import { BUNDLED_MODEL_ID, DEFAULT_CONFIG, type RagConfig } from "../../core/config/defaults.js";
 import { createEmbeddingProvider } from "../../core/embedding/index.js";
+import { lengthBoundedBatches } from "../../core/embedding/local.js";
 import { preprocessForEmbedding } from "../../core/embedding/preprocess.js";
 import { modelsDir } from "../../core/paths.js";
 import type { EmbeddingProvider } from "../../core/types.js";
@@ -112,11 +113,38 @@ describe("local provider with the bundled model", () => {
     });
   });
 
+  it("embeds many texts of mixed lengths, split into bounded batches, as it embeds each alone", async () => {
+    const unit = "export function parseConfigFile(path) { return JSON.parse(read(path)); }\n";
+    // 70 texts from 70 to ~7,000 characters: more than one batch by count and by size
+    const texts = Array.from({ length: 70 }, (_, i) => unit.repeat(1 + ((i * 37) % 97)) + `const marker${i} = ${i};`);
+    const together = await provider.embed(texts, "document");
+    for (const i of [0, 13, 42, 69]) {
+      const [alone] = await provider.embed([texts[i]], "document");
+      expect(dot(alone, together[i])).toBeCloseTo(1, 5);
+    }
+  });
+
   it("embeds an empty batch and a text with no words without failing", async () => {
     expect(await provider.embed([], "document")).toEqual([]);
     const [v] = await provider.embed(["{}();"], "document");
     expect(v.length).toBe(bundledDim);
     expect(v.every((x) => Number.isFinite(x))).toBe(true);
+  });
+});
+
+describe("embedding batches", () => {
+  it("bound both the count and the padded size (texts x longest), keeping the given order", () => {
+    const lengths = [10, 10, 20, 30, 30, 30, 100, 500, 5000];
+    const order = lengths.map((_, i) => i);
+    const batches = lengthBoundedBatches(order, (i) => lengths[i], 4, 100);
+    expect(batches.flat()).toEqual(order);
+    for (const b of batches) {
+      expect(b.length).toBeLessThanOrEqual(4);
+      // a text longer than the budget goes alone
+      if (b.length > 1) expect(b.length * Math.max(...b.map((i) => lengths[i]))).toBeLessThanOrEqual(100);
+    }
+    expect(batches).toEqual([[0, 1, 2], [3, 4, 5], [6], [7], [8]]);
+    expect(lengthBoundedBatches(order, () => 1, 4, 100).map((b) => b.length)).toEqual([4, 4, 1]);
   });
 });
 
