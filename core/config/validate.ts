@@ -83,6 +83,10 @@ function checkValue(path: string, v: unknown): string | null {
   if (path === "embedding.threads" && typeof v === "number" && (!Number.isInteger(v) || v < 1 || v > MAX_EMBEDDING_THREADS)) {
     return `"embedding.threads" must be a whole number from 1 to ${MAX_EMBEDDING_THREADS}, found ${describe(v)}; use about the number of CPU cores`;
   }
+  if (path === "vectorStore.storageOptions" && v && typeof v === "object") {
+    const bad = Object.entries(v as Record<string, unknown>).find(([, x]) => typeof x !== "string");
+    if (bad) return `"vectorStore.storageOptions.${bad[0]}" must be a string (LanceDB takes every storage option as text), found ${describe(bad[1])}; write it in quotes`;
+  }
   if (path === "vectorStore.path" && typeof v === "string" && v.trim() === "") {
     return `"vectorStore.path" must name a folder or URI, found an empty string; use ".opencode/rag_db" or remove the key`;
   }

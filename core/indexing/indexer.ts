@@ -23,6 +23,7 @@ import { acquireIndexLock } from "./lock.js";
 import { emptyManifest, readManifest, writeManifest, type Manifest, type ManifestFileEntry } from "./manifest.js";
 import { prepareFile, oneLine, type FileToPrepare, type PreparedFile } from "./prepare-file.js";
 import { clearProgress, writeProgress } from "./state-files.js";
+import type { SharedIndex, SharedPass } from "./shared-index.js";
 
 /** What a pass needs from its host (the Engine): resources it opens once and reuses. */
 export interface PassEnv {
@@ -44,6 +45,8 @@ export interface PassEnv {
   storeDamage?: string | null;
   /** Moves a damaged local table aside and opens a fresh, empty one; null where it cannot. */
   resetStore?(dimension: number | null): Promise<VectorStore | null>;
+  /** A team-shared index on object storage: the bucket's lock, and its state files mirrored in stateDir. */
+  shared?: SharedIndex | null;
 }
 
 /** The local table folder of a pass's store, or null for object storage and memory://. */
@@ -156,10 +159,27 @@ export async function runIndexPass(env: PassEnv, options: IndexOptions = {}): Pr
   // Taking the lock creates the state folder: never inside a workspace that was deleted.
   if (!isExistingFolder(env.root)) throw new Error(`the workspace folder ${env.root} does not exist; nothing to index (check the path)`);
   const lock = acquireIndexLock(env.stateDir);
+  let shared: SharedPass | null = null;
   try {
-    return await runLocked(env, options);
+    if (env.shared) {
+      // The bucket's lock, then its manifest, keyword files and embedding caches in the mirror.
+      shared = await env.shared.beginPass();
+      // Another machine may have committed since this process last looked: re-read everything.
+      env.embeddingCache = null;
+    }
+    const summary = await runLocked(env, options);
+    try {
+      await shared?.commit();
+    } catch (err) {
+      // The keyword index in memory is this pass's, which the bucket does not have.
+      env.keyword = null;
+      env.keywordGeneration = -1;
+      throw err;
+    }
+    return summary;
   } finally {
     clearProgress(env.stateDir);
+    await shared?.release().catch((err) => env.logger.error("releasing the shared index's lock failed; it expires on its own", { error: oneLine(err) }));
     lock.release();
   }
 }

@@ -1,0 +1,124 @@
+// One writer at a time on a shared index, across machines: a lock object created with
+// If-None-Match: * (only one create can succeed) and kept alive by rewriting it with If-Match
+// (only the holder's version can be replaced). A holder that stops refreshing it (killed,
+// disconnected) loses it once `expiresAt` passes: the next writer replaces exactly that
+// version, so two machines can never both take over the same stale lock.
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import { IndexBusyError } from "../indexing/lock.js";
+import { PreconditionFailedError, type ObjectStore } from "./object-store.js";
+
+/** How long a lock stays valid without a refresh. Generous: machines' clocks differ. */
+export const REMOTE_LOCK_TTL_MS = 120_000;
+/** How often the holder refreshes it. */
+export const REMOTE_LOCK_REFRESH_MS = 15_000;
+
+interface LockBody {
+  token: string;
+  host: string;
+  pid: number;
+  startedAt: string;
+  expiresAt: string;
+}
+
+export interface RemoteLock {
+  /** False once another writer replaced the lock (this holder stopped refreshing in time). */
+  readonly held: boolean;
+  release(): Promise<void>;
+}
+
+export interface RemoteLockOptions {
+  ttlMs?: number;
+  refreshMs?: number;
+}
+
+function parse(body: Uint8Array): LockBody | null {
+  try {
+    const b = JSON.parse(Buffer.from(body).toString("utf8")) as LockBody;
+    return typeof b.token === "string" && typeof b.expiresAt === "string" ? b : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Takes the lock at `key`, or throws IndexBusyError naming the live holder. */
+export async function acquireRemoteLock(store: ObjectStore, key: string, options: RemoteLockOptions = {}): Promise<RemoteLock> {
+  const ttl = options.ttlMs ?? REMOTE_LOCK_TTL_MS;
+  const token = randomBytes(12).toString("hex");
+  const startedAt = new Date().toISOString();
+  const body = (): string =>
+    JSON.stringify({ token, host: hostname(), pid: process.pid, startedAt, expiresAt: new Date(Date.now() + ttl).toISOString() } satisfies LockBody);
+
+  let etag: string;
+  try {
+    etag = await store.put(key, body(), { ifNoneMatch: "*" });
+  } catch (err) {
+    if (!(err instanceof PreconditionFailedError)) throw err;
+    const current = await store.get(key);
+    if (current === null || current === "unchanged") {
+      // Released between our write and our read: one more try, like any other writer.
+      etag = await createOrBusy(store, key, body());
+    } else {
+      const owner = parse(current.body);
+      // A lock that cannot be parsed was half-written by nobody (S3 writes are atomic): treat
+      // it as stale. A live one names its holder.
+      if (owner && Date.parse(owner.expiresAt) > Date.now()) throw busy(store, key, owner);
+      try {
+        etag = await store.put(key, body(), { ifMatch: current.etag });
+      } catch (takeErr) {
+        if (takeErr instanceof PreconditionFailedError) throw busy(store, key, owner);
+        throw takeErr;
+      }
+    }
+  }
+
+  let held = true;
+  let released = false;
+  // Refreshes run one at a time; a refresh that finds another writer's lock gives it up.
+  let refreshing: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    refreshing = refreshing.then(async () => {
+      if (!held || released) return;
+      try {
+        etag = await store.put(key, body(), { ifMatch: etag });
+      } catch (err) {
+        if (err instanceof PreconditionFailedError) held = false;
+        // Other failures (a network blip) are retried at the next tick; the TTL allows several.
+      }
+    });
+  }, options.refreshMs ?? REMOTE_LOCK_REFRESH_MS);
+  timer.unref();
+
+  return {
+    get held() {
+      return held;
+    },
+    async release() {
+      if (released) return;
+      released = true;
+      clearInterval(timer);
+      await refreshing;
+      if (!held) return;
+      // Delete only our own lock: another writer may have taken over an expired one.
+      const current = await store.get(key).catch(() => null);
+      if (current && current !== "unchanged" && parse(current.body)?.token === token) await store.delete(key).catch(() => undefined);
+    },
+  };
+}
+
+async function createOrBusy(store: ObjectStore, key: string, body: string): Promise<string> {
+  try {
+    return await store.put(key, body, { ifNoneMatch: "*" });
+  } catch (err) {
+    if (err instanceof PreconditionFailedError) throw busy(store, key, null);
+    throw err;
+  }
+}
+
+function busy(store: ObjectStore, key: string, owner: LockBody | null): IndexBusyError {
+  return new IndexBusyError(`${store.location}/${key}`, {
+    pid: owner?.pid ?? 0,
+    host: owner?.host ?? "another machine",
+    startedAt: owner ? `${owner.startedAt} on ${owner.host}` : "just now",
+  });
+}
