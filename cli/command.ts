@@ -17,7 +17,7 @@ export interface CommandContext {
   /** Whether stderr is a terminal (progress bars). */
   interactive: boolean;
   /** Opens the engine for the current directory with --config applied; closed by main. */
-  engine(): Promise<Engine>;
+  engine(options?: { background?: boolean }): Promise<Engine>;
 }
 
 export interface Command {

@@ -113,9 +113,10 @@ export async function main(rawArgv: string[]): Promise<number> {
       out,
       err,
       interactive: Boolean(process.stderr.isTTY) && !debug,
-      engine: async () => {
+      engine: async (options) => {
         engine ??= await openEngine({
           configPath,
+          background: options?.background,
           overrides: debug ? { logging: { level: "debug" } } : undefined,
           logger: debug ? stderrLogger : undefined,
         });

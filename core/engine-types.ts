@@ -20,6 +20,11 @@ export interface OpenEngineOptions {
   /** Deep-merged over the loaded config (tests, eval configurations). */
   overrides?: unknown;
   logger?: Logger;
+  /**
+   * A background indexer (the plugin's, `index --watch`): its passes keep within
+   * `indexing.maxCpuShare` of the cores, and the threads it starts run at low priority.
+   */
+  background?: boolean;
 }
 
 export interface IndexProgress {

@@ -20,6 +20,7 @@ import type {
 } from "./engine-types.js";
 import type { EmbeddingProvider, SearchResult, VectorStore } from "./types.js";
 import { createEmbeddingProvider } from "./embedding/index.js";
+import { cpuBudget, lowerThreadsStartedBy, type CpuBudget } from "./indexing/cpu-share.js";
 import { loadCustomChunkers } from "./chunking/index.js";
 import { openVectorStore, StoreDimensionMismatchError } from "./store/index.js";
 import { hybridSearch, rankCandidates } from "./retrieval/index.js";
@@ -166,6 +167,9 @@ class WorkspaceEngine implements Engine {
       storeDamage: null,
       keyword: null,
       keywordGeneration: -1,
+      get cpu() {
+        return self.cpuBudget();
+      },
       get shared() {
         return self.shared;
       },
@@ -206,8 +210,21 @@ class WorkspaceEngine implements Engine {
 
   // ---- resources -------------------------------------------------------------------------
 
+  /** A background engine's share of the cores (`indexing.maxCpuShare`); null: every core. */
+  private cpuBudget(): CpuBudget | null {
+    return this.options.background ? cpuBudget(this.config.indexing.maxCpuShare, this.config.embedding.threads) : null;
+  }
+
+  /** The provider; a background engine's runs on its share of the cores, its threads at low priority. */
+  private startEmbedding(): Promise<EmbeddingState> {
+    const cpu = this.cpuBudget();
+    if (!cpu) return createEmbeddingProvider(this.config, { root: this.root, logger: this.logger });
+    const config = { ...this.config, embedding: { ...this.config.embedding, threads: cpu.embeddingThreads } };
+    return lowerThreadsStartedBy(() => createEmbeddingProvider(config, { root: this.root, logger: this.logger })).then((r) => r.value);
+  }
+
   private embedding(): Promise<EmbeddingState> {
-    this.embeddingPromise ??= createEmbeddingProvider(this.config, { root: this.root, logger: this.logger }).then((state) => {
+    this.embeddingPromise ??= this.startEmbedding().then((state) => {
       if (!state.provider && !this.keywordOnlyAnnounced) {
         this.keywordOnlyAnnounced = true;
         this.logger.info("search is keyword-only", { reason: state.reason });

@@ -55,7 +55,7 @@ export class RagWorkspace {
     if (this.closed) throw new Error("opencode-rag: the plugin is shutting down");
     if (!this.enginePromise) {
       // The engine keeps its own log (same file); handing it ours would write every line twice.
-      this.enginePromise = this.deps.openEngine({ root: this.root }).then(
+      this.enginePromise = this.deps.openEngine({ root: this.root, background: true }).then(
         (engine) => {
           this.openedEngine = engine;
           this.lastOpenError = null;

@@ -5,6 +5,7 @@ import type { IndexProgress } from "../../core/engine-types.js";
 import { progressLine, summaryLine, terminalSafe } from "../format.js";
 import { IndexBusyError } from "../../core/indexing/lock.js";
 import { WatcherStoppedError } from "../../core/indexing/watch.js";
+import { lowerThisThread } from "../../core/indexing/cpu-share.js";
 
 /** The CLI's debounce (F7): short, a person is waiting at a terminal. */
 const WATCH_DEBOUNCE_MS = 300;
@@ -63,7 +64,11 @@ Indexes the current directory. Unchanged files are skipped without being read.
     watch: { type: "boolean" },
   },
   async run(ctx) {
-    const engine = await ctx.engine();
+    // With --watch this process is a background indexer: its threads at low priority, and
+    // within indexing.maxCpuShare of the cores, from the first pass on.
+    const watching = ctx.values.watch === true;
+    if (watching) lowerThisThread();
+    const engine = await ctx.engine({ background: watching });
     const status = await engine.status({ countPending: false });
     if (status.keywordOnlyReason) ctx.err(`note: search will be keyword-only: ${status.keywordOnlyReason}`);
     const printer = progressPrinter(ctx);

@@ -176,6 +176,12 @@ export const DEFAULT_CONFIG = {
     extraSecretFiles: [] as string[],
     /** Patterns let back in although secretFiles names them, e.g. ["config/dev.key"]. */
     allowSecretFiles: [] as string[],
+    /**
+     * Share of the cores a background pass (the plugin's indexer, `index --watch`) may keep
+     * busy, above 0 and at most 1; its threads also run at the lowest priority. A pass you run
+     * yourself (`opencode-rag index`) uses every core.
+     */
+    maxCpuShare: 0.5,
   },
   chunking: {
     /** A node longer than this many lines is split at child boundaries. */

@@ -87,6 +87,9 @@ function checkValue(path: string, v: unknown): string | null {
     const bad = Object.entries(v as Record<string, unknown>).find(([, x]) => typeof x !== "string");
     if (bad) return `"vectorStore.storageOptions.${bad[0]}" must be a string (LanceDB takes every storage option as text), found ${describe(bad[1])}; write it in quotes`;
   }
+  if (path === "indexing.maxCpuShare" && typeof v === "number" && !(v > 0 && v <= 1)) {
+    return `"indexing.maxCpuShare" must be a number above 0 and at most 1 (a share of the cores), found ${describe(v)}; use 0.5 for half the cores`;
+  }
   if (path === "vectorStore.path" && typeof v === "string" && v.trim() === "") {
     return `"vectorStore.path" must name a folder or URI, found an empty string; use ".opencode/rag_db" or remove the key`;
   }

@@ -55,11 +55,11 @@ export class ChunkPool {
   private nextId = 1;
   private closed = false;
 
-  private constructor(script: string, size: number, config: RagConfig, root: string) {
+  private constructor(script: string, size: number, config: RagConfig, root: string, lowPriority: boolean) {
     for (let i = 0; i < size; i++) {
       const worker = new Worker(script);
       const slot: Slot = { worker, inFlight: 0 };
-      worker.postMessage({ type: "init", config, root });
+      worker.postMessage({ type: "init", config, root, lowPriority });
       worker.on("message", (msg: { id: number; result: PreparedFile }) => {
         const w = this.waiting.get(msg.id);
         if (!w) return;
@@ -77,12 +77,12 @@ export class ChunkPool {
   }
 
   /** A pool, or null when workers are unavailable (no bundled worker script, one core). */
-  static create(config: RagConfig, root: string, size = defaultPoolSize()): ChunkPool | null {
+  static create(config: RagConfig, root: string, size = defaultPoolSize(), options: { lowPriority?: boolean } = {}): ChunkPool | null {
     if (size < 1) return null;
     const script = chunkWorkerScript();
     if (!script) return null;
     try {
-      return new ChunkPool(script, size, config, root);
+      return new ChunkPool(script, size, config, root, options.lowPriority === true);
     } catch {
       return null;
     }

@@ -5,11 +5,14 @@ import type { RagConfig } from "../config/defaults.js";
 import { loadCustomChunkers } from "../chunking/index.js";
 import { prepareFile, oneLine, type FileToPrepare } from "./prepare-file.js";
 import type { FileHandlerContext } from "./handlers.js";
+import { lowerThisThread } from "./cpu-share.js";
 
 export interface WorkerInit {
   type: "init";
   config: RagConfig;
   root: string;
+  /** A background pass: the worker drops its own thread to the lowest priority. */
+  lowPriority?: boolean;
 }
 
 export interface WorkerJob {
@@ -24,6 +27,7 @@ let ready: Promise<void> = Promise.resolve();
 parentPort?.on("message", (msg: WorkerInit | WorkerJob) => {
   if (msg.type === "init") {
     ctx = { config: msg.config, chunking: msg.config.chunking, root: msg.root };
+    if (msg.lowPriority) lowerThisThread();
     ready = (async () => {
       if (msg.config.chunkers.length > 0) await loadCustomChunkers(msg.config.chunkers, () => undefined);
     })().catch(() => undefined);

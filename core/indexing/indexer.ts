@@ -13,6 +13,7 @@ import { IgnoreRules, isIgnoreFile } from "../files/ignore-rules.js";
 import { statPaths, toPosix, walkWorkspace, type WalkedFile } from "../files/walk.js";
 import { removeQuietly, writeFileAtomic } from "./atomic-file.js";
 import { ChunkPool, POOL_MIN_BYTES } from "./chunk-pool.js";
+import type { CpuBudget } from "./cpu-share.js";
 import { EmbeddingCache } from "./embedding-cache.js";
 import { chunkingChangeReason, chunkingFingerprint } from "./fingerprint.js";
 import { chunkEnrichers, workerCanHandle, type FileHandlerContext } from "./handlers.js";
@@ -45,6 +46,8 @@ export interface PassEnv {
   storeDamage?: string | null;
   /** Moves a damaged local table aside and opens a fresh, empty one; null where it cannot. */
   resetStore?(dimension: number | null): Promise<VectorStore | null>;
+  /** A background pass's share of the cores; null or absent: a foreground pass, every core. */
+  cpu?: CpuBudget | null;
   /** A team-shared index on object storage: the bucket's lock, and its state files mirrored in stateDir. */
   shared?: SharedIndex | null;
 }
@@ -422,7 +425,11 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
 
     // 5. Changed files in batches: prepare (read, hash, chunk) -> enrich -> embed -> write.
     const totalBytes = changed.reduce((s, f) => s + f.size, 0);
-    const pool = totalBytes >= POOL_MIN_BYTES ? ChunkPool.create(config, env.root) : null;
+    const cpu = env.cpu ?? null;
+    // A background pass chunks in low-priority workers (never on a host's main thread), and
+    // on a one-core budget the workers and this thread take turns instead of overlapping.
+    const pool = totalBytes >= POOL_MIN_BYTES ? ChunkPool.create(config, env.root, cpu ? Math.max(1, cpu.chunkWorkers) : undefined, { lowPriority: !!cpu }) : null;
+    const prefetch = pool ? (cpu && cpu.cores < 2 ? 0 : PREFETCH_BATCHES) : 0;
     const ctx: FileHandlerContext = { chunking: config.chunking, config, root: env.root };
     // In-process chunking runs one file at a time: it is CPU-bound anyway, and concurrent
     // first loads of a tree-sitter grammar in one thread are not safe.
@@ -451,11 +458,11 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
         while (queued < batches.length && queued < n) ahead.push(Promise.all(batches[queued++].map(prepare)));
       };
       for (let b = 0; b < batches.length; b++) {
-        queueUpTo(b + 1 + (pool ? PREFETCH_BATCHES : 0));
+        queueUpTo(b + 1 + prefetch);
         const prepared = await ahead.shift()!;
         mark("prepare");
         checkAbort();
-        queueUpTo(b + 1 + (pool ? PREFETCH_BATCHES : 1));
+        queueUpTo(b + 1 + (pool ? prefetch : 1));
         await applyBatch(prepared, cache);
         mark("embed+write");
       }

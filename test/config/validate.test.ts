@@ -62,6 +62,20 @@ describe("config validation", () => {
     expect(msg.split("\n")).toHaveLength(1);
   });
 
+  it.each([0, 1.5, -0.5, "half"])("refuses indexing.maxCpuShare %j in one line naming the key and a fix", (maxCpuShare) => {
+    const root = workspace({ indexing: { maxCpuShare } });
+    const msg = loadError(() => loadConfig({ root }));
+    expect(msg).toMatch(/indexing\.maxCpuShare/);
+    if (typeof maxCpuShare === "number") expect(msg).toMatch(/above 0 and at most 1.*use 0\.5/);
+    expect(msg.split("\n")).toHaveLength(1);
+  });
+
+  it("accepts a share of the cores for background passes, half by default", () => {
+    expect(loadConfig({ root: workspace({}) }).config.indexing.maxCpuShare).toBe(0.5);
+    expect(loadConfig({ root: workspace({ indexing: { maxCpuShare: 1 } }) }).config.indexing.maxCpuShare).toBe(1);
+    expect(loadConfig({ root: workspace({ indexing: { maxCpuShare: 0.25 } }) }).config.indexing.maxCpuShare).toBe(0.25);
+  });
+
   it("refuses threads beyond the machine's cores but accepts the default", () => {
     const root = workspace({ embedding: { threads: 64 } });
     if (availableParallelism() < 32) expect(loadError(() => loadConfig({ root }))).toMatch(/embedding\.threads.*cores/);
