@@ -9,7 +9,8 @@
 //   the keyword files it names, at most once per `refreshMs`.
 // The bucket is the truth; the mirror is a cache and `shared-sync.json` records the ETags of
 // what it holds.
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "../engine-types.js";
 import { acquireRemoteLock, type RemoteLock, type RemoteLockOptions } from "../objectstore/lock.js";
@@ -209,27 +210,28 @@ export class SharedIndex {
     const cacheNow = this.cacheSizes();
     const grownCaches = [...cacheNow].filter(([f, size]) => cacheBefore.get(f) !== size || !this.record.etags[f]).map(([f]) => f);
     if (text === pulledText && grownCaches.length === 0) return;
-    if (!lock.held) throw this.lost();
+    // A pass that stalled past its lock's expiry must not write anything: check just before.
+    if (!(await lock.confirm())) throw this.lost();
     for (const f of grownCaches) this.record.etags[f] = await this.store.put(this.remote(f), readFileSync(join(this.stateDir, f)));
     if (text === null || text === pulledText) {
       this.saveRecord();
       return;
     }
     const before = parseManifest(pulledText);
-    const after = parseManifest(text);
     const previous = new Set(keywordFiles(before));
+    const after = this.uniqueKeywordNames(parseManifest(text), previous);
+    const committed = JSON.stringify(after);
     for (const f of keywordFiles(after)) {
       if (previous.has(f)) continue;
       this.record.etags[f] = await this.store.put(this.remote(f), readFileSync(join(this.stateDir, f)));
     }
-    if (!lock.held) throw this.lost();
     try {
-      this.record.etags[MANIFEST_FILE] = await this.store.put(this.remote(MANIFEST_FILE), text, pulledEtag ? { ifMatch: pulledEtag } : { ifNoneMatch: "*" });
+      this.record.etags[MANIFEST_FILE] = await this.store.put(this.remote(MANIFEST_FILE), committed, pulledEtag ? { ifMatch: pulledEtag } : { ifNoneMatch: "*" });
     } catch (err) {
       if (err instanceof PreconditionFailedError) throw this.lost();
       throw err;
     }
-    this.record.manifestHash = hashBytes(text);
+    this.record.manifestHash = hashBytes(committed);
     this.saveRecord();
     // Keyword files of two commits ago: readers elsewhere may still be loading the previous one.
     const keep = new Set([...keywordFiles(after), ...previous]);
@@ -237,6 +239,29 @@ export class SharedIndex {
       const f = o.key.slice(SHARED_STATE_DIR.length + 1);
       if (!keep.has(f)) await this.store.delete(o.key).catch(() => undefined);
     }
+  }
+
+  /**
+   * New keyword files get a name no other writer can pick (`keyword-7-<random>.bin`), in the
+   * mirror and in its manifest: a writer whose lock expired mid-pass may still upload its files,
+   * but never over the ones a committed manifest names.
+   */
+  private uniqueKeywordNames(manifest: Manifest | null, previous: Set<string>): Manifest {
+    if (!manifest) throw new Error(`the manifest in ${this.stateDir} is unreadable; run \`opencode-rag index --force\``);
+    const tag = randomBytes(6).toString("hex");
+    const rename = (f: string): string => {
+      if (previous.has(f)) return f;
+      const m = /^(keyword-\d+)(\..+)$/.exec(f);
+      if (!m) return f;
+      const unique = `${m[1]}-${tag}${m[2]}`;
+      renameSync(join(this.stateDir, f), join(this.stateDir, unique));
+      return unique;
+    };
+    if (manifest.keywordFile) manifest.keywordFile = rename(manifest.keywordFile);
+    manifest.keywordDeltas = (manifest.keywordDeltas ?? []).map(rename);
+    // The mirror's manifest names the renamed files, as the bucket's will.
+    writeFileAtomic(join(this.stateDir, MANIFEST_FILE), JSON.stringify(manifest));
+    return manifest;
   }
 
   /**

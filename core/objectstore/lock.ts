@@ -24,6 +24,8 @@ interface LockBody {
 export interface RemoteLock {
   /** False once another writer replaced the lock (this holder stopped refreshing in time). */
   readonly held: boolean;
+  /** Refreshes the lock now; false when another writer has replaced it. Call before committing. */
+  confirm(): Promise<boolean>;
   release(): Promise<void>;
 }
 
@@ -76,7 +78,7 @@ export async function acquireRemoteLock(store: ObjectStore, key: string, options
   let released = false;
   // Refreshes run one at a time; a refresh that finds another writer's lock gives it up.
   let refreshing: Promise<void> = Promise.resolve();
-  const timer = setInterval(() => {
+  const refresh = (strict: boolean): Promise<void> => {
     refreshing = refreshing.then(async () => {
       if (!held || released) return;
       try {
@@ -84,20 +86,28 @@ export async function acquireRemoteLock(store: ObjectStore, key: string, options
       } catch (err) {
         if (err instanceof PreconditionFailedError) held = false;
         // Other failures (a network blip) are retried at the next tick; the TTL allows several.
+        else if (strict) throw err;
       }
     });
-  }, options.refreshMs ?? REMOTE_LOCK_REFRESH_MS);
+    return refreshing;
+  };
+  const timer = setInterval(() => void refresh(false).catch(() => undefined), options.refreshMs ?? REMOTE_LOCK_REFRESH_MS);
   timer.unref();
 
   return {
     get held() {
       return held;
     },
+    async confirm() {
+      // An expired lock nobody took over yet is still ours: the If-Match succeeds and renews it.
+      await refresh(true);
+      return held;
+    },
     async release() {
       if (released) return;
       released = true;
       clearInterval(timer);
-      await refreshing;
+      await refreshing.catch(() => undefined);
       if (!held) return;
       // Delete only our own lock: another writer may have taken over an expired one.
       const current = await store.get(key).catch(() => null);

@@ -79,6 +79,9 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   private async sdk(): Promise<{ sdk: typeof S3; client: S3.S3Client }> {
+    // The SDK warns on stderr that its releases after January 2027 need Node 22; the pinned
+    // one runs on Node 20, and hosts own the terminal. A user's own setting wins.
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
     this.client ??= import("@aws-sdk/client-s3").then((sdk) => {
       const o = this.storageOptions;
       const key = option(o, "aws_access_key_id", "access_key_id");

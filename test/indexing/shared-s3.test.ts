@@ -110,7 +110,7 @@ describe("a team-shared index on S3-compatible storage", () => {
 
     const keys = await bucketKeys();
     expect(keys).toContain("rag-state/manifest.json");
-    expect(keys.some((k) => /^rag-state\/keyword-\d+\.bin$/.test(k))).toBe(true);
+    expect(keys.some((k) => /^rag-state\/keyword-\d+-[0-9a-f]{12}\.bin$/.test(k))).toBe(true);
     expect(keys.some((k) => k.startsWith("rag-state/embedding-cache/") && k.endsWith(".bin"))).toBe(true);
     expect(keys.some((k) => k.startsWith("chunks.lance/_versions/"))).toBe(true);
     // The lock is gone once the pass is over.
