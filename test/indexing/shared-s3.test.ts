@@ -209,6 +209,18 @@ describe("a team-shared index on S3-compatible storage", () => {
     expect(await pathsOf(reader, winnerFile)).not.toContain(winnerFile);
   });
 
+  it("clears the shared index for everyone: table rows and the files beside it", async () => {
+    const reader = await open(cloneOf(a));
+    expect((await reader.search("verifySessionToken", { topK: 1 })).length).toBe(1);
+    const clearer = await open(cloneOf(a));
+    await clearer.clear();
+    expect((await bucketKeys()).filter((k) => k.startsWith("rag-state/"))).toEqual([]);
+    expect(await tableRows()).toBe(0);
+    await new Promise((r) => setTimeout(r, 1100)); // the reader's next look at the bucket
+    expect(await reader.search("verifySessionToken", { topK: 1 })).toEqual([]);
+    expect((await reader.status({ countPending: false })).manifestStatus).toBe("missing");
+  });
+
   it("names the problem in one line when the credentials are wrong or the endpoint is down", async () => {
     const root = cloneOf(a);
     const wrong = await openEngine({
