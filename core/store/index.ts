@@ -1,7 +1,7 @@
 // Node entry of the vector store: picks the implementation for a store URI.
 // `memory://` maps to the portable in-memory store (fast, no native code, nothing persists);
 // every other URI (a folder, s3://, gs://, az://, db://, or `lancedb+memory://` for LanceDB's own
-// in-memory mode) is handed to LanceDB as is.
+// in-memory mode) is handed to LanceDB as is. Folders and s3:// are what the tests cover.
 import type { VectorStore } from "../types.js";
 import { MemoryVectorStore } from "./memory.js";
 import { openLanceStore, type LanceStoreOptions } from "./lancedb.js";

@@ -1,5 +1,5 @@
 // The VectorStore contract on LanceDB (Node only: native bindings). The location is a URI handed
-// to LanceDB untouched, so a folder, memory://, s3://, gs://, az:// and db:// all work alike.
+// to LanceDB untouched (a folder, memory://, s3://, gs://, az://, db://) with its storage options.
 import type * as LanceDb from "@lancedb/lancedb";
 import { createRequire } from "node:module";
 import type * as Arrow from "apache-arrow";
