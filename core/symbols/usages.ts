@@ -20,7 +20,8 @@ export interface FindOccurrencesOptions {
 
 /** Leaf node types that are identifiers in the bundled grammars. */
 function isIdentifierType(type: string): boolean {
-  return type.endsWith("identifier") || type === "constant" || type === "name" || type === "word" || type === "shorthand_property_identifier_pattern";
+  // Haskell's lower-case names are `variable` leaves.
+  return type.endsWith("identifier") || type === "constant" || type === "name" || type === "word" || type === "variable" || type === "shorthand_property_identifier_pattern";
 }
 
 function isCommentType(type: string): boolean {
@@ -44,6 +45,10 @@ const DEFINING_PARENTS = new Set([
   "declaration",
   "field_declaration",
   "type_definition",
+  // Haskell: a type signature and each equation of a function name it; so does a binding.
+  "signature",
+  "function",
+  "bind",
 ]);
 
 /** Kotlin and Swift declarations whose name has no field (not impl_item: `impl Point` uses Point). */

@@ -34,6 +34,9 @@ const FIXTURES: Array<[file: string, language: string, symbol: string]> = [
   ["php/sample.php", "php", "polite"],
   ["bash/sample.sh", "bash", "log"],
   ["markdown/sample.md", "markdown", "npm"],
+  ["haskell/Sample.hs", "haskell", "area"],
+  ["lua/sample.lua", "lua", "clamp"],
+  ["zig/sample.zig", "zig", "absolute"],
 ];
 
 // No index: find_usages scans the workspace, as it does before the first pass.
