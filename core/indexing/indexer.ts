@@ -155,6 +155,7 @@ function emptySummary(): IndexSummary {
 interface StoreLike extends VectorStore {
   waitForAnnBuild?(): Promise<void>;
   compact?(keepVersion: number): Promise<void>;
+  dropOldVersions?(): Promise<void>;
 }
 
 /** Runs one pass under the store's lock. Throws IndexBusyError when another pass holds it. */
@@ -678,8 +679,14 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
       // Small fragments left by this pass's writes slow every search: compact them, keeping
       // the versions this pass may still roll back to: its start (a failure) and the one the
       // old manifest names (a crash before the new manifest is written).
+      // A workspace's first index has no committed version to keep: a failure or a crash
+      // before its manifest is written leaves rows without a manifest, which the next pass
+      // clears anyway. So every version but the compacted one goes now; otherwise the write
+      // batches' fragments stayed on disk beside their compacted copy (3x the table's data).
+      const firstIndex = read.status !== "ok";
       const oldManifestCheckpoint = read.status === "ok" ? read.manifest.storeCheckpoint : startCheckpoint;
       await store.compact?.(Math.min(startCheckpoint, oldManifestCheckpoint));
+      if (firstIndex) await store.dropOldVersions?.();
       mark("commit:compact");
       manifest.storeCheckpoint = await store.checkpoint();
       recordStoreFiles();

@@ -376,6 +376,19 @@ export class LanceVectorStore implements VectorStore {
     await this.init();
   }
 
+  /**
+   * Drops every version but the current one, with their files. Only for a table nothing may
+   * read at an older version or roll back to: a workspace's first index, under the index lock.
+   */
+  async dropOldVersions(): Promise<void> {
+    this.assertOpen();
+    this.assertWritable();
+    await this.waitForAnnBuild();
+    this.recordCache.clear();
+    await this.table.optimize({ cleanupOlderThan: new Date(), deleteUnverified: true });
+    await this.init();
+  }
+
   /** Resolves once an ANN build in progress (if any) has finished; build errors are swallowed. */
   async waitForAnnBuild(): Promise<void> {
     if (this.annBuild) await this.annBuild;

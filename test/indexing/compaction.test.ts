@@ -1,11 +1,12 @@
 // Many small index passes (a watch session) leave one small table fragment each; the commit
 // compacts them so searches do not slow down, and an interrupted pass after that still rolls
 // back to the committed state.
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeOllama } from "../fakes/ollama.js";
 import type { FakeHttpServer } from "../fakes/http-fake.js";
-import { engineFor, hitPaths, makeWorkspace, ollamaOverrides, removeWorkspace, tsFunction, writeFiles } from "./helpers.js";
+import { engineFor, hitPaths, KEYWORD_ONLY, makeWorkspace, ollamaOverrides, removeWorkspace, tsFunction, writeFiles } from "./helpers.js";
 
 let ollama: FakeHttpServer;
 let root: string;
@@ -18,9 +19,9 @@ afterAll(async () => {
   removeWorkspace(root);
 });
 
-async function chunksTable() {
+async function chunksTable(workspace = root) {
   const lancedb = await import("@lancedb/lancedb");
-  const db = await lancedb.connect(join(root, ".opencode", "rag_db"));
+  const db = await lancedb.connect(join(workspace, ".opencode", "rag_db"));
   return { db, table: await db.openTable("chunks") };
 }
 
@@ -61,5 +62,31 @@ describe("table compaction at commit", () => {
     expect(s.rebuildReason).toBeNull();
     expect((await again.status()).chunks).toBe(committed);
     await again.close();
+  });
+
+  it("leaves a first index's table on disk once, not its write batches' fragments beside the compacted copy", async () => {
+    // 2,600 files: 26 write batches, so 26 fragments, enough for the commit to compact them.
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 2600; i++) files[`pkg${i % 26}/mod${i}.ts`] = tsFunction(`moduleHelper${i}`, `helper of module ${i} `.repeat(8));
+    const big = makeWorkspace(files);
+    try {
+      const engine = await engineFor(big, KEYWORD_ONLY);
+      const s = await engine.index();
+      expect(s.filesIndexed).toBe(2600);
+      const { db, table } = await chunksTable(big);
+      const tableBytes = (await table.stats()).totalBytes;
+      db.close();
+      const dataDir = join(big, ".opencode", "rag_db", "chunks.lance", "data");
+      const onDisk = readdirSync(dataDir).reduce((sum, f) => sum + statSync(join(dataDir, f)).size, 0);
+      expect(onDisk).toBeLessThan(1.5 * tableBytes);
+      expect(await hitPaths(engine, "moduleHelper1234")).toContain("pkg12/mod1234.ts");
+      // and the next pass finds the index whole
+      const again = await engine.index();
+      expect(again.rebuildReason).toBeNull();
+      expect(again.filesUnchanged).toBe(2600);
+      await engine.close();
+    } finally {
+      removeWorkspace(big);
+    }
   });
 });
