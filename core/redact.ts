@@ -211,3 +211,10 @@ export function redactDeep(value: unknown, keepKeys: ReadonlySet<string> = new S
   }
   return value;
 }
+
+/** A chunk as it may be stored, embedded or shown: its text and context redacted as code. */
+export function redactChunk<T extends { content: string; context: string }>(c: T): T {
+  const content = redact(c.content, "code");
+  const context = c.context ? redact(c.context, "code") : c.context;
+  return content === c.content && context === c.context ? c : { ...c, content, context };
+}

@@ -3,7 +3,7 @@
 import type { Chunk } from "../types.js";
 import { readRegularFile, UnreadableFileError } from "../files/safe-read.js";
 import { looksLikeSecretContent, SECRET_REASON, secretFileRules } from "../files/secret-files.js";
-import { redact } from "../redact.js";
+import { redactChunk } from "../redact.js";
 import { hashBytes } from "./hash.js";
 import { handlerFor, type FileHandlerContext } from "./handlers.js";
 import { oneLine } from "../error-line.js";
@@ -62,10 +62,5 @@ function isSecretContent(path: string, bytes: Uint8Array, ctx: FileHandlerContex
   return !secretFileRules(ctx.config.indexing).isAllowed(path) && looksLikeSecretContent(head);
 }
 
-function redactChunk(c: Chunk): Chunk {
-  const content = redact(c.content, "code");
-  const context = c.context ? redact(c.context, "code") : c.context;
-  return content === c.content && context === c.context ? c : { ...c, content, context };
-}
 
 export { oneLine };

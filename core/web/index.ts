@@ -9,6 +9,8 @@ import { KeywordIndex } from "../keyword/keyword-index.js";
 import { hybridSearch } from "../retrieval/hybrid.js";
 import { MemoryVectorStore } from "../store/memory.js";
 import { fnv1aHex } from "../text-hash.js";
+import { looksLikeSecretContent, SECRET_REASON, secretFileRules } from "../files/secret-files.js";
+import { redactChunk } from "../redact.js";
 import type { Chunk, ChunkRecord, EmbeddingProvider, SearchFilter, SearchResult } from "../types.js";
 
 export { chunkFile, embeddingText, languageForPath, createBrowserEmbedder, DEFAULT_CONFIG };
@@ -81,14 +83,19 @@ export class WebSearch {
     return this.embedder !== null;
   }
 
-  /** Chunks, embeds and indexes files; a file that fails to chunk is reported and skipped. */
+  /**
+   * Chunks, embeds and indexes files; a file that fails to chunk is reported and skipped, and so
+   * is a credential file (the same default list as the indexer's). Chunk text is redacted.
+   */
   async addFiles(files: WebFile[], onProgress?: (p: IndexProgress) => void): Promise<{ errors: Array<{ path: string; error: string }> }> {
     const errors: Array<{ path: string; error: string }> = [];
+    const secrets = secretFileRules(DEFAULT_CONFIG.indexing);
     let done = 0;
     for (const f of files) {
       let chunks: Chunk[] = [];
       try {
-        chunks = await chunkFile(f.path, f.text, this.chunking);
+        if (secrets.isSecretPath(f.path) || looksLikeSecretContent(f.text)) throw new Error(`${SECRET_REASON}: a credential file, never indexed`);
+        chunks = (await chunkFile(f.path, f.text, this.chunking)).map(redactChunk);
       } catch (err) {
         errors.push({ path: f.path, error: (err as Error).message });
       }
