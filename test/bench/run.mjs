@@ -16,10 +16,11 @@ import tokens from "./sections/tokens.mjs";
 import agentTokens from "./sections/agent-tokens.mjs";
 import mcp from "./sections/mcp.mjs";
 import cliQuery from "./sections/cli-query.mjs";
+import sharedS3 from "./sections/shared-s3.mjs";
 import scale from "./sections/scale.mjs";
 import neighbour from "./sections/neighbour.mjs";
 
-const SECTIONS = [indexing, indexingWithModel, scale, neighbour, remote, tokens, agentTokens, mcp, cliQuery];
+const SECTIONS = [indexing, indexingWithModel, scale, neighbour, remote, tokens, agentTokens, mcp, cliQuery, sharedS3];
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const repoRoot = join(here, "..", "..");
