@@ -19,6 +19,7 @@ import { isS3Uri, S3ObjectStore } from "../objectstore/s3.js";
 import { readJsonState, removeQuietly, writeFileAtomic, writeJsonAtomic } from "./atomic-file.js";
 import { EMBEDDING_CACHE_DIR } from "./embedding-cache.js";
 import { hashBytes } from "./hash.js";
+import { lockOwner } from "./lock.js";
 import { MANIFEST_FILE, type Manifest } from "./manifest.js";
 
 /** Folder beside the table (`s3://bucket/prefix/rag-state/`) holding the index's own files. */
@@ -153,8 +154,9 @@ export class SharedIndex {
 
   /** For searches: the bucket's latest commit in the mirror. Fails with one line when the bucket cannot be read. */
   async refresh(): Promise<void> {
-    // Mid-pass the mirror holds the pass's own manifest, which a pull would overwrite.
-    if (this.passes > 0) return;
+    // Mid-pass the mirror holds the pass's own manifest, which a pull would overwrite: not while
+    // a pass of this process, or of another one on this machine (the CLI beside the plugin), runs.
+    if (this.passes > 0 || lockOwner(this.stateDir)) return;
     await this.pull(false);
   }
 
