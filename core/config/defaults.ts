@@ -154,7 +154,10 @@ export const DEFAULT_CONFIG = {
     proxy: { url: "" },
   },
   vectorStore: {
-    /** A folder, `memory://`, or any LanceDB URI (s3://, gs://, az://, db://). */
+    /**
+     * A folder, `memory://`, `s3://bucket/prefix` (a team-shared index: docs/shared-index.md),
+     * or another LanceDB URI (gs://, az://, db://: the table only; the other files stay local).
+     */
     path: ".opencode/rag_db",
     tableName: "chunks",
     /**
