@@ -76,6 +76,14 @@ describe("config validation", () => {
     expect(loadConfig({ root: workspace({ indexing: { maxCpuShare: 0.25 } }) }).config.indexing.maxCpuShare).toBe(0.25);
   });
 
+  it("takes object-storage settings as text, and names a value that is not", () => {
+    const ok = { path: "s3://team/repo", storageOptions: { aws_endpoint: "http://127.0.0.1:9000", aws_region: "us-east-1" } };
+    expect(loadConfig({ root: workspace({ vectorStore: ok }) }).config.vectorStore.storageOptions).toEqual(ok.storageOptions);
+    const msg = loadError(() => loadConfig({ root: workspace({ vectorStore: { path: "s3://team/repo", storageOptions: { allow_http: true } } }) }));
+    expect(msg).toMatch(/"vectorStore\.storageOptions\.allow_http" must be a string .*found the boolean true; write it in quotes/);
+    expect(msg.split("\n")).toHaveLength(1);
+  });
+
   it("refuses threads beyond the machine's cores but accepts the default", () => {
     const root = workspace({ embedding: { threads: 64 } });
     if (availableParallelism() < 32) expect(loadError(() => loadConfig({ root }))).toMatch(/embedding\.threads.*cores/);
