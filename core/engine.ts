@@ -46,6 +46,7 @@ import { startWatcher } from "./indexing/watch.js";
 import { IndexDamagedError, storeDamage, tableFiles } from "./indexing/store-files.js";
 import { startQueryServer, type QueryServer } from "./ipc/query-server.js";
 import { queryFingerprint } from "./ipc/query-socket.js";
+import { redact } from "./redact.js";
 import { readSkippedList } from "./indexing/skipped-files.js";
 import { openSharedIndex, type SharedIndex } from "./indexing/shared-index.js";
 import { lanceStorageOptions } from "./objectstore/s3.js";
@@ -604,7 +605,9 @@ class WorkspaceEngine implements Engine {
     let queryVector: Float32Array | null = null;
     if (vectorsUsable && mode !== "keyword" && query.trim()) {
       try {
-        queryVector = (await provider!.embed([query], "query"))[0];
+        // A remote embedder gets the query as redacted as the chunks it was given.
+        const text = provider!.provider === "local" ? query : redact(query, "text");
+        queryVector = (await provider!.embed([text], "query"))[0];
       } catch (err) {
         // A remote provider failing mid-session: keywords still answer.
         this.logger.error("embedding the query failed; searching keywords only", { error: oneLine(err) });

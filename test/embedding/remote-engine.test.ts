@@ -101,6 +101,19 @@ describe("indexing through remote providers", () => {
     });
   }
 
+  it("sends a remote embedder the search query with its secrets redacted", async () => {
+    root = makeWorkspace();
+    const engine = await open("openai");
+    await engine.index();
+    const key = "sk-proj-Lm4Nb7Vc2Xz9Qa1Ws6Ed3Rf8";
+    const before = openai.requestsTo("/embeddings").length;
+    const hits = await engine.search(`verify the session token signed with ${key}`, { mode: "vector", topK: 3 });
+    expect(hits[0].chunk.filePath).toBe("src/tokens.ts");
+    const sent = JSON.stringify(openai.requestsTo("/embeddings").slice(before).map((r) => r.body));
+    expect(sent).toContain("verify the session token");
+    expect(sent).not.toContain(key);
+  });
+
   it("keeps `embedding.concurrency` requests in flight while indexing", async () => {
     root = makeWorkspace();
     for (let i = 0; i < 12; i++) writeFileSync(join(root, "src", `part${i}.ts`), `export const part${i} = "value number ${i}";\n`);
