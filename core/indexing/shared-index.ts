@@ -26,6 +26,12 @@ import { MANIFEST_FILE, type Manifest } from "./manifest.js";
 export const SHARED_STATE_DIR = "rag-state";
 export const SHARED_LOCK = `${SHARED_STATE_DIR}/index.lock`;
 const SYNC_FILE = "shared-sync.json";
+/**
+ * This machine's size and mtime of each file with the content hash it had then, recorded after
+ * every pass. The manifest carries the last writer's mtimes; translated back through this file,
+ * a clone's pass skips the files it has already seen unchanged instead of reading them all.
+ */
+const LOCAL_STAT_FILE = "shared-stat.json";
 const KEYWORD_PREFIX = "keyword-";
 
 interface SyncRecord {
@@ -145,11 +151,36 @@ export class SharedIndex {
     const listed = new Map((await this.store.list(`${SHARED_STATE_DIR}/${KEYWORD_PREFIX}`)).map((o) => [o.key.slice(SHARED_STATE_DIR.length + 1), o.etag]));
     for (const f of keywordFiles(manifest)) await this.download(f, listed.get(f));
     // The manifest last: a reader that sees it finds everything it names.
-    writeFileAtomic(join(this.stateDir, MANIFEST_FILE), got.body);
+    const text = this.localize(Buffer.from(got.body).toString("utf8"), manifest);
+    writeFileAtomic(join(this.stateDir, MANIFEST_FILE), text);
     this.record.etags[MANIFEST_FILE] = got.etag;
-    this.record.manifestHash = hashBytes(Buffer.from(got.body).toString("utf8"));
+    this.record.manifestHash = hashBytes(text);
     this.saveRecord();
     return got.etag;
+  }
+
+  /** The bucket's manifest with this machine's size and mtime wherever the content is one it has seen. */
+  private localize(text: string, manifest: Manifest | null): string {
+    const stats = readJsonState<Record<string, [number, number, string]>>(join(this.stateDir, LOCAL_STAT_FILE));
+    if (!manifest?.files || !stats || stats === "corrupt") return text;
+    let changed = false;
+    for (const [path, entry] of Object.entries(manifest.files)) {
+      const mine = stats[path];
+      if (!mine || mine[2] !== entry.hash || (mine[0] === entry.size && mine[1] === entry.mtimeMs)) continue;
+      entry.size = mine[0];
+      entry.mtimeMs = mine[1];
+      changed = true;
+    }
+    return changed ? JSON.stringify(manifest) : text;
+  }
+
+  /** Records the mirror's manifest entries as this machine's stats (after a pass, they are). */
+  private rememberStats(): void {
+    const manifest = parseManifest(this.localText(MANIFEST_FILE));
+    if (!manifest?.files) return;
+    const out: Record<string, [number, number, string]> = {};
+    for (const [path, e] of Object.entries(manifest.files)) if (e.mtimeMs >= 0 && e.hash) out[path] = [e.size, e.mtimeMs, e.hash];
+    writeJsonAtomic(join(this.stateDir, LOCAL_STAT_FILE), out);
   }
 
   /** For searches: the bucket's latest commit in the mirror. Fails with one line when the bucket cannot be read. */
@@ -211,6 +242,7 @@ export class SharedIndex {
     const text = this.localText(MANIFEST_FILE);
     const cacheNow = this.cacheSizes();
     const grownCaches = [...cacheNow].filter(([f, size]) => cacheBefore.get(f) !== size || !this.record.etags[f]).map(([f]) => f);
+    this.rememberStats();
     if (text === pulledText && grownCaches.length === 0) return;
     // A pass that stalled past its lock's expiry must not write anything: check just before.
     if (!(await lock.confirm())) throw this.lost();

@@ -4,7 +4,7 @@
 // other clones (other folders, other mtimes, empty state folders) that query it, keep it
 // current without re-embedding unchanged chunks, and race each other as writers.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cpSync, existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openEngine } from "../../core/engine.js";
@@ -65,6 +65,17 @@ async function bucketKeys(): Promise<string[]> {
   const store = new S3ObjectStore(URI, s3.storageOptions);
   try {
     return (await store.list("")).map((o) => o.key);
+  } finally {
+    store.close();
+  }
+}
+
+/** The ETag of the bucket's manifest: it changes only when a pass commits. */
+async function manifestEtag(): Promise<string | null> {
+  const store = new S3ObjectStore(URI, s3.storageOptions);
+  try {
+    const got = await store.get("rag-state/manifest.json");
+    return got && got !== "unchanged" ? got.etag : null;
   } finally {
     store.close();
   }
@@ -133,8 +144,10 @@ describe("a team-shared index on S3-compatible storage", () => {
     expect(status.manifestStatus).toBe("ok");
   });
 
+  let b: string;
+
   it("keeps it current from clone B: only the new chunks are embedded, and A sees them", async () => {
-    const b = cloneOf(a);
+    b = cloneOf(a);
     writeFileSync(join(b, "src/billing.ts"), tsFunction("computeInvoiceTotal", "sums the invoice lines with tax"));
     writeFileSync(join(b, "docs/deploy.md"), `# Deployment\n\nBuild the container image, push it to the registry and roll out the kubernetes deployment.\n\nRoll back with helm rollback when the canary fails.\n`);
     const engineB = await open(b);
@@ -148,6 +161,13 @@ describe("a team-shared index on S3-compatible storage", () => {
     expect(summary.chunksEmbedded).toBeGreaterThan(0);
     expect(summary.chunksEmbedded).toBeLessThanOrEqual(3);
     expect(embedded() - before).toBe(summary.chunksEmbedded);
+
+    // B's next pass knows its own mtimes again: it opens no file and writes nothing to the bucket.
+    const manifestBefore = await manifestEtag();
+    const again = await engineB.index();
+    expect(again.bytesRead).toBe(0);
+    expect(again.filesIndexed).toBe(0);
+    expect(await manifestEtag()).toBe(manifestBefore);
 
     // A's long-lived engine picks up B's commit from the bucket on its next searches.
     const deadline = Date.now() + 10_000;
@@ -174,6 +194,19 @@ describe("a team-shared index on S3-compatible storage", () => {
     expect(embedded() - before).toBe(0);
     // billing.ts is not in C: its chunks left the shared index.
     expect(summary.filesDeleted).toBe(1);
+  });
+
+  it("lets clone B, after C's commit, read only the files whose content differs from what B last saw", async () => {
+    // The manifest now holds C's mtimes; B translates them back through its own record, so
+    // only deploy.md (C has another version) and billing.ts (not in C) are read.
+    const engineB = await open(b);
+    const summary = await engineB.index();
+    expect(summary.rebuildReason).toBeNull();
+    expect(summary.filesIndexed).toBe(2);
+    expect(summary.filesUnchanged).toBe(Object.keys(files()).length - 1);
+    expect(summary.bytesRead).toBe(statSync(join(b, "docs/deploy.md")).size + statSync(join(b, "src/billing.ts")).size);
+    // Their vectors come from the shared cache: B embedded them before.
+    expect(summary.chunksEmbedded).toBe(0);
   });
 
   it("lets only one of two concurrent writers commit, and leaves the index whole for both", async () => {
