@@ -254,6 +254,28 @@ describe("a team-shared index on S3-compatible storage", () => {
     expect((await reader.status({ countPending: false })).manifestStatus).toBe("missing");
   });
 
+  it("takes the endpoint and keys from the AWS_* variables when the config names none", async () => {
+    const vars = { AWS_ENDPOINT_URL: s3.endpoint, AWS_ACCESS_KEY_ID: s3.storageOptions.aws_access_key_id, AWS_SECRET_ACCESS_KEY: s3.storageOptions.aws_secret_access_key, AWS_REGION: "us-east-1" };
+    const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, vars);
+    try {
+      const root = cloneOf(a);
+      const engine = await openEngine({
+        root,
+        overrides: { embedding: { provider: "none" }, vectorStore: { path: URI }, autoIndex: { enabled: false }, logging: { level: "error", logFilePath: "" } },
+      });
+      engines.push(engine);
+      await engine.index({ force: true });
+      expect((await engine.search("verifySessionToken", { topK: 1 }))[0]?.chunk.filePath).toBe("src/tokens.ts");
+      expect(await tableRows()).toBe((await engine.status({ countPending: false })).chunks);
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  });
+
   it("names the problem in one line when the credentials are wrong or the endpoint is down", async () => {
     const root = cloneOf(a);
     const wrong = await openEngine({
