@@ -267,35 +267,59 @@ export async function createLocalProvider(
   const modelName = cfg.model.trim() || BUNDLED_MODEL_ID;
   const started = Date.now();
   const dir = src.kind === "folder" ? src.dir : join(src.cacheDir, src.id);
-  let loaded: LoadedModel;
   let facts: ModelFacts = src.kind === "folder" || src.cached ? readFacts(dir) : { dimension: null, preprocess: null };
-  try {
-    loaded = await loadModel(src, Math.max(1, cfg.threads), dir, facts);
-  } catch (e) {
+  const threads = Math.max(1, cfg.threads);
+  const failure = (e: unknown): string => {
     const why = (e instanceof Error ? e.message : String(e)).split("\n")[0];
-    const reason =
-      src.kind === "hub" && !src.cached
-        ? `embedding model "${src.id}" is not in ${src.cacheDir} and could not be downloaded (${why}): connect once to download it, or set embedding.model to a local folder; searching keyword-only`
-        : `embedding model "${modelName}" could not be loaded (${why}): check the model folder's config.json, tokenizer.json and onnx/model.onnx; searching keyword-only`;
-    return { provider: null, reason };
-  }
-  if (src.kind === "hub" && !src.cached) {
-    // just downloaded: its config is on disk now; reload so a model that declares the
-    // preprocessing gets it (the loader read no facts before the files existed)
-    facts = readFacts(dir);
-    if (facts.preprocess) {
-      await loaded.dispose();
-      loaded = await loadModel({ ...src, cached: true }, Math.max(1, cfg.threads), dir, facts);
+    return src.kind === "hub" && !src.cached
+      ? `embedding model "${src.id}" is not in ${src.cacheDir} and could not be downloaded (${why}): connect once to download it, or set embedding.model to a local folder`
+      : `embedding model "${modelName}" could not be loaded (${why}): check the model folder's config.json, tokenizer.json and onnx/model.onnx`;
+  };
+  const announce = () => opts.logger?.info("embedding model loaded", { model: modelName, folder: dir, ms: Date.now() - started, threads });
+  // A model folder on disk that declares its dimension needs no runtime until the first embed:
+  // a pass with nothing to embed (a no-op re-index) never starts onnxruntime (~0.5 s, ~100 MB).
+  const lazy = (src.kind === "folder" || src.cached) && facts.dimension !== null && existsSync(join(dir, "onnx", "model.onnx"));
+  let loaded: LoadedModel | null = null;
+  let starting: Promise<LoadedModel> | null = null;
+  if (!lazy) {
+    try {
+      loaded = await loadModel(src, threads, dir, facts);
+    } catch (e) {
+      return { provider: null, reason: `${failure(e)}; searching keyword-only` };
     }
+    if (src.kind === "hub" && !src.cached) {
+      // just downloaded: its config is on disk now; reload so a model that declares the
+      // preprocessing gets it (the loader read no facts before the files existed)
+      facts = readFacts(dir);
+      if (facts.preprocess) {
+        await loaded.dispose();
+        loaded = await loadModel({ ...src, cached: true }, threads, dir, facts);
+      }
+    }
+    announce();
   }
+  const model = (): Promise<LoadedModel> => {
+    if (loaded) return Promise.resolve(loaded);
+    starting ??= loadModel(src, threads, dir, facts).then(
+      (m) => {
+        loaded = m;
+        announce();
+        return m;
+      },
+      (e: unknown) => {
+        starting = null;
+        throw new Error(failure(e));
+      },
+    );
+    return starting;
+  };
   const prepare = facts.preprocess === IDENTIFIER_PREPROCESS ? (t: string) => preprocessForEmbedding(t) : (t: string) => t;
-  opts.logger?.info("embedding model loaded", { model: modelName, folder: dir, ms: Date.now() - started, threads: cfg.threads });
 
   let dimension = facts.dimension;
   const batchSize = Math.max(1, cfg.batchSize);
 
   async function embedBatch(texts: string[]): Promise<Float32Array[]> {
-    const out = await loaded.embed(texts.map(prepare));
+    const out = await (await model()).embed(texts.map(prepare));
     const dim = out.dim;
     dimension = dim;
     const vectors: Float32Array[] = [];
@@ -327,7 +351,8 @@ export async function createLocalProvider(
       return result;
     },
     async close() {
-      await loaded.dispose();
+      const m = loaded ?? (starting ? await starting.catch(() => null) : null);
+      await m?.dispose();
     },
   };
   return { provider, reason: null };

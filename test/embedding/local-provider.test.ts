@@ -1,7 +1,7 @@
 // The local provider on the model that ships in models/, through transformers.js and
 // onnxruntime-node, offline. A Hugging Face id is exercised against a fake hub on 127.0.0.1.
 import { createServer, type Server } from "node:http";
-import { mkdtempSync, readFileSync, existsSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -129,6 +129,28 @@ describe("local provider with the bundled model", () => {
     const [v] = await provider.embed(["{}();"], "document");
     expect(v.length).toBe(bundledDim);
     expect(v.every((x) => Number.isFinite(x))).toBe(true);
+  });
+});
+
+describe("local model start-up", () => {
+  it("starts the runtime only at the first embed; a model that then fails to load says so in one line", async () => {
+    // A copy of the bundled model whose weights are damaged: config and tokenizer are fine.
+    const dir = mkdtempSync(join(tmpdir(), "rag-broken-model-"));
+    try {
+      cpSync(bundledDir, dir, { recursive: true });
+      writeFileSync(join(dir, "onnx", "model.onnx"), "not an onnx graph");
+      const res = await createEmbeddingProvider(configWith({ model: dir }), { root: tmpdir() });
+      expect(res.reason).toBeNull();
+      // what a pass needs before embedding anything comes from config.json alone
+      expect(await res.provider!.dimension()).toBe(bundledDim);
+      const err = await res.provider!.embed(["function add(a, b) {}"], "document").catch((e: Error) => e);
+      expect(err).toBeInstanceOf(Error);
+      expect((err as Error).message).toMatch(/could not be loaded .*check the model folder's config\.json, tokenizer\.json and onnx\/model\.onnx/);
+      expect((err as Error).message.split("\n")).toHaveLength(1);
+      await res.provider!.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
