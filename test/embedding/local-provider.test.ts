@@ -147,7 +147,7 @@ describe("local model start-up", () => {
       expect(err).toBeInstanceOf(Error);
       expect((err as Error).message).toMatch(/could not be loaded .*check the model folder's config\.json, tokenizer\.json and onnx\/model\.onnx/);
       expect((err as Error).message.split("\n")).toHaveLength(1);
-      await res.provider!.close();
+      await res.provider!.close?.();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
