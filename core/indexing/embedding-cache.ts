@@ -24,9 +24,9 @@ export class EmbeddingCache {
 
   static open(stateDir: string, provider: string, model: string, dimension: number): EmbeddingCache {
     const dir = join(stateDir, EMBEDDING_CACHE_DIR);
-    const cache = new EmbeddingCache(dir, provider, model, dimension);
-    cache.load();
-    return cache;
+    // Read at the first look-up: a pass with nothing to embed (a no-op re-index) never reads
+    // the file, 180 MB for 175k chunks.
+    return new EmbeddingCache(dir, provider, model, dimension);
   }
 
   /**
@@ -42,6 +42,14 @@ export class EmbeddingCache {
 
   private get recordBytes(): number {
     return HASH_BYTES + this.dimension * 4;
+  }
+
+  private loaded = false;
+
+  private ensureLoaded(): void {
+    if (this.loaded) return;
+    this.loaded = true;
+    this.load();
   }
 
   private load(): void {
@@ -78,10 +86,17 @@ export class EmbeddingCache {
   }
 
   get size(): number {
+    this.ensureLoaded();
     return this.vectors.size;
   }
 
+  /** Whether the file has been read (by a look-up): until then `size` would read it. */
+  get isLoaded(): boolean {
+    return this.loaded;
+  }
+
   get(hash: string): Float32Array | undefined {
+    this.ensureLoaded();
     return this.vectors.get(hash);
   }
 
@@ -126,6 +141,7 @@ export class EmbeddingCache {
 
   /** Rewrites the file keeping only `live` hashes, when dead entries dominate it. */
   compact(live: Set<string>): void {
+    this.ensureLoaded();
     if (this.vectors.size < 1000 || this.vectors.size < live.size * 2) return;
     this.flush();
     for (const hash of [...this.vectors.keys()]) if (!live.has(hash)) this.vectors.delete(hash);

@@ -723,7 +723,7 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
       for (const f of previousKeywordFiles) if (!keep.has(f)) removeQuietly(join(stateDir, f));
       removeOrphanSnapshots(stateDir, keep);
       // Listing every row is costly on a big store: only when dead cache entries may dominate.
-      if (cache && cache.size >= 1000 && cache.size >= 2 * chunkCount) {
+      if (cache?.isLoaded && cache.size >= 1000 && cache.size >= 2 * chunkCount) {
         const live = new Set<string>();
         // Only content hashes are known here without reading rows; descriptions' keys age out on rebuild.
         for (const r of await store.listAll()) live.add(r.contentHash);

@@ -61,4 +61,25 @@ describe("EmbeddingCache", () => {
     expect(EmbeddingCache.reuseOrOpen(first, dir, "local", "m", 8)).not.toBe(first);
     expect(EmbeddingCache.reuseOrOpen(first, fresh(), "local", "m", 4)).not.toBe(first);
   });
+
+  it("reads its file only at the first look-up, and compacts only what it has read", () => {
+    const dir = fresh();
+    const cache = EmbeddingCache.open(dir, "local", "m", 4);
+    for (let i = 0; i < 1200; i++) cache.set(hash(i), vector(i, 4));
+    cache.flush();
+    const again = EmbeddingCache.open(dir, "local", "m", 4);
+    expect(again.isLoaded).toBe(false);
+    // appended before the first look-up, by this process or another: still found
+    again.set(hash(5000), vector(5000, 4));
+    again.flush();
+    expect(Array.from(again.get(hash(7)) ?? [])).toEqual(Array.from(vector(7, 4)));
+    expect(again.isLoaded).toBe(true);
+    expect(again.size).toBe(1201);
+    // compacting an unread cache must not lose the entries it has not read
+    const unread = EmbeddingCache.open(dir, "local", "m", 4);
+    unread.compact(new Set([hash(3), hash(5000)]));
+    const after = EmbeddingCache.open(dir, "local", "m", 4);
+    expect(after.size).toBe(2);
+    expect(Array.from(after.get(hash(3)) ?? [])).toEqual(Array.from(vector(3, 4)));
+  });
 });
