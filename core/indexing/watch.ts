@@ -11,6 +11,7 @@ import type { IndexOptions, IndexSummary, Logger, Watcher, WatchOptions } from "
 import { isIgnoreFile, type IgnoreRules } from "../files/ignore-rules.js";
 import { toPosix } from "../files/walk.js";
 import { IndexBusyError } from "./lock.js";
+import { isS3Uri } from "../objectstore/s3.js";
 import { IndexCancelledError } from "./indexer.js";
 import { oneLine } from "./prepare-file.js";
 import { PassScheduler, type PassRequest } from "./pass-scheduler.js";
@@ -106,7 +107,9 @@ export async function startWatcher(host: WatchHost, options: WatchOptions = {}):
       if (rootGone()) return stopForMissingRoot();
       host.logger.error("watch pass failed", { error: oneLine(err) });
       // A store that cannot be read or written is rebuilt once; a second failure is reported.
-      if (!forcedAfterFailure) {
+      // Not a shared index in a bucket: its failures are the network's or another writer's,
+      // which a rebuild (everyone's, under the bucket's lock) would not fix.
+      if (!forcedAfterFailure && !isS3Uri(host.config.vectorStore.path)) {
         forcedAfterFailure = true;
         host.logger.info("rebuilding the index after a failed pass");
         return pass(null, true);

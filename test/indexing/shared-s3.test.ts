@@ -305,6 +305,31 @@ describe("a team-shared index on S3-compatible storage", () => {
     });
     engines.push(down);
     await expect(down.index()).rejects.toThrow(new RegExp(`^cannot reach the object store at http://127\\.0\\.0\\.1:${port} for s3://team-index/projects/demo \\(ECONNREFUSED\\): check the endpoint`));
+
+    // A watcher reports it and waits for the next change: no forced rebuild of everyone's index.
+    const errors: Error[] = [];
+    const forced: boolean[] = [];
+    const watched = await openEngine({
+      root,
+      overrides: {
+        embedding: { provider: "none" },
+        vectorStore: { path: URI, storageOptions: { ...s3.storageOptions, aws_endpoint: `http://127.0.0.1:${port}` } },
+        autoIndex: { enabled: false },
+        logging: { level: "error", logFilePath: "" },
+      },
+    });
+    engines.push(watched);
+    const index = watched.index.bind(watched);
+    watched.index = (options) => {
+      forced.push(!!options?.force);
+      return index(options);
+    };
+    await watched.watch({ backend: "chokidar", debounceMs: 50, onError: (e) => errors.push(e) });
+    writeFileSync(join(root, "src/edited.ts"), tsFunction("editedWhileDown", "written while the bucket is unreachable"));
+    const deadline = Date.now() + 10_000;
+    while (errors.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(errors[0]?.message).toMatch(/^cannot reach the object store/);
+    expect(forced).toEqual([false]);
   });
 });
 
