@@ -2,7 +2,7 @@
 // after its file changed around it or the index was rebuilt. One append-only file per
 // provider/model/dimension: records of [20-byte sha1][dimension float32]. A pass killed
 // mid-append leaves at most one partial record at the end, which loading drops.
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync, fstatSync, ftruncateSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync, fstatSync, ftruncateSync } from "node:fs";
 import { join } from "node:path";
 
 export const EMBEDDING_CACHE_DIR = "embedding-cache";
@@ -88,6 +88,29 @@ export class EmbeddingCache {
   get size(): number {
     this.ensureLoaded();
     return this.vectors.size;
+  }
+
+  /** Entries in the file, from its size alone (records of a partial write not counted). */
+  get sizeOnDisk(): number {
+    try {
+      return Math.floor(statSync(this.file).size / this.recordBytes);
+    } catch {
+      return 0;
+    }
+  }
+
+  /**
+   * Writes what is pending and lets go of the vectors held in memory when they take more than
+   * `maxBytes`; the next look-up reads the file again. A long-lived process (the plugin, a
+   * watcher) then does not hold every vector of a big workspace between passes, nor during
+   * the commit's index build.
+   */
+  releaseAbove(maxBytes: number): boolean {
+    this.flush();
+    if (this.vectors.size * this.dimension * 4 <= maxBytes) return false;
+    this.vectors.clear();
+    this.loaded = false;
+    return true;
   }
 
   /** Whether the file has been read (by a look-up): until then `size` would read it. */

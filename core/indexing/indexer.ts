@@ -74,6 +74,12 @@ export const KEYWORD_FILE_PREFIX = "keyword-";
 const BATCH_MAX_FILES = 100;
 const BATCH_MAX_BYTES = 2 * 1024 * 1024;
 const PROGRESS_FILE_EVERY_MS = 250;
+/**
+ * Embedding cache vectors kept in memory between passes of one process (the next watched edit
+ * then looks them up without reading the file): up to 64 MB, 64k vectors of 256 dimensions.
+ * A bigger cache is let go before the commit and read again by the next pass that embeds.
+ */
+const CACHE_KEEP_BYTES = 64 * 1024 * 1024;
 /** Batches chunking workers may run ahead of the writer: keeps them busy, bounds memory. */
 const PREFETCH_BATCHES = 2;
 
@@ -497,7 +503,7 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
       }
     } finally {
       await pool?.close();
-      cache?.flush();
+      cache?.releaseAbove(CACHE_KEEP_BYTES);
     }
 
     // 6. Commit: store durable -> keyword snapshot -> manifest (atomic) -> old snapshot removed.
@@ -723,7 +729,7 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
       for (const f of previousKeywordFiles) if (!keep.has(f)) removeQuietly(join(stateDir, f));
       removeOrphanSnapshots(stateDir, keep);
       // Listing every row is costly on a big store: only when dead cache entries may dominate.
-      if (cache?.isLoaded && cache.size >= 1000 && cache.size >= 2 * chunkCount) {
+      if (cache && cache.sizeOnDisk >= 1000 && cache.sizeOnDisk >= 2 * chunkCount) {
         const live = new Set<string>();
         // Only content hashes are known here without reading rows; descriptions' keys age out on rebuild.
         for (const r of await store.listAll()) live.add(r.contentHash);

@@ -82,4 +82,17 @@ describe("EmbeddingCache", () => {
     expect(after.size).toBe(2);
     expect(Array.from(after.get(hash(3)) ?? [])).toEqual(Array.from(vector(3, 4)));
   });
+
+  it("lets go of its vectors above a size, and finds them again in its file", () => {
+    const dir = fresh();
+    const cache = EmbeddingCache.open(dir, "local", "m", 4);
+    for (let i = 0; i < 100; i++) cache.set(hash(i), vector(i, 4));
+    // 100 vectors of 16 bytes: kept under 2 KB, let go under 1 KB
+    expect(cache.releaseAbove(2048)).toBe(false);
+    expect(cache.releaseAbove(1024)).toBe(true);
+    expect(cache.isLoaded).toBe(false);
+    expect(cache.sizeOnDisk).toBe(100);
+    expect(Array.from(cache.get(hash(42)) ?? [])).toEqual(Array.from(vector(42, 4)));
+    expect(cache.size).toBe(100);
+  });
 });
