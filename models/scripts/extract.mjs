@@ -1,6 +1,6 @@
-// Pulls documented units out of source files: for every function/method/class/type that
-// carries a doc comment, the doc text and the code without it. Line-based heuristics, not
-// a parser: training data tolerates a few imperfect units, and this runs on any language
+// Pulls units out of source files: for every function/method/class/type, its doc comment
+// (when it has one) and the code without it; plus Markdown sections. Line-based heuristics,
+// not a parser: training data tolerates a few imperfect units, and this runs on any language
 // without grammars. Each language states where docs live and how a body ends.
 
 const DECL = {
@@ -9,7 +9,15 @@ const DECL = {
   rs: /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:const\s+|async\s+|unsafe\s+|extern\s+"[^"]*"\s+)*(?:fn\s+([A-Za-z_]\w*)|struct\s+([A-Za-z_]\w*)|enum\s+([A-Za-z_]\w*)|trait\s+([A-Za-z_]\w*)|impl\b[^{]*?\bfor\s+([A-Za-z_]\w*))/,
   rb: /^\s*(?:def\s+(?:self\.)?([A-Za-z_]\w*[?!=]?)|class\s+([A-Z]\w*(?:::\w+)*)|module\s+([A-Z]\w*(?:::\w+)*))/,
   py: /^(\s*)(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)/,
+  // C, C++, Java, C#, Kotlin, Scala, Swift, Zig, PHP: a type keyword, a function keyword, or
+  // `name(` after modifiers and a return type (control-flow words are ruled out separately)
+  c: /^\s*(?:(?:[\w$@\[\]<>,.:*&~]+|<[^>]*>)\s+)*?(?:(?:class|struct|interface|enum|trait|object|record|union|protocol|extension|namespace)\s+([A-Za-z_]\w*)|(?:fun|func|fn|def|function)\s+(?:<[^>]*>\s*)?(?:[\w.]+\.)?`?([A-Za-z_]\w*)|\*?&?((?:[A-Za-z_]\w*::)*~?[A-Za-z_]\w*)\s*\((?!\s*\*)[^;]*$)/,
+  lua: /^\s*(?:local\s+)?(?:function\s+([\w.:]+)|([\w.]+)\s*=\s*function\b)/,
+  sh: /^\s*(?:function\s+([\w:.-]+)|([A-Za-z_][\w:.-]*)\s*\(\)\s*\{?\s*$)/,
+  ex: /^\s*(?:def|defp|defmacro|defmacrop|defguard|defmodule|defprotocol|defimpl)\s+([\w.?!]+)/,
+  hs: /^(?:([a-z_][\w']*)\s*::|(?:data|newtype|class|type(?:\s+family)?)\s+(?:\([^)]*\)\s*=>\s*)?([A-Z]\w*))/,
 };
+const C_NOT_DECL = new Set(["if", "for", "while", "switch", "catch", "return", "sizeof", "else", "do", "new", "throw", "delete", "case", "using", "typedef", "defined", "assert", "elif", "foreach", "synchronized", "lock", "when", "until", "guard", "try"]);
 
 const JS_KEYWORDS = new Set(["if", "for", "while", "switch", "catch", "return", "function", "with", "super", "constructor"]);
 
@@ -20,7 +28,19 @@ export function languageOf(path) {
   if (/\.rs$/.test(path)) return "rs";
   if (/\.rb$/.test(path)) return "rb";
   if (/\.py$/.test(path)) return "py";
+  if (/\.(?:c|h|cc|cpp|cxx|hpp|hh|hxx|ipp|inl|java|cs|kt|kts|scala|sc|swift|zig|php)$/.test(path)) return "c";
+  if (/\.lua$/.test(path)) return "lua";
+  if (/\.(?:sh|bash|zsh)$/.test(path)) return "sh";
+  if (/\.exs?$/.test(path)) return "ex";
+  if (/\.l?hs$/.test(path)) return "hs";
   return null;
+}
+
+/** The language a person would name, for statistics: by extension. */
+export function languageName(path) {
+  const ext = path.match(/\.([A-Za-z0-9]+)$/)?.[1]?.toLowerCase() ?? "";
+  const names = { h: "c", cc: "cpp", cxx: "cpp", hpp: "cpp", hh: "cpp", hxx: "cpp", ipp: "cpp", inl: "cpp", kts: "kt", sc: "scala", bash: "sh", zsh: "sh", exs: "ex", lhs: "hs", mjs: "js", cjs: "js", jsx: "js", tsx: "ts", mts: "ts", cts: "ts" };
+  return names[ext] ?? ext;
 }
 
 function firstGroup(m) {
@@ -83,6 +103,9 @@ function cleanDoc(raw) {
 function stripMarkers(lines, lang) {
   return lines
     .map((l) => {
+      if (lang === "js" || lang === "c") return l.replace(/^\s*\/\/[/!]?\s?/, "").replace(/^\s*\/\*[*!]?/, "").replace(/\*\/\s*$/, "").replace(/^\s*\*\s?/, "");
+      if (lang === "lua" || lang === "hs") return l.replace(/^\s*--+\s?\|?\s?/, "");
+      if (lang === "sh") return l.replace(/^\s*#+\s?/, "");
       if (lang === "js") return l.replace(/^\s*\/\/\s?/, "").replace(/^\s*\/\*\*?/, "").replace(/\*\/\s*$/, "").replace(/^\s*\*\s?/, "");
       if (lang === "go") return l.replace(/^\s*\/\/\s?/, "");
       if (lang === "rs") return l.replace(/^\s*\/\/\/\s?/, "");
@@ -95,12 +118,14 @@ function stripMarkers(lines, lang) {
 /** Finds the doc comment block ending right above line `i` (decorators skipped); returns [start, docLines] or null. */
 function docAbove(lines, i, lang) {
   let j = i - 1;
-  while (j >= 0 && (/^\s*@\w/.test(lines[j]) || /^\s*#\[/.test(lines[j]))) j--; // decorators, attributes
+  while (j >= 0 && (/^\s*@\w/.test(lines[j]) || /^\s*#\[/.test(lines[j]) || (lang === "c" && /^\s*\[[A-Z]\w*/.test(lines[j])) || (lang === "c" && /^\s*template\s*</.test(lines[j])))) j--; // decorators, attributes, templates
   if (j < 0) return null;
-  if (lang === "js" && /^\s*\/\/(?!\/)/.test(lines[j])) {
+  if (lang === "c") lang = "js"; // the same comment styles: /** */, /*! */, ///, //
+  if (lang === "ex") return elixirDoc(lines, j);
+  if (lang === "js" && /^\s*\/\//.test(lines[j])) {
     // a run of // line comments (underscore, d3 and many modules document this way)
     let s = j;
-    while (s - 1 >= 0 && /^\s*\/\/(?!\/)/.test(lines[s - 1]) && j - s < 40) s--;
+    while (s - 1 >= 0 && /^\s*\/\//.test(lines[s - 1]) && j - s < 40) s--;
     const block = lines.slice(s, j + 1);
     if (block.some((l) => /eslint|@ts-|istanbul|prettier-ignore|copyright|license/i.test(l))) return null;
     return [s, block];
@@ -108,21 +133,49 @@ function docAbove(lines, i, lang) {
   if (lang === "js") {
     if (!/\*\/\s*$/.test(lines[j])) return null;
     let s = j;
-    while (s >= 0 && !/^\s*\/\*\*/.test(lines[s])) {
+    while (s >= 0 && !/^\s*\/\*[*!]/.test(lines[s])) {
       if (j - s > 80 || /^\s*\/\*[^*]/.test(lines[s])) return null;
       s--;
     }
     if (s < 0) return null;
     return [s, lines.slice(s, j + 1)];
   }
-  const marker = lang === "go" ? /^\s*\/\/(?!\/)/ : lang === "rs" ? /^\s*\/\/\/(?!\/)/ : /^\s*#(?![!{])/;
+  const marker = lang === "go" ? /^\s*\/\/(?!\/)/ : lang === "rs" ? /^\s*\/\/\/(?!\/)/ : lang === "lua" || lang === "hs" ? /^\s*--/ : /^\s*#(?![!{])/;
   if (!marker.test(lines[j])) return null;
   let s = j;
   while (s - 1 >= 0 && marker.test(lines[s - 1]) && j - s < 80) s--;
   return [s, lines.slice(s, j + 1)];
 }
 
-function pythonUnits(path, lines, maxLines) {
+/** Elixir documents a function with `@doc """ … """` (or `@doc "…"`) above it, past `@spec`/`@impl`. */
+function elixirDoc(lines, j) {
+  while (j >= 0 && /^\s*@(?:spec|impl|decorate|deprecated)\b/.test(lines[j])) j--;
+  if (j < 0) return null;
+  const one = lines[j].match(/^\s*@doc\s+"(.+)"\s*$/);
+  if (one) return [j, [one[1]]];
+  if (!/^\s*"""\s*$/.test(lines[j])) return null;
+  let s = j - 1;
+  while (s >= 0 && j - s < 80 && !/^\s*@doc\s+~?[sS]?"""/.test(lines[s])) s--;
+  if (s < 0 || j - s >= 80) return null;
+  return [s, lines.slice(s + 1, j)];
+}
+
+/** Haskell: a signature line and every following line that is not a new top-level item. */
+function haskellEnd(lines, start, maxLines) {
+  let end = start;
+  for (let i = start + 1; i < lines.length && i < start + maxLines; i++) {
+    const l = lines[i];
+    if (!l.trim()) continue;
+    if (/^\S/.test(l)) {
+      const name = lines[start].match(/^([a-z_][\w']*)/)?.[1];
+      if (!name || !l.startsWith(name) || /^--/.test(l)) break;
+    }
+    end = i;
+  }
+  return end;
+}
+
+function pythonUnits(path, lines, maxLines, all) {
   const units = [];
   for (let i = 0; i < lines.length; i++) {
     const m = lines[i].match(DECL.py);
@@ -165,26 +218,68 @@ function pythonUnits(path, lines, maxLines) {
 
 /**
  * Documented units of one file: [{ path, lang, symbol, line, doc, code }]. `code` excludes
- * the doc comment; `doc` is its first paragraph, markers and tags removed.
+ * the doc comment; `doc` is its first paragraph, markers and tags removed. With `all`, units
+ * without a doc comment come too (doc ""), and JavaScript test cases (`it("…", …)`) with
+ * their description as the symbol and `test: true`.
  */
-export function extractUnits(path, text, maxLines = 150) {
+export function extractUnits(path, text, maxLines = 150, all = false) {
   const lang = languageOf(path);
   if (!lang) return [];
   const lines = text.split(/\r?\n/);
   if (lines.length > 30000) return [];
-  if (lang === "py") return pythonUnits(path, lines, maxLines);
+  if (lang === "py") return pythonUnits(path, lines, maxLines, all);
   const units = [];
   for (let i = 0; i < lines.length; i++) {
-    const m = lines[i].match(DECL[lang]);
+    const line = lines[i];
+    if (line.length > 400) continue;
+    if (all && lang === "js") {
+      const t = line.match(/^\s*(?:it|test)\(\s*(['"`])(.{4,160}?)\1\s*,/);
+      if (t) {
+        const end = braceEnd(lines, i, maxLines);
+        if (end > i) units.push({ path, lang, symbol: t[2], line: i + 1, doc: "", code: lines.slice(i, end + 1).join("\n"), test: true });
+        continue;
+      }
+    }
+    // comment and preprocessor lines only look like declarations
+    if (lang === "c" && /^\s*(?:\*|\/\/|\/\*|#)/.test(line)) continue;
+    const m = line.match(DECL[lang]);
     if (!m) continue;
     const symbol = firstGroup(m);
-    if (!symbol || (lang === "js" && JS_KEYWORDS.has(symbol))) continue;
+    if (!symbol || (lang === "js" && JS_KEYWORDS.has(symbol)) || (lang === "c" && C_NOT_DECL.has(symbol.split("::").pop()))) continue;
+    // C-family `name(` matches also calls: a declaration line does not end a statement, and
+    // does not start with a closing brace or an operator
+    if (lang === "c" && m[3] && (/;\s*$/.test(line) || /^\s*[})=.+\-|&!]/.test(line) || /^\s*\w+\s*\(/.test(line) && !/\)\s*(?:const\s*)?(?:\{|$)/.test(line))) continue;
     const doc = docAbove(lines, i, lang);
-    if (!doc) continue;
-    const end = lang === "rb" ? rubyEnd(lines, i, maxLines) : braceEnd(lines, i, maxLines);
+    if (!doc && !all) continue;
+    const end = lang === "rb" || lang === "lua" || lang === "ex" ? rubyEnd(lines, i, maxLines) : lang === "hs" ? haskellEnd(lines, i, maxLines) : braceEnd(lines, i, maxLines);
     if (end < 0) continue;
     const code = lines.slice(i, end + 1).join("\n");
-    units.push({ path, lang, symbol: symbol.split(".").pop(), line: i + 1, doc: cleanDoc(stripMarkers(doc[1], lang)), code });
+    const name = symbol.split(/[.:]/).filter(Boolean).pop() ?? symbol;
+    units.push({ path, lang, symbol: name, line: i + 1, doc: doc ? cleanDoc(stripMarkers(doc[1], lang)) : "", code });
   }
   return units;
+}
+
+/** Markdown sections: [{ heading, text }] for every heading with some prose under it. */
+export function markdownSections(text) {
+  const out = [];
+  const lines = text.split(/\r?\n/);
+  let heading = null;
+  let body = [];
+  let fence = false;
+  const flush = () => {
+    const t = body.join("\n").trim();
+    if (heading && t.length >= 80) out.push({ heading, text: t.slice(0, 3000) });
+  };
+  for (const l of lines) {
+    if (/^\s*(```|~~~)/.test(l)) fence = !fence;
+    const h = !fence && l.match(/^#{1,4}\s+(.+?)\s*#*\s*$/);
+    if (h) {
+      flush();
+      heading = h[1].replace(/[`*_[\]]/g, "").replace(/\(.*?\)/g, "").trim();
+      body = [];
+    } else body.push(l);
+  }
+  flush();
+  return out;
 }

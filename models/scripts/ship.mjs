@@ -1,8 +1,8 @@
-// Copies the staged model into models/opencode-rag-code-v1/ — exactly the files transformers.js
+// Copies the staged model into models/<MODEL_ID>/ — exactly the files transformers.js
 // loads — and writes its licence and provenance beside it.
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { MODELS, SHIPPED, STAGE } from "./common.mjs";
+import { MODEL_ID, MODELS, SHIPPED, STAGE, WORK } from "./common.mjs";
 
 rmSync(SHIPPED, { recursive: true, force: true });
 mkdirSync(join(SHIPPED, "onnx"), { recursive: true });
@@ -10,14 +10,19 @@ for (const f of ["config.json", "tokenizer.json", "tokenizer_config.json", "spec
   copyFileSync(join(STAGE, f), join(SHIPPED, f));
 }
 const { sources } = JSON.parse(readFileSync(join(MODELS, "sources.json"), "utf8"));
-const train = sources.filter((s) => s.role === "train");
+// the sources that actually gave pairs (data.mjs refuses some at download: licence, availability)
+const stats = existsSync(join(WORK, "data-stats.json")) ? JSON.parse(readFileSync(join(WORK, "data-stats.json"), "utf8")) : null;
+const used = (s) => !stats || Object.keys(stats.sources[s.name] ?? {}).length > 2;
+const train = sources.filter((s) => s.role === "train" && used(s));
 writeFileSync(
   join(SHIPPED, "PROVENANCE.md"),
   [
-    "# Provenance of opencode-rag-code-v1",
+    `# Provenance of ${MODEL_ID}`,
     "",
     "Trained from scratch by the pipeline in `models/scripts/` (no pretrained weights).",
-    "Training pairs were extracted from these packages (name, version, declared licence):",
+    stats ? `${stats.pairs} training pairs (${Object.entries(stats.byKind).map(([k, n]) => `${k} ${n}`).join(", ")}) were extracted from these ${train.length} packages` : "Training pairs were extracted from these packages",
+    "(kind, name, version, licence as declared by package.json or Debian's copyright file;",
+    "for Debian source packages, files under another licence were left out):",
     "",
     ...train.map((s) => `- ${s.kind} ${s.name} ${s.version} — ${s.license}`),
     "",

@@ -1,7 +1,8 @@
-// `npm run model:train`: vocabulary → tokenization (transformers.js) → training (PyTorch,
-// Debian's python3-torch, installed with apt when missing) → ONNX → shipped at
-// models/opencode-rag-code-v1/ with its licence and provenance files.
-// Extra arguments go to train.py (e.g. `npm run model:train -- --epochs 4`).
+// `npm run model:train`: vocabulary → tokenization → (with --fasttext: fastText vectors as
+// the table's starting point) → training (PyTorch, Debian's python3-torch, installed with apt
+// when missing) → ONNX → shipped at models/<MODEL_ID>/ with its licence and provenance files.
+// Other arguments go to train.py (e.g. `npm run model:train -- --epochs 4`); --no-ship
+// leaves the candidate in .work/stage for `npm run model:eval -- --stage`.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -28,8 +29,18 @@ if (!hasTorch()) {
   run("apt-get", ["install", "-y", "--no-install-recommends", "python3-torch", "python3-onnx", "python3-numpy"]);
 }
 
-run("nice", ["-n", "10", process.execPath, join(MODELS, "scripts", "vocab.mjs")]);
-run("nice", ["-n", "10", process.execPath, join(MODELS, "scripts", "tokenize.mjs")]);
-run("nice", ["-n", "10", PYTHON, join(MODELS, "scripts", "train.py"), ...process.argv.slice(2)]);
+const args = process.argv.slice(2);
+const fasttext = args.includes("--fasttext");
+const ship = !args.includes("--no-ship");
+const pyArgs = args.filter((a) => a !== "--fasttext" && a !== "--no-ship");
+// the pair file holds over a million pairs: more heap than Node's default
+const node = [process.execPath, "--max-old-space-size=12000"];
+run("nice", ["-n", "10", ...node, join(MODELS, "scripts", "vocab.mjs")]);
+run("nice", ["-n", "10", ...node, join(MODELS, "scripts", "tokenize.mjs")]);
+if (fasttext) {
+  run("nice", ["-n", "10", ...node, join(MODELS, "scripts", "fasttext.mjs")]);
+  pyArgs.push("--init-vectors", join(WORK, "fasttext-vocab.vec"));
+}
+run("nice", ["-n", "10", PYTHON, join(MODELS, "scripts", "train.py"), ...pyArgs]);
 
-run(process.execPath, [join(MODELS, "scripts", "ship.mjs")]);
+if (ship) run(process.execPath, [join(MODELS, "scripts", "ship.mjs")]);

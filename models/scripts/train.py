@@ -57,16 +57,22 @@ def gather_batch(ids, off, idx):
     return ids[pos], offsets
 
 
-def source_batches(srcs, train_idx, batch, gen):
-    """Batches drawn from one code base at a time (a few at the seams): negatives then share
-    vocabulary and style with the positive, as in a real repository search."""
+def source_batches(srcs, files, train_idx, batch, gen):
+    """Batches drawn from one code base at a time, its files kept together (a few batches
+    straddle a seam): the negatives of a pair are then mostly code of the same file and
+    package, sharing its vocabulary and style, as in a real repository search."""
     by_src = {}
     for i in train_idx.tolist():
-        by_src.setdefault(srcs[i], []).append(i)
+        by_src.setdefault(srcs[i], {}).setdefault(files[i], []).append(i)
     ordered = []
     for name in sorted(by_src):
-        items = torch.tensor(by_src[name])
-        ordered.append(items[torch.randperm(len(items), generator=gen)])
+        groups = [by_src[name][f] for f in sorted(by_src[name])]
+        order = torch.randperm(len(groups), generator=gen).tolist()
+        items = []
+        for g in order:
+            members = torch.tensor(groups[g])
+            items.append(members[torch.randperm(len(members), generator=gen)])
+        ordered.append(torch.cat(items))
     order = torch.cat([ordered[k] for k in torch.randperm(len(ordered), generator=gen).tolist()])
     n = len(order) // batch
     batches = [order[b * batch : (b + 1) * batch] for b in range(n)]
@@ -141,22 +147,25 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--minutes", type=float, default=60, help="stop after this much training time")
-    ap.add_argument("--kinds", default="doc,name", help="pair kinds to train on (doc: doc comment/code, name: path+symbol/body)")
+    ap.add_argument("--kinds", default="doc,sig,md,test,path", help="pair kinds to train on (see data.mjs)")
     ap.add_argument("--init-std", type=float, default=0.002, help="std of the initial token vectors")
     ap.add_argument("--init", default="", help="continue from the table of an exported model.onnx (same vocabulary)")
+    ap.add_argument("--init-vectors", default="", help="start from token vectors in fastText's .vec text format (rows matched by token), scaled to --init-std")
     ap.add_argument("--same-source", type=float, default=0.5, help="share of epochs batched within one code base")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
 
     q, c = load_side("q"), load_side("c")
-    srcs = json.load(open(os.path.join(WORK, "tokens-meta.json")))["srcs"]
+    meta = json.load(open(os.path.join(WORK, "tokens-meta.json")))
+    srcs = meta["srcs"]
+    files = meta.get("files") or srcs
     gen = torch.Generator().manual_seed(args.seed)
     n = len(q[1]) - 1
     vocab = len(json.load(open(os.path.join(STAGE, "tokenizer.json")))["model"]["vocab"])
     perm = torch.randperm(n)
     val_idx, train_idx = perm[:2000], perm[2000:]
-    kinds = json.load(open(os.path.join(WORK, "tokens-meta.json")))["kinds"]
+    kinds = meta["kinds"]
     wanted = set(args.kinds.split(","))
     train_idx = torch.tensor([i for i in train_idx.tolist() if kinds[i] in wanted])
     model = Bag(vocab, args.dim, args.init_std)
@@ -169,6 +178,22 @@ def main():
         with torch.no_grad():
             model.emb.weight.copy_(torch.from_numpy(table))
         print(f"continuing from {args.init}")
+    if args.init_vectors:
+        vocab_list = json.load(open(os.path.join(STAGE, "tokenizer.json")))["model"]["vocab"]
+        found = 0
+        with torch.no_grad(), open(args.init_vectors, encoding="utf8", errors="replace") as f:
+            next(f)
+            for line in f:
+                parts = line.rstrip().split(" ")
+                row = vocab_list.get(parts[0])
+                if row is None or row == 0 or len(parts) != args.dim + 1:
+                    continue
+                v = torch.tensor([float(x) for x in parts[1:]])
+                # direction from fastText, length as small as a fresh row: the training still
+                # learns each token's weight, but starts from words that co-occur pointing alike
+                model.emb.weight[row] = v / (v.norm() + 1e-8) * args.init_std * math.sqrt(args.dim)
+                found += 1
+        print(f"initialised {found} of {vocab} rows from {args.init_vectors}")
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
     steps_per_epoch = len(train_idx) // args.batch
     total = int(steps_per_epoch * args.epochs)
@@ -189,7 +214,7 @@ def main():
     labels = torch.arange(args.batch)
     while step < total:
         if torch.rand(1, generator=gen).item() < args.same_source:
-            batches = source_batches(srcs, train_idx, args.batch, gen)
+            batches = source_batches(srcs, files, train_idx, args.batch, gen)
         else:
             order = train_idx[torch.randperm(len(train_idx), generator=gen)]
             batches = [order[b * args.batch : (b + 1) * args.batch] for b in range(steps_per_epoch)]

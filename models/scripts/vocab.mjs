@@ -6,10 +6,10 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadPreprocess, readJsonl, STAGE, WORK } from "./common.mjs";
 
-/** Total vocabulary size; with 256 dims in fp16 the table is 16 MiB. */
-export const VOCAB_SIZE = Number(process.env.VOCAB_SIZE ?? 32768);
+/** Total vocabulary size; with 256 dims in int8 the table is 16 MiB. */
+export const VOCAB_SIZE = Number(process.env.VOCAB_SIZE ?? 65536);
 /** Continuation pieces (`##word`) so that unseen joined identifiers split into known words. */
-const CONTINUATIONS = Number(process.env.VOCAB_CONTINUATIONS ?? 4000);
+const CONTINUATIONS = Number(process.env.VOCAB_CONTINUATIONS ?? 8000);
 export const MAX_LENGTH = 512;
 
 const SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"];
