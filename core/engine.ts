@@ -629,7 +629,9 @@ class WorkspaceEngine implements Engine {
       });
     } catch (err) {
       if (retriesLeft > 0 && (await this.storeReplacedSince(latest))) return this.searchAttempt(query, options, retriesLeft - 1);
-      const damage = await this.diagnoseReadFailure(store, err);
+      // Only a local table's files can be told damaged from a read error; in a bucket the same
+      // error is far more often the network, and a rebuild there would be everyone's.
+      const damage = this.localTableDir() ? await this.diagnoseReadFailure(store, err) : null;
       if (damage) throw this.storeDamaged(damage);
       throw cleaned(err);
     }

@@ -276,6 +276,37 @@ describe("a team-shared index on S3-compatible storage", () => {
     }
   });
 
+  it("does not call a bucket that stopped answering mid-session a damaged index", async () => {
+    const other = await startS3Server("short-lived");
+    let closed = false;
+    try {
+      const engine = await openEngine({
+        root: cloneOf(a),
+        overrides: {
+          embedding: { provider: "none" },
+          vectorStore: { path: "s3://short-lived/repo", storageOptions: other.storageOptions },
+          autoIndex: { enabled: false },
+          logging: { level: "error", logFilePath: "" },
+        },
+      });
+      engines.push(engine);
+      await engine.index();
+      expect((await engine.search("verifySessionToken", { topK: 1 })).length).toBe(1);
+      await other.close();
+      closed = true;
+      const failures: string[] = [];
+      for (const query of ["record temperature", "container image registry"]) {
+        failures.push(await engine.search(query, { topK: 1 }).then(() => "answered", (e: Error) => e.message));
+      }
+      for (const f of failures) expect(f).not.toMatch(/damaged/);
+      // Once the once-a-second look at the bucket comes due, the error names the endpoint.
+      await new Promise((r) => setTimeout(r, 1100));
+      await expect(engine.search("verifySessionToken")).rejects.toThrow(/^cannot reach the object store at http:\/\/127\.0\.0\.1:\d+ for s3:\/\/short-lived\/repo \(ECONNREFUSED\)/);
+    } finally {
+      if (!closed) await other.close();
+    }
+  });
+
   it("names the problem in one line when the credentials are wrong or the endpoint is down", async () => {
     const root = cloneOf(a);
     const wrong = await openEngine({
