@@ -2,7 +2,7 @@
 // Validation derives expected types from this object, so a key added here is a key users may set.
 
 /** The model that ships inside the package (models/<id>/); the local provider's default. */
-export const BUNDLED_MODEL_ID = "opencode-rag-code-v1";
+export const BUNDLED_MODEL_ID = "opencode-rag-code-v2";
 
 export const DEFAULT_EXCLUDED_DIRS = [
   "node_modules",

@@ -2,12 +2,12 @@
 // (core/embedding/preprocess.ts, bundled on the fly) so that training sees exactly the text
 // the product embeds.
 import { buildSync } from "esbuild";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 export const MODELS = new URL("..", import.meta.url).pathname;
 export const WORK = join(MODELS, ".work");
-export const MODEL_ID = "opencode-rag-code-v1";
+export const MODEL_ID = "opencode-rag-code-v2";
 /** Where train.py writes a candidate model; eval reads it from here before it is shipped. */
 export const STAGE = join(WORK, "stage");
 export const SHIPPED = join(MODELS, MODEL_ID);
@@ -22,4 +22,18 @@ export async function loadPreprocess() {
 
 export function readJsonl(text) {
   return text.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+}
+
+/** The objects of a JSON-lines file too large for one string: read as bytes, parsed line by line. */
+export function readJsonlFile(file) {
+  const buf = readFileSync(file);
+  const out = [];
+  let start = 0;
+  while (start < buf.length) {
+    let end = buf.indexOf(10, start);
+    if (end < 0) end = buf.length;
+    if (end > start) out.push(JSON.parse(buf.toString("utf8", start, end)));
+    start = end + 1;
+  }
+  return out;
 }

@@ -6,7 +6,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { createWriteStream, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadPreprocess, STAGE, WORK } from "./common.mjs";
+import { loadPreprocess, readJsonlFile, STAGE, WORK } from "./common.mjs";
 
 const DIM = Number(process.env.FASTTEXT_DIM ?? 256);
 const EPOCHS = Number(process.env.FASTTEXT_EPOCHS ?? 1);
@@ -19,9 +19,7 @@ if (spawnSync("fasttext", [], { stdio: "ignore" }).error) {
 const { preprocessForEmbedding } = await loadPreprocess();
 const corpus = join(WORK, "fasttext-corpus.txt");
 const out = createWriteStream(corpus);
-for (const line of readFileSync(join(WORK, "pairs-train.jsonl"), "utf8").split("\n")) {
-  if (!line) continue;
-  const p = JSON.parse(line);
+for (const p of readJsonlFile(join(WORK, "pairs-train.jsonl"))) {
   if (!out.write(`${preprocessForEmbedding(p.q)}\n${preprocessForEmbedding(p.c)}\n`)) await new Promise((r) => out.once("drain", r));
 }
 await new Promise((r) => out.end(r));

@@ -9,7 +9,7 @@ import { AutoTokenizer, env } from "@huggingface/transformers";
 import { buildSync } from "esbuild";
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, basename, join } from "node:path";
-import { loadPreprocess, readJsonl, STAGE, WORK } from "./common.mjs";
+import { loadPreprocess, readJsonlFile, STAGE, WORK } from "./common.mjs";
 
 /** Training truncation: a bag-of-tokens model learns nothing new past this many tokens. */
 const TRAIN_MAX_TOKENS = 256;
@@ -23,7 +23,7 @@ buildSync({ entryPoints: [join(WORK, "..", "..", "core", "embedding", "wordpiece
 const { wordPieceFromTokenizerJson, encodeWordPiece } = await import(wpBundle);
 const wordPiece = wordPieceFromTokenizerJson(JSON.parse(readFileSync(join(STAGE, "tokenizer.json"), "utf8")));
 const PLAIN_WORDS = /^[a-z0-9 ]*$/;
-const pairs = readJsonl(readFileSync(join(WORK, "pairs-train.jsonl"), "utf8"));
+const pairs = readJsonlFile(join(WORK, "pairs-train.jsonl"));
 
 function encodeAll(texts) {
   const offsets = new Int32Array(texts.length + 1);

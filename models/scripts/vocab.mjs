@@ -4,7 +4,7 @@
 // BERT layout (lower-casing normaliser, whitespace/punctuation pre-tokenizer, [CLS] … [SEP]).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadPreprocess, readJsonl, STAGE, WORK } from "./common.mjs";
+import { loadPreprocess, readJsonlFile, STAGE, WORK } from "./common.mjs";
 
 /** Total vocabulary size; with 256 dims in int8 the table is 16 MiB. */
 export const VOCAB_SIZE = Number(process.env.VOCAB_SIZE ?? 65536);
@@ -15,7 +15,7 @@ export const MAX_LENGTH = 512;
 const SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"];
 
 const { preprocessForEmbedding } = await loadPreprocess();
-const pairs = readJsonl(readFileSync(join(WORK, "pairs-train.jsonl"), "utf8"));
+const pairs = readJsonlFile(join(WORK, "pairs-train.jsonl"));
 const counts = new Map();
 for (const p of pairs) {
   for (const t of [p.q, p.c]) {

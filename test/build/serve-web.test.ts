@@ -21,7 +21,7 @@ describe("serve-web", () => {
     for (const [path, type] of [
       ["/opencode-rag-web.js", "text/javascript"],
       ["/grammars/tree-sitter-typescript.wasm", "application/wasm"],
-      ["/models/opencode-rag-code-v1/config.json", "application/json"],
+      ["/models/opencode-rag-code-v2/config.json", "application/json"],
       ["/ort/ort-wasm-simd-threaded.asyncify.wasm", "application/wasm"],
     ]) {
       const r = await fetch(base + path, { method: "HEAD" });

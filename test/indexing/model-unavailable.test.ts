@@ -35,7 +35,7 @@ describe("an unavailable embedding model", () => {
     await good.close();
 
     const typo = await open(root, "./models/no-such-model");
-    await expect(typo.index()).rejects.toThrow(/no embedding model is available .*not found.*keeps its local\/opencode-rag-code-v1(@[0-9a-f]+)? vectors.*index --force/);
+    await expect(typo.index()).rejects.toThrow(/no embedding model is available .*not found.*keeps its local\/opencode-rag-code-v2(@[0-9a-f]+)? vectors.*index --force/);
     const status = await typo.status();
     expect(status.dimension).toBeGreaterThan(0);
     expect(status.chunks).toBeGreaterThan(0);
@@ -53,7 +53,7 @@ describe("an unavailable embedding model", () => {
     mkdirSync(join(root, "src"));
     writeFileSync(join(root, "src", "cart.ts"), "export function cartTotal(items: number[]) {\n  return items.reduce((a, b) => a + b, 0);\n}\n");
     const model = join(root, "my-model");
-    cpSync(join(modelsDir(), "opencode-rag-code-v1"), model, { recursive: true });
+    cpSync(join(modelsDir(), "opencode-rag-code-v2"), model, { recursive: true });
     writeFileSync(join(root, ".gitignore"), "my-model/\n");
     const first = await open(root, model);
     expect((await first.index()).rebuildReason).toBeNull();
