@@ -8,6 +8,7 @@ import { SettingsDialog } from "../../tui/components/SettingsDialog.js";
 import { loadWorkspaceConfig } from "../../tui/workspace.js";
 import type { ProviderLike } from "../../tui/model-options.js";
 import { flat, render } from "./render.js";
+import { BUNDLED_MODEL_ID } from "../../core/config/defaults.js";
 
 const providers: ProviderLike[] = [
   {
@@ -202,7 +203,7 @@ describe("settings dialog", () => {
     expect(v.frame()).toMatch(/Model\s+z-embed •/);
     await v.type("d");
     expect(existsSync(overridesPath()) ? overrides() : {}).toEqual({});
-    expect(v.frame()).toMatch(/Model\s+opencode-rag-code-v1\s*\n/);
+    expect(v.frame()).toMatch(new RegExp(`Model\\s+${BUNDLED_MODEL_ID}\\s*\\n`));
     expect(flat(v.frame())).toContain("changed: the index must be rebuilt");
   });
 
@@ -236,14 +237,14 @@ describe("model picker inside the settings", () => {
       return i;
     };
     expect(at("Bundled")).toBeGreaterThan(-1);
-    expect(at("opencode-rag-code-v1 (offline")).toBeGreaterThan(at("Bundled"));
-    expect(at("Acme AI")).toBeGreaterThan(at("opencode-rag-code-v1 (offline"));
+    expect(at(`${BUNDLED_MODEL_ID} (offline`)).toBeGreaterThan(at("Bundled"));
+    expect(at("Acme AI")).toBeGreaterThan(at(`${BUNDLED_MODEL_ID} (offline`));
     expect(at("Acme Big")).toBeGreaterThan(at("Acme AI"));
     expect(at("Acme Small")).toBeGreaterThan(at("Acme Big"));
     expect(at("Zeta Cloud")).toBeGreaterThan(at("Acme Small"));
     expect(at("Custom…")).toBeGreaterThan(at("Zeta Embed"));
     // The current model is marked.
-    expect(f).toMatch(/opencode-rag-code-v1 \(offline, ships with opencode-rag\) ●/);
+    expect(f).toContain(`${BUNDLED_MODEL_ID} (offline, ships with opencode-rag) ●`);
   });
 
   test("picking a provider's model sets provider, model and base URL, and says a re-index is needed", async () => {
@@ -273,7 +274,7 @@ describe("model picker inside the settings", () => {
     await v.press("down", "down", "down", "down", "enter"); // LLM Descriptions
     await v.press("down", "enter"); // Model
     expect(v.frame()).toContain("Description model");
-    expect(v.frame()).not.toContain("opencode-rag-code-v1 (offline");
+    expect(v.frame()).not.toContain(`${BUNDLED_MODEL_ID} (offline`);
     await v.press("down", "enter"); // Acme Small (after Acme Big)
     expect(overrides()).toEqual({ description: { provider: "openai", model: "acme-small", baseUrl: "http://127.0.0.1:9999/v1" } });
   });

@@ -14,6 +14,7 @@ import { StatusSidebar } from "../../tui/components/StatusSidebar.js";
 import { StatusLine, statusLineText } from "../../tui/components/StatusLine.js";
 import { readSidebarStatus, watchSidebarStatus, type SidebarStatus } from "../../tui/index-status.js";
 import { render } from "./render.js";
+import { BUNDLED_MODEL_ID } from "../../core/config/defaults.js";
 
 let stateDir: string;
 let view: Awaited<ReturnType<typeof render>> | null = null;
@@ -67,7 +68,7 @@ describe("status sidebar", () => {
     const f = v.frame();
     expect(f).toContain("RAG index");
     expect(f).toContain("Chunks  –");
-    expect(f).toContain("Model   local/opencode-rag-code-v1");
+    expect(f).toContain(`Model   local/${BUNDLED_MODEL_ID}`);
     expect(f).toContain("Indexed never");
     expect(f).toContain("Watcher not running");
     expect(f).toContain("not indexed yet");
