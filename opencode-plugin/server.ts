@@ -131,6 +131,7 @@ export function createRagHooks(ws: RagWorkspace, tracker = new ConversationTrack
         if (!part.synthetic) prompt += (prompt ? "\n" : "") + part.text;
       }
       await ws.refreshConfig();
+      const asked = new Set(markers.map((m) => m.action));
       if (markers.length === 0 && ws.config.openCode.autoInject && prompt.trim()) markers.push({ action: "files", args: "" });
       // Everything that waits on the engine (its first open, a search queued behind indexing,
       // memory recall) shares one deadline, so the message is never held longer than the
@@ -146,7 +147,19 @@ export function createRagHooks(ws: RagWorkspace, tracker = new ConversationTrack
         seen.add(key);
         const expanded = (async () => expand(marker, sessionID, prompt))();
         // /doc and /wiki answer the user's command from files, without the engine: never skipped.
-        const bounded = marker.action === "doc" || marker.action === "wiki" ? expanded : withinDeadline(expanded, deadline, skipped(`/${marker.action} injection`));
+        // Files or chunks the user asked for (Ctrl+Enter, /rag, /rag-chunks) wait
+        // openCode.requestedInjectWaitMs, and a miss is said in the message, not dropped silently.
+        const explicit = asked.has(marker.action);
+        let missed = false;
+        const bounded =
+          marker.action === "doc" || marker.action === "wiki"
+            ? expanded
+            : explicit
+              ? withinDeadline(expanded, Date.now() + ws.config.openCode.requestedInjectWaitMs, () => {
+                  skipped(`/${marker.action} injection`)();
+                  missed = true;
+                }).then((text) => (missed ? requestedMissNote(marker.action, ws.config.openCode.requestedInjectWaitMs) : text))
+              : withinDeadline(expanded, deadline, skipped(`/${marker.action} injection`));
         additions.push(
           bounded.catch((err: Error) => {
             ws.logger.error(`marker ${marker.action} failed`, { error: err });
@@ -185,6 +198,11 @@ export function createRagHooks(ws: RagWorkspace, tracker = new ConversationTrack
       }
     },
   };
+}
+
+function requestedMissNote(action: string, waitedMs: number): string {
+  const what = action === "chunks" ? "code chunks" : "file list";
+  return `opencode-rag: the related ${what} could not be attached (the index did not answer within ${Number((waitedMs / 1000).toFixed(1))} s); use search_semantic instead.`;
 }
 
 async function warmMemory(ws: RagWorkspace): Promise<void> {

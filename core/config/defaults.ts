@@ -263,6 +263,12 @@ export const DEFAULT_CONFIG = {
     maxContextChunks: 5,
     /** Token budget of any context appended to a message. */
     injectTokenBudget: 2000,
+    /**
+     * How long a file list or chunks the user asked for (Ctrl+Enter, /rag, /rag-chunks) may hold
+     * the message while the index opens or answers; automatic additions keep
+     * memory.latencyBudgetMs. A miss is said in the message.
+     */
+    requestedInjectWaitMs: 20000,
     /** Token budget of a tool's answer. */
     toolTokenBudget: 4000,
   },
