@@ -2,7 +2,7 @@
 // same grammar files, the in-memory vector store, the BM25 keyword index, hybrid ranking and
 // the bundled model on onnxruntime-web. Built to dist/web/ by esbuild.config.mjs, which fails
 // the build if anything here reaches a Node built-in.
-import { DEFAULT_CONFIG } from "../config/defaults.js";
+import { BUNDLED_MODEL_ID, DEFAULT_CONFIG } from "../config/defaults.js";
 import { chunkFile, embeddingText, languageForPath, setGrammarSource } from "../chunking/index.js";
 import { createBrowserEmbedder, type BrowserEmbedderOptions } from "../embedding/browser.js";
 import { KeywordIndex } from "../keyword/keyword-index.js";
@@ -13,7 +13,7 @@ import { looksLikeSecretContent, SECRET_REASON, secretFileRules } from "../files
 import { redactChunk } from "../redact.js";
 import type { Chunk, ChunkRecord, EmbeddingProvider, SearchFilter, SearchResult } from "../types.js";
 
-export { chunkFile, embeddingText, languageForPath, createBrowserEmbedder, DEFAULT_CONFIG };
+export { chunkFile, embeddingText, languageForPath, createBrowserEmbedder, BUNDLED_MODEL_ID, DEFAULT_CONFIG };
 export type { Chunk, ChunkRecord, SearchResult };
 
 export interface WebSearchOptions {

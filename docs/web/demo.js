@@ -1,14 +1,14 @@
 // The demo page: files in, chunks and vectors built in the page, hybrid search out.
 // Asset locations default to what `opencode-rag serve-web` serves; query parameters
 // (?grammars=&models=&ort=) point elsewhere (the browser tests serve the repository root).
-import { WebSearch } from "./opencode-rag-web.js";
+import { BUNDLED_MODEL_ID, WebSearch } from "./opencode-rag-web.js";
 
 const params = new URLSearchParams(location.search);
 const urls = {
   grammars: params.get("grammars") ?? "/grammars/",
   models: params.get("models") ?? "/models/",
   ort: params.get("ort") ?? "/ort/",
-  model: params.get("model") ?? "opencode-rag-code-v1",
+  model: params.get("model") ?? BUNDLED_MODEL_ID,
 };
 const $ = (id) => document.getElementById(id);
 const status = (text) => ($("status").textContent = text);

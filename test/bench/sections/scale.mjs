@@ -13,6 +13,11 @@ import { fileURLToPath } from "node:url";
 import { generateTree } from "../generate-tree.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
+
+/** The model folder the package ships (models/opencode-rag-code-vN), named in the results. */
+function bundledModelDir() {
+  return readdirSync(join(here, "..", "..", "..", "models")).find((d) => d.startsWith("opencode-rag-code-")) ?? "none";
+}
 const child = join(here, "..", "pass-child.mjs");
 
 /** Runs one pass in a fresh process; returns its report plus the spawn-to-exit time. */
@@ -105,7 +110,7 @@ export default {
       log(`  generated ${files} files (${(bytes / 2 ** 20).toFixed(1)} MB) in ${((performance.now() - t) / 1000).toFixed(1)} s`);
       const label = `${files / 1000}k files`;
       const gen = measureTree(genRoot, label, log, files === 100_000 ? { seconds: "<= 120 s", noop: "<= 3000 ms", rss: "<= 800 MB", disk: "<= 1.5x the table" } : {});
-      return { info: { model: "bundled (opencode-rag-code-v1)", ...bench.info, ...gen.info }, rows: [...bench.rows, ...gen.rows] };
+      return { info: { model: `bundled (${bundledModelDir()})`, ...bench.info, ...gen.info }, rows: [...bench.rows, ...gen.rows] };
     } finally {
       rmSync(genRoot, { recursive: true, force: true });
     }
