@@ -27,7 +27,9 @@ const nodeBase = {
 
 /** Entries: [source, outfile, extra options]. */
 const nodeEntries = [
-  ["cli/main.ts", "cli.js", { banner: { js: "#!/usr/bin/env node\n" + nodeBase.banner.js } }],
+  // The executable answers a query a running engine can serve, then loads the full CLI.
+  ["cli/entry.ts", "cli.js", { banner: { js: "#!/usr/bin/env node\n" + nodeBase.banner.js } }],
+  ["cli/main.ts", "cli-main.js", {}],
   ["core/index.ts", "library.js", {}],
   ["opencode-plugin/index.ts", "plugin.js", {}],
   // Chunking worker threads of big index passes; every bundle finds it beside itself in dist/.

@@ -55,3 +55,28 @@ export const GLOBAL_OPTIONS: OptionSpecs = {
 export const GLOBAL_HELP = `  --config PATH   use this config file instead of opencode-rag.json / .opencode/rag.json
   --debug         verbose logging to stderr and stack traces on errors
   -h, --help      show this help`;
+
+/**
+ * Moves global options given before the command (`--config X index`) after it, where the
+ * command's parser takes them.
+ */
+export function hoistGlobalOptions(argv: string[]): string[] {
+  const leading: string[] = [];
+  let i = 0;
+  while (i < argv.length) {
+    const a = argv[i];
+    if (a === "--config") {
+      if (i + 1 >= argv.length) break;
+      leading.push(a, argv[i + 1]);
+      i += 2;
+    } else if (a.startsWith("--config=") || a === "--debug") {
+      leading.push(a);
+      i++;
+    } else {
+      break;
+    }
+  }
+  // Nothing after them: leave them first, so "--help"/no-command handling reports it.
+  if (leading.length === 0 || i >= argv.length) return argv;
+  return [argv[i], ...leading, ...argv.slice(i + 1)];
+}

@@ -8,7 +8,7 @@ import type { Engine, Logger } from "../core/engine-types.js";
 import { cleanErrorMessage } from "../core/error-line.js";
 import { IndexBusyError } from "../core/indexing/lock.js";
 import { COMMANDS } from "./command-table.js";
-import { GLOBAL_HELP, GLOBAL_OPTIONS, UsageError, type Command } from "./command.js";
+import { GLOBAL_HELP, GLOBAL_OPTIONS, hoistGlobalOptions, UsageError, type Command } from "./command.js";
 
 /** Exit codes: 0 ok, 1 failure, 2 usage or configuration error, 3 another index pass is running. */
 export const EXIT = { ok: 0, failure: 1, usage: 2, busy: 3 } as const;
@@ -37,31 +37,6 @@ const stderrLogger: Logger = {
 function firstLine(err: unknown): string {
   const msg = cleanErrorMessage(err instanceof Error ? err.message : String(err));
   return msg.trim() || (err instanceof Error ? err.name : "unknown error");
-}
-
-/**
- * Moves global options given before the command (`--config X index`) after it, where the
- * command's parser takes them.
- */
-export function hoistGlobalOptions(argv: string[]): string[] {
-  const leading: string[] = [];
-  let i = 0;
-  while (i < argv.length) {
-    const a = argv[i];
-    if (a === "--config") {
-      if (i + 1 >= argv.length) break;
-      leading.push(a, argv[i + 1]);
-      i += 2;
-    } else if (a.startsWith("--config=") || a === "--debug") {
-      leading.push(a);
-      i++;
-    } else {
-      break;
-    }
-  }
-  // Nothing after them: leave them first, so "--help"/no-command handling reports it.
-  if (leading.length === 0 || i >= argv.length) return argv;
-  return [argv[i], ...leading, ...argv.slice(i + 1)];
 }
 
 export async function main(rawArgv: string[]): Promise<number> {

@@ -2,7 +2,8 @@
 // symbol, a few lines); --json prints the result array; --batch FILE --json answers one query
 // per input line with one JSON array per output line, in one process.
 import { existsSync, readFileSync } from "node:fs";
-import { UsageError, type Command, type CommandContext } from "../command.js";
+import { parseArgs } from "node:util";
+import { GLOBAL_OPTIONS, UsageError, type Command, type CommandContext } from "../command.js";
 import { loadConfig } from "../../core/config/load.js";
 import type { SearchOptions } from "../../core/engine-types.js";
 import { manifestPath } from "../../core/indexing/manifest.js";
@@ -61,12 +62,14 @@ function parseTopK(value: unknown): number | undefined {
   return n;
 }
 
-function searchOptions(ctx: CommandContext): SearchOptions {
+type OptionValues = CommandContext["values"];
+
+function searchOptions(values: OptionValues): SearchOptions {
   const asList = (v: unknown): string[] | undefined => (v === undefined ? undefined : (Array.isArray(v) ? v : [v]).map(String));
-  const pathPrefixes = asList(ctx.values.path)?.map((p) => p.replace(/\\/g, "/").replace(/^\.\//, ""));
-  const languages = asList(ctx.values.language);
+  const pathPrefixes = asList(values.path)?.map((p) => p.replace(/\\/g, "/").replace(/^\.\//, ""));
+  const languages = asList(values.language);
   return {
-    topK: parseTopK(ctx.values["top-k"]),
+    topK: parseTopK(values["top-k"]),
     filter: pathPrefixes || languages ? { pathPrefixes, languages } : undefined,
   };
 }
@@ -93,7 +96,7 @@ export const queryCommand: Command = {
   async run(ctx) {
     const json = ctx.values.json === true;
     const batch = ctx.values.batch as string | undefined;
-    const opts = searchOptions(ctx);
+    const opts = searchOptions(ctx.values);
     if (batch !== undefined) {
       if (!json) throw new UsageError("--batch prints JSON lines: add --json");
       if (ctx.positionals.length > 0) throw new UsageError("give either a query or --batch FILE, not both");
@@ -101,18 +104,8 @@ export const queryCommand: Command = {
       throw new UsageError('missing the query text: opencode-rag query "where are embeddings batched"');
     }
     // A watching engine (the plugin, `index --watch`, `mcp`) answers at once; else search here.
-    const server = batch === undefined && !ctx.debug ? await runningServer(ctx.configPath) : null;
-    if (server) {
-      try {
-        const answer = await server.ask(ctx.positionals.join(" "), opts);
-        if (answer) {
-          if (answer.keywordOnlyReason && !json) ctx.err(`note: keyword-only search: ${answer.keywordOnlyReason}`);
-          printResults(ctx, json, answer.results);
-          return 0;
-        }
-      } finally {
-        server.close();
-      }
+    if (batch === undefined && !ctx.debug && !processWide[SERVER_TRIED]) {
+      if (await answerFromRunningEngine(ctx.out, ctx.err, ctx.configPath, ctx.positionals.join(" "), opts, json)) return 0;
     }
     const engine = await ctx.engine();
     const status = await engine.status({ countPending: false });
@@ -135,10 +128,55 @@ export const queryCommand: Command = {
       }
       return 0;
     }
-    printResults(ctx, json, await engine.search(ctx.positionals.join(" "), opts));
+    printResults(ctx.out, json, await engine.search(ctx.positionals.join(" "), opts));
     return 0;
   },
 };
+
+// Set by the executable's entry once it has asked the running engine, so the full CLI it then
+// loads does not ask a second time.
+const SERVER_TRIED = Symbol.for("opencode-rag.query-server-tried");
+const processWide = globalThis as { [SERVER_TRIED]?: boolean };
+
+/** Prints the running engine's answer and returns true; false when no engine answered. */
+async function answerFromRunningEngine(out: (t: string) => void, err: (t: string) => void, configPath: string | undefined, text: string, opts: SearchOptions, json: boolean): Promise<boolean> {
+  const server = await runningServer(configPath);
+  if (!server) return false;
+  try {
+    const answer = await server.ask(text, opts);
+    if (!answer) return false;
+    if (answer.keywordOnlyReason && !json) err(`note: keyword-only search: ${answer.keywordOnlyReason}`);
+    printResults(out, json, answer.results);
+    return true;
+  } finally {
+    server.close();
+  }
+}
+
+/**
+ * `opencode-rag query` answered by a running engine before the rest of the CLI loads (the
+ * executable's entry calls this first): the exit code, or null when this is not a single
+ * query, its arguments need the full CLI's messages, or no engine answered.
+ */
+export async function queryFromRunningEngine(argv: string[], out: (t: string) => void, err: (t: string) => void): Promise<number | null> {
+  if (argv[0] !== queryCommand.name) return null;
+  let values: OptionValues;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({ args: argv.slice(1), options: { ...GLOBAL_OPTIONS, ...queryCommand.options }, allowPositionals: true, strict: true }) as { values: OptionValues; positionals: string[] });
+  } catch {
+    return null;
+  }
+  if (values.help || values.debug || values.batch !== undefined || positionals.length === 0) return null;
+  let opts: SearchOptions;
+  try {
+    opts = searchOptions(values);
+  } catch {
+    return null;
+  }
+  processWide[SERVER_TRIED] = true;
+  return (await answerFromRunningEngine(out, err, values.config as string | undefined, positionals.join(" "), opts, values.json === true)) ? 0 : null;
+}
 
 /** The running engine of this workspace with these settings, when there is one and an index. */
 async function runningServer(configPath: string | undefined): Promise<QueryClient | null> {
@@ -152,12 +190,12 @@ async function runningServer(configPath: string | undefined): Promise<QueryClien
   return connectQueryServer(loaded.stateDir, queryFingerprint(loaded.root, loaded.storeUri, loaded.config));
 }
 
-function printResults(ctx: CommandContext, json: boolean, results: SearchResult[]): void {
+function printResults(out: (t: string) => void, json: boolean, results: SearchResult[]): void {
   if (json) {
-    ctx.out(JSON.stringify(results.map(toJsonResult), null, 2));
+    out(JSON.stringify(results.map(toJsonResult), null, 2));
   } else if (results.length === 0) {
-    ctx.out("no results");
+    out("no results");
   } else {
-    ctx.out(results.map(humanResult).join("\n\n"));
+    out(results.map(humanResult).join("\n\n"));
   }
 }

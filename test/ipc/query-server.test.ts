@@ -2,7 +2,7 @@
 // results as its own search, only for callers with the same workspace and settings, and the
 // socket goes away with the watcher. The CLI's `query` uses it, and searches itself otherwise.
 import { execFile } from "node:child_process";
-import { existsSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../core/config/load.js";
@@ -150,5 +150,38 @@ describe("opencode-rag query with a watching engine", () => {
     // With no server the CLI answers by itself.
     const alone = await cliQuery(root, "socketAnsweredFunction1", "--json");
     expect(JSON.parse(alone.stdout)[0].filePath).toBe("src/f1.ts");
+  });
+
+  it("answers a served query from the executable alone, without loading the rest of the CLI", async () => {
+    const { root, engine } = await watchedWorkspace();
+    // The executable copied without the full CLI beside it (inside the repository, so its
+    // dependencies still resolve): only a query the running engine answers can succeed.
+    mkdirSync(join(repoRoot, "test", ".cache"), { recursive: true });
+    const lone = mkdtempSync(join(repoRoot, "test", ".cache", "lone-cli-"));
+    try {
+      copyFileSync(join(repoRoot, "dist", "cli.js"), join(lone, "cli.js"));
+      const run = (...args: string[]) =>
+        new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+          execFile(process.execPath, [join(lone, "cli.js"), ...args], { cwd: root, env: { ...process.env, LANCEDB_LOG: "error" } }, (err, stdout, stderr) =>
+            resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
+          ),
+        );
+      const served = await run("query", "socketAnsweredFunction2", "--json");
+      expect(served.code, served.stderr).toBe(0);
+      expect(JSON.parse(served.stdout)[0].filePath).toBe("src/f2.ts");
+      const human = await run("--config", join(root, "opencode-rag.json"), "query", "socketAnsweredFunction2");
+      expect(human.code, human.stderr).toBe(0);
+      expect(human.stdout).toMatch(/^src\/f2\.ts:\d+-\d+/);
+
+      // Anything else needs the full CLI, which is not there.
+      const status = await run("status");
+      expect(status.code).not.toBe(0);
+      expect(status.stderr).toContain("cli-main.js");
+      await engine.close();
+      const unserved = await run("query", "socketAnsweredFunction2", "--json");
+      expect(unserved.stderr).toContain("cli-main.js");
+    } finally {
+      rmSync(lone, { recursive: true, force: true });
+    }
   });
 });

@@ -1,0 +1,15 @@
+// The `opencode-rag` executable. A single `query` that a running engine of the workspace can
+// answer (the plugin, `index --watch`, `mcp`) is answered here, before the rest of the CLI is
+// loaded: loading it (the engine, LanceDB and Arrow, every command) is most of the time of a
+// cold query. Anything else, or no engine answering, goes to the full CLI beside this file.
+import { hoistGlobalOptions } from "./command.js";
+
+// Built from cli/main.ts; a variable, so the bundler leaves the import to run time.
+const FULL_CLI = "./cli-main.js";
+
+const out = (t: string) => void process.stdout.write(t + "\n");
+const err = (t: string) => void process.stderr.write(t + "\n");
+const argv = hoistGlobalOptions(process.argv.slice(2));
+const answered = argv[0] === "query" ? await import("./commands/query.js").then((q) => q.queryFromRunningEngine(argv, out, err)).catch(() => null) : null;
+if (answered === null) await import(FULL_CLI);
+else process.exitCode = answered;
