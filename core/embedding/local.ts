@@ -148,8 +148,20 @@ async function loadModel(src: Exclude<LocalModelSource, { kind: "missing" }>, th
     const wordPiece = facts.preprocess === IDENTIFIER_PREPROCESS ? wordPieceFromTokenizerJson(readJson(join(dir, "tokenizer.json"))) : null;
     const pooledInGraph = !!session && session.outputNames.includes("sentence_embedding");
 
+    // Words with accents or other scripts go through the full tokenizer one word at a time
+    // (remembered): a whole text with one such word used to take the slow path entirely.
+    const otherWords = new Map<string, readonly number[]>();
+    const otherWord = (word: string): readonly number[] => {
+      let ids = otherWords.get(word);
+      if (ids === undefined) {
+        ids = Array.from(tokenizer(word, { add_special_tokens: false }).input_ids.data, Number);
+        if (otherWords.size >= 10_000) otherWords.clear();
+        otherWords.set(word, ids);
+      }
+      return ids;
+    };
     const idsOf = (text: string): number[] => {
-      if (wordPiece && PLAIN_WORDS.test(text)) return encodeWordPiece(text, wordPiece, maxLength);
+      if (wordPiece) return encodeWordPiece(text, wordPiece, maxLength, otherWord);
       const enc = tokenizer(text, { truncation: true, max_length: maxLength });
       return Array.from(enc.input_ids.data, Number);
     };
@@ -189,9 +201,6 @@ async function loadModel(src: Exclude<LocalModelSource, { kind: "missing" }>, th
   loading = next.catch(() => undefined);
   return next;
 }
-
-/** Text the fast WordPiece path handles exactly like transformers.js (see wordpiece.ts). */
-const PLAIN_WORDS = /^[a-z0-9 ]*$/;
 
 function readJson(file: string): unknown {
   return JSON.parse(readFileSync(file, "utf8"));

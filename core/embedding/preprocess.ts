@@ -31,6 +31,33 @@ export function splitIdentifier(token: string): string[] {
 }
 
 /**
+ * The words one source token expands to (its parts, then the joined identifier), or null when
+ * it yields none. Code repeats its identifiers endlessly, so expansions are remembered: on the
+ * bench tree this halves the time of preprocessing. Bounded: cleared when it fills up.
+ */
+const expansions = new Map<string, readonly string[] | null>();
+const MAX_REMEMBERED_TOKENS = 20_000;
+
+function expand(token: string): readonly string[] | null {
+  const known = expansions.get(token);
+  if (known !== undefined) return known;
+  let words: string[] | null = null;
+  if (token.length <= MAX_TOKEN_CHARS) {
+    const parts = splitIdentifier(token);
+    if (parts.length > 0) {
+      words = parts;
+      if (parts.length > 1) {
+        const joined = parts.join("");
+        if (joined.length <= MAX_JOINED_CHARS) words.push(joined);
+      }
+    }
+  }
+  if (expansions.size >= MAX_REMEMBERED_TOKENS) expansions.clear();
+  expansions.set(token, words);
+  return words;
+}
+
+/**
  * Turns source code or prose into space-separated lower-case words: identifiers are split
  * into their parts followed by the whole identifier (`getUserById` → `get user by id
  * getuserbyid`), punctuation and operators are dropped. At most `maxWords` words are kept.
@@ -38,15 +65,9 @@ export function splitIdentifier(token: string): string[] {
 export function preprocessForEmbedding(text: string, maxWords = 512): string {
   const out: string[] = [];
   for (const m of text.matchAll(WORD)) {
-    const token = m[0];
-    if (token.length > MAX_TOKEN_CHARS) continue;
-    const parts = splitIdentifier(token);
-    if (parts.length === 0) continue;
-    for (const p of parts) out.push(p);
-    if (parts.length > 1) {
-      const joined = parts.join("");
-      if (joined.length <= MAX_JOINED_CHARS) out.push(joined);
-    }
+    const words = expand(m[0]);
+    if (words === null) continue;
+    for (const w of words) out.push(w);
     if (out.length >= maxWords) break;
   }
   if (out.length > maxWords) out.length = maxWords;

@@ -12,7 +12,11 @@ export interface WordPieceVocab {
   padId: number;
   prefix: string;
   maxInputCharsPerWord: number;
+  /** Ids of words that are not whole vocabulary entries, remembered (bounded) across texts. */
+  pieces: Map<string, readonly number[]>;
 }
+
+const MAX_REMEMBERED_WORDS = 20_000;
 
 /** Reads what the encoder needs from a parsed tokenizer.json; null when it is not plain BERT WordPiece. */
 export function wordPieceFromTokenizerJson(json: unknown): WordPieceVocab | null {
@@ -43,19 +47,28 @@ export function wordPieceFromTokenizerJson(json: unknown): WordPieceVocab | null
     padId,
     prefix: m.continuing_subword_prefix ?? "##",
     maxInputCharsPerWord: m.max_input_chars_per_word ?? 100,
+    pieces: new Map(),
   };
 }
 
 function encodeWord(word: string, wp: WordPieceVocab, out: number[]): void {
-  if (word.length > wp.maxInputCharsPerWord) {
-    out.push(wp.unkId);
-    return;
-  }
   const whole = wp.vocab.get(word);
   if (whole !== undefined) {
     out.push(whole);
     return;
   }
+  let ids = wp.pieces.get(word);
+  if (ids === undefined) {
+    ids = splitIntoPieces(word, wp);
+    if (wp.pieces.size >= MAX_REMEMBERED_WORDS) wp.pieces.clear();
+    wp.pieces.set(word, ids);
+  }
+  for (const id of ids) out.push(id);
+}
+
+/** Greedy longest-match pieces of a word the vocabulary lacks whole. */
+function splitIntoPieces(word: string, wp: WordPieceVocab): readonly number[] {
+  if (word.length > wp.maxInputCharsPerWord) return [wp.unkId];
   const pieces: number[] = [];
   let start = 0;
   while (start < word.length) {
@@ -67,28 +80,38 @@ function encodeWord(word: string, wp: WordPieceVocab, out: number[]): void {
       if (found !== undefined) break;
       end--;
     }
-    if (found === undefined) {
-      // BERT semantics: a word with any unmatchable piece becomes one [UNK]
-      out.push(wp.unkId);
-      return;
-    }
+    // BERT semantics: a word with any unmatchable piece becomes one [UNK]
+    if (found === undefined) return [wp.unkId];
     pieces.push(found);
     start = end;
   }
-  for (const p of pieces) out.push(p);
+  return pieces;
+}
+
+/** True for a word of a-z and 0-9 only, which the BERT normaliser leaves as it is. */
+function isPlainWord(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57))) return false;
+  }
+  return true;
 }
 
 /**
  * Ids of one preprocessed text: [CLS] pieces… [SEP], cut to maxLength ids. Like
  * transformers.js, the cut comes after the special tokens are added, so a truncated text
- * ends without [SEP].
+ * ends without [SEP]. A word with other characters than a-z and 0-9 (accents, other scripts)
+ * is handed to `otherWord`, which must return the full tokenizer's ids for that word alone:
+ * the BERT normaliser and pre-tokenizer act per character and split at spaces, so a word
+ * encodes the same alone as inside its text. Without `otherWord` such text is not supported.
  */
-export function encodeWordPiece(text: string, wp: WordPieceVocab, maxLength: number): number[] {
+export function encodeWordPiece(text: string, wp: WordPieceVocab, maxLength: number, otherWord?: (word: string) => readonly number[]): number[] {
   const ids: number[] = [wp.clsId];
   for (const word of text.split(" ")) {
     if (ids.length >= maxLength) break;
     if (!word) continue;
-    encodeWord(word, wp, ids);
+    if (otherWord && !isPlainWord(word)) for (const id of otherWord(word)) ids.push(id);
+    else encodeWord(word, wp, ids);
   }
   ids.push(wp.sepId);
   if (ids.length > maxLength) ids.length = maxLength;

@@ -45,6 +45,23 @@ describe("fast WordPiece encoder", () => {
     }
   });
 
+  it("matches transformers.js on text with accents and other scripts, word by word through the full tokenizer", () => {
+    const otherWord = (word: string) => Array.from(tokenizer(word, { add_special_tokens: false }).input_ids.data as ArrayLike<bigint>, Number);
+    const mixed = [
+      "// Café: naïve résumé über die Straße — getUserName()",
+      "function получитьПользователя(id) { return 日本語のテキスト + αβγ; }",
+      "İstanbul ǅemal ﬁle ٣٤ Ωmega_ñandú",
+      Array.from({ length: 300 }, (_, i) => `élan${i} plain${i}`).join(" "),
+    ];
+    for (const sample of [...SAMPLES, ...mixed]) {
+      const text = preprocessForEmbedding(sample, 2000);
+      const expected = Array.from(tokenizer(text, { truncation: true, max_length: 512 }).input_ids.data as ArrayLike<bigint>, Number);
+      expect(encodeWordPiece(text, wp, 512, otherWord)).toEqual(expected);
+      // a second encoding (words now remembered) gives the same ids
+      expect(encodeWordPiece(text, wp, 512, otherWord)).toEqual(expected);
+    }
+  });
+
   it("refuses a tokenizer that is not BERT WordPiece", () => {
     expect(wordPieceFromTokenizerJson({ model: { type: "BPE", vocab: {} } })).toBeNull();
   });
