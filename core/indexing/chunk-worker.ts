@@ -36,7 +36,7 @@ parentPort?.on("message", (msg: WorkerInit | WorkerJob) => {
   void (async () => {
     await ready;
     try {
-      const result = await prepareFile(msg.file, ctx!, false);
+      const result = await prepareFile(msg.file, ctx!, { registeredHandlers: false, blockingReads: true });
       parentPort!.postMessage({ id: msg.id, result });
     } catch (err) {
       parentPort!.postMessage({ id: msg.id, result: { path: msg.file.path, kind: "error", error: oneLine(err) } });

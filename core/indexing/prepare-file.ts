@@ -1,7 +1,7 @@
 // Reads one changed file, hashes it and turns it into chunks. Runs in the main thread or in a
 // chunking worker: the same function, so both produce identical results.
 import type { Chunk } from "../types.js";
-import { readRegularFile, UnreadableFileError } from "../files/safe-read.js";
+import { readRegularFile, readRegularFileSync, UnreadableFileError } from "../files/safe-read.js";
 import { looksLikeSecretContent, SECRET_REASON, secretFileRules } from "../files/secret-files.js";
 import { redactChunk } from "../redact.js";
 import { hashBytes } from "./hash.js";
@@ -25,15 +25,19 @@ export type PreparedFile =
   | { path: string; kind: "skipped"; hash: string; bytes: number; size: number; mtimeMs: number; reason: string }
   | { path: string; kind: "error"; error: string };
 
-export async function prepareFile(
-  file: FileToPrepare,
-  ctx: FileHandlerContext,
-  includeRegisteredHandlers = true,
-): Promise<PreparedFile> {
+export interface PrepareOptions {
+  /** Handlers registered by the host (main thread only: a worker has none). Default true. */
+  registeredHandlers?: boolean;
+  /** Read with blocking calls: only on a thread of its own (a chunking worker). Default false. */
+  blockingReads?: boolean;
+}
+
+export async function prepareFile(file: FileToPrepare, ctx: FileHandlerContext, options: PrepareOptions = {}): Promise<PreparedFile> {
   let bytes: Uint8Array;
   try {
     // The walker saw a regular file, but it may have become a FIFO or grown since.
-    bytes = await readRegularFile(file.absPath, { maxBytes: ctx.config.indexing.maxFileSizeBytes });
+    const readOptions = { maxBytes: ctx.config.indexing.maxFileSizeBytes };
+    bytes = options.blockingReads ? readRegularFileSync(file.absPath, readOptions) : await readRegularFile(file.absPath, readOptions);
   } catch (err) {
     if (err instanceof UnreadableFileError) return { path: file.path, kind: "error", error: `cannot read: ${err.message.slice(file.absPath.length + 1)}` };
     const code = (err as NodeJS.ErrnoException).code;
@@ -46,7 +50,7 @@ export async function prepareFile(
   if (file.previousHash === hash) return { ...base, kind: "same-content" };
   if (isSecretContent(file.path, bytes, ctx)) return { ...base, kind: "skipped", reason: SECRET_REASON };
   try {
-    const result = await handlerFor(file.path, includeRegisteredHandlers).handle(file.path, bytes, ctx);
+    const result = await handlerFor(file.path, options.registeredHandlers ?? true).handle(file.path, bytes, ctx);
     if ("skipped" in result) return { ...base, kind: "skipped", reason: result.skipped };
     // Secrets inside ordinary files never reach the store, the embedder or a describer.
     return { ...base, kind: "chunks", chunks: result.chunks.map(redactChunk), ...(result.warnings?.length ? { warnings: result.warnings } : {}) };

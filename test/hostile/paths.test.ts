@@ -99,12 +99,26 @@ describe("indexer", () => {
     expect(paths.some((p) => p.startsWith("etc_link"))).toBe(false);
   });
 
-  it("reading a file that became a FIFO after the walk fails at once", async () => {
-    const ctx = { config: DEFAULT_CONFIG, chunking: DEFAULT_CONFIG.chunking, root: hw.root };
-    const r = await quickly(() => prepareFile({ path: "pipe.ts", absPath: join(hw.root, "pipe.ts"), size: 10, mtimeMs: 1 }, ctx));
-    expect(r).toMatchObject({ kind: "error" });
-    expect((r as { error: string }).error).toMatch(/not a regular file/);
-  });
+  // in the main thread (promise reads) and as a chunking worker reads (blocking reads)
+  for (const blockingReads of [false, true]) {
+    const how = blockingReads ? "blocking reads" : "promise reads";
+    const ctx = () => ({ config: DEFAULT_CONFIG, chunking: DEFAULT_CONFIG.chunking, root: hw.root });
+    const prepare = (path: string) => prepareFile({ path, absPath: join(hw.root, path), size: 10, mtimeMs: 1 }, ctx(), { blockingReads });
+
+    it(`reading a file that became a FIFO after the walk fails at once (${how})`, async () => {
+      const r = await quickly(() => prepare("pipe.ts"));
+      expect(r).toMatchObject({ kind: "error" });
+      expect((r as { error: string }).error).toMatch(/not a regular file/);
+    });
+
+    it(`a link to a device and a file over the size cap are refused, a regular file is chunked (${how})`, async () => {
+      expect(await quickly(() => prepare("zero.ts"))).toMatchObject({ kind: "error", error: expect.stringMatching(/not a regular file/) });
+      expect(await quickly(() => prepare("big.ts"))).toMatchObject({ kind: "error", error: expect.stringMatching(/larger than/) });
+      const ok = await quickly(() => prepare("src/app.ts"));
+      expect(ok.kind).toBe("chunks");
+      expect((ok as { chunks: Array<{ content: string }> }).chunks.map((c) => c.content).join("\n")).toContain("export");
+    });
+  }
 });
 
 describe("wiki status", () => {
