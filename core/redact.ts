@@ -28,6 +28,8 @@ interface Rule {
   replace?: Replacer;
   /** Only in the "text" profile. */
   textOnly?: boolean;
+  /** A cheap test the text must pass for the rule to redact anything in it (skips the scan). */
+  requires?: RegExp;
 }
 
 const keepPrefix = (kind: string): Replacer => (m, count) => (count(kind), `${m[1]}[REDACTED]`);
@@ -37,6 +39,13 @@ const PLACEHOLDER = /^(?:\[REDACTED|\$|%|<|\{\{|\*+$|x+$|\.\.\.|…|null$|none$|
 /** Name parts that make an assignment's value a secret (DB_PASSWORD, MY_API_KEY, "password"). */
 const SECRET_PARTS = new Set(["secret", "secrets", "password", "passwd", "pass", "pwd", "passphrase", "token", "apikey", "credential", "credentials", "auth"]);
 const KEY_QUALIFIERS = new Set(["api", "access", "secret", "private", "signing", "encryption", "master", "client", "auth", "license", "service", "account"]);
+
+/**
+ * Every name isSecretName accepts holds one of these (its parts are pieces of the name): text
+ * without any cannot hold a secret assignment. Most chunks of code have none, and the
+ * assignment patterns are the costliest scans of a chunk.
+ */
+const SECRET_NAME_HINT = new RegExp([...SECRET_PARTS, "key"].join("|"), "i");
 
 /** Whether an identifier names a secret: judged on its parts, so `DB_PASSWORD` and `dbPassword` both count. */
 export function isSecretName(name: string): boolean {
@@ -110,6 +119,7 @@ function rules(profile: RedactProfile): Rule[] {
     // "password": "hunter22", DB_PASS="x y", apiKey: 'abc'
     {
       kind: "assignment",
+      requires: SECRET_NAME_HINT,
       pattern: new RegExp(`((["']?)${NAME_START}(${NAME})\\2[ \\t]*(?::=|[:=])[ \\t]*(["'\`]))([^"'\`\\n]{1,500})\\4`, "g"),
       replace: (m, count) => assignmentValue(profile)([m[0], m[1], m[3], m[5]], count) === m[0] ? m[0] : `${m[1]}[REDACTED]${m[4]}`,
     },
@@ -117,6 +127,7 @@ function rules(profile: RedactProfile): Rule[] {
     // at the start of a line (env files, YAML, shell), where it is configuration, not a reference.
     {
       kind: "assignment",
+      requires: SECRET_NAME_HINT,
       pattern:
         profile === "code"
           ? new RegExp(`^([ \\t]*(?:export[ \\t]+|set[ \\t]+|-[ \\t]+)?(${NAME})[ \\t]*(?:=|:[ \\t]))[ \\t]*([^\\s"'\`,;]+)`, "gm")
@@ -167,6 +178,7 @@ export function redactSecrets(input: string, profile: RedactProfile = "text"): S
   const count = (kind: string) => (redactions[kind] = (redactions[kind] ?? 0) + 1);
   let text = input;
   for (const rule of RULES[profile]) {
+    if (rule.requires && !rule.requires.test(text)) continue;
     rule.pattern.lastIndex = 0;
     text = text.replace(rule.pattern, (...args: unknown[]) => {
       const m = args.filter((a) => typeof a === "string" || a === undefined).map((a) => (a as string | undefined) ?? "") as string[];

@@ -46,6 +46,16 @@ describe("redactor", () => {
     }
   });
 
+  it("redacts an assignment to every kind of secret name, in code and in text", () => {
+    const names = ["DB_PASSWORD", "DB_PASS", "MY_API_KEY", "KEY", "dbPassword", "client_secret", "AUTH_TOKEN", "signingKey", "userPwd", "PASSPHRASE", "apikey", "CREDENTIALS", "x_auth", "SECRETS", "SSH_KEYS"];
+    for (const name of names) {
+      expect(isSecretName(name), name).toBe(true);
+      for (const line of [`${name} = "Zq8vLm2pX9wR"`, `${name}=Zq8vLm2pX9wR`, `  "${name}": "Zq8vLm2pX9wR",`]) {
+        for (const profile of ["code", "text"] as const) expect(redact(line, profile), `${line} (${profile})`).not.toContain("Zq8vLm2pX9wR");
+      }
+    }
+  });
+
   it("judges secret names by their parts", () => {
     for (const n of ["DB_PASSWORD", "DB_PASS", "MY_API_KEY", "KEY", "dbPassword", "client_secret", "AUTH_TOKEN", "signingKey"]) expect(isSecretName(n), n).toBe(true);
     for (const n of ["sortKey", "primary_key", "bypass", "tokenizer", "passage", "monkey"]) expect(isSecretName(n), n).toBe(false);
