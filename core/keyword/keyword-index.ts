@@ -3,7 +3,7 @@
 import type { ScoredId, SearchFilter } from "../types.js";
 import { compileFilter } from "../store/filter.js";
 import { ByteReader, ByteWriter } from "./bytes.js";
-import { normaliseTerm, tokenizeCode, tokenizePath } from "./tokenize.js";
+import { forEachIdentifier, identifierTokens, normaliseTerm, tokenizeCode, tokenizePath } from "./tokenize.js";
 
 /** What the index needs of a chunk: the text to match and the fields filters look at. */
 export interface KeywordDoc {
@@ -38,6 +38,8 @@ const MAGIC = [0x4f, 0x43, 0x52, 0x4b]; // "OCRK"
  * 2: terms stored in string order. 3-4: -ing/-ed folding in normaliseTerm.
  */
 const FORMAT_VERSION = 4;
+/** Identifiers whose term ids add() remembers at most (about 5 MB). */
+const MAX_REMEMBERED_IDENTIFIERS = 30_000;
 
 /**
  * Inverted index in two parts, like a tiny LSM tree:
@@ -85,6 +87,8 @@ export class KeywordIndex {
   private scratch = new Float64Array(0);
   // Per-document term-frequency scratch (by term id), reused across add() calls.
   private tfScratch = new Uint32Array(1024);
+  // Identifier → its term ids, for add() (bounded; see countIdentifier).
+  private identifierTerms = new Map<string, readonly number[]>();
 
   get size(): number {
     return this.liveDocs;
@@ -100,7 +104,7 @@ export class KeywordIndex {
       const docNo = this.docIds.length;
       // Term frequencies accumulate in a scratch array indexed by term id: no per-document map.
       const touched: number[] = [];
-      this.countTokens(tokenizeCode(doc.text), 1, touched);
+      forEachIdentifier(doc.text, (identifier) => this.countIdentifier(identifier, touched));
       if (doc.symbol) this.countTokens(tokenizeCode(doc.symbol), SYMBOL_WEIGHT, touched);
       this.countTokens(tokenizePath(doc.filePath), PATH_WEIGHT, touched);
       let len = 0;
@@ -400,22 +404,43 @@ export class KeywordIndex {
   }
 
   private countTokens(tokens: string[], weight: number, touched: number[]): void {
-    for (const token of tokens) {
-      const term = normaliseTerm(token);
-      let termId = this.lookupTerm(term);
-      if (termId === undefined) {
-        termId = this.terms.length;
-        this.terms.push(term);
-        (this.termIds ?? this.newTermIds).set(term, termId);
-        if (termId >= this.tfScratch.length) {
-          const grown = new Uint32Array(this.tfScratch.length * 2);
-          grown.set(this.tfScratch);
-          this.tfScratch = grown;
-        }
-      }
-      if (this.tfScratch[termId] === 0) touched.push(termId);
-      this.tfScratch[termId] += weight;
+    for (const token of tokens) this.countTerm(this.termIdOf(normaliseTerm(token)), weight, touched);
+  }
+
+  /**
+   * Counts one identifier of a document's text (weight 1). Its term ids are remembered: code
+   * repeats its names, and tokenizing, normalising and looking up each occurrence was most
+   * of the time of add(). Term ids never change for the life of the index.
+   */
+  private countIdentifier(identifier: string, touched: number[]): void {
+    let ids = this.identifierTerms.get(identifier);
+    if (ids === undefined) {
+      ids = identifierTokens(identifier).map((token) => this.termIdOf(normaliseTerm(token)));
+      if (this.identifierTerms.size >= MAX_REMEMBERED_IDENTIFIERS) this.identifierTerms.clear();
+      this.identifierTerms.set(identifier, ids);
     }
+    for (const termId of ids) this.countTerm(termId, 1, touched);
+  }
+
+  /** The id of a term, created when new. */
+  private termIdOf(term: string): number {
+    let termId = this.lookupTerm(term);
+    if (termId === undefined) {
+      termId = this.terms.length;
+      this.terms.push(term);
+      (this.termIds ?? this.newTermIds).set(term, termId);
+      if (termId >= this.tfScratch.length) {
+        const grown = new Uint32Array(this.tfScratch.length * 2);
+        grown.set(this.tfScratch);
+        this.tfScratch = grown;
+      }
+    }
+    return termId;
+  }
+
+  private countTerm(termId: number, weight: number, touched: number[]): void {
+    if (this.tfScratch[termId] === 0) touched.push(termId);
+    this.tfScratch[termId] += weight;
   }
 
   private postingCount(termId: number): number {

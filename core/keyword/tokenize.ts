@@ -19,11 +19,6 @@ const PLAIN_WORD = /^(?:[A-Z]?[a-z]+|[0-9]+)$/;
 export const MAX_TOKEN_LENGTH = 64;
 
 /**
- * Lower-cased tokens of `text`, in order, with repeats (term frequency matters).
- * For each identifier: its words of two or more characters, then the whole identifier
- * (separators removed) when it has more than one word.
- */
-/**
  * The distinct normalised terms of a text, as a set: what tokenizeCode + normaliseTerm give,
  * computed once per distinct identifier (code repeats its names; a 4 KB chunk has a few
  * hundred identifiers but a few dozen distinct ones).
@@ -35,36 +30,54 @@ export function distinctTerms(text: string): Set<string> {
   return out;
 }
 
+/**
+ * Lower-cased tokens of `text`, in order, with repeats (term frequency matters).
+ * For each identifier: its words of two or more characters, then the whole identifier
+ * (separators removed) when it has more than one word.
+ */
 export function tokenizeCode(text: string): string[] {
   const out: string[] = [];
+  forEachIdentifier(text, (id) => pushIdentifierTokens(id, out));
+  return out;
+}
+
+/** Calls `fn` with each identifier-like run of `text`, in order, with repeats. */
+export function forEachIdentifier(text: string, fn: (identifier: string) => void): void {
   const identifier = new RegExp(IDENTIFIER.source, "gu");
   let match: RegExpExecArray | null;
-  while ((match = identifier.exec(text)) !== null) {
-    const id = match[0];
-    // Fast path for the bulk of code and prose: one plain word (`return`, `Value`, `42`).
-    if (PLAIN_WORD.test(id)) {
-      if (id.length >= 2 && id.length <= MAX_TOKEN_LENGTH) out.push(id.toLowerCase());
-      continue;
-    }
-    let words = 0;
-    for (const segment of id.split(SEPARATORS)) {
-      if (segment.length === 0) continue;
-      WORD_PART.lastIndex = 0;
-      let part: RegExpExecArray | null;
-      while ((part = WORD_PART.exec(segment)) !== null) {
-        words++;
-        const word = part[0];
-        // Single characters (`i`, `x`, `0`) are everywhere and say nothing.
-        if (word.length < 2 || word.length > MAX_TOKEN_LENGTH) continue;
-        out.push(word.toLowerCase());
-      }
-    }
-    if (words > 1) {
-      const whole = id.replace(ALL_SEPARATORS, "").toLowerCase();
-      if (whole.length >= 2 && whole.length <= MAX_TOKEN_LENGTH) out.push(whole);
+  while ((match = identifier.exec(text)) !== null) fn(match[0]);
+}
+
+/** The tokens of one identifier, as tokenizeCode gives them for it anywhere in a text. */
+export function identifierTokens(id: string): string[] {
+  const out: string[] = [];
+  pushIdentifierTokens(id, out);
+  return out;
+}
+
+function pushIdentifierTokens(id: string, out: string[]): void {
+  // Fast path for the bulk of code and prose: one plain word (`return`, `Value`, `42`).
+  if (PLAIN_WORD.test(id)) {
+    if (id.length >= 2 && id.length <= MAX_TOKEN_LENGTH) out.push(id.toLowerCase());
+    return;
+  }
+  let words = 0;
+  for (const segment of id.split(SEPARATORS)) {
+    if (segment.length === 0) continue;
+    WORD_PART.lastIndex = 0;
+    let part: RegExpExecArray | null;
+    while ((part = WORD_PART.exec(segment)) !== null) {
+      words++;
+      const word = part[0];
+      // Single characters (`i`, `x`, `0`) are everywhere and say nothing.
+      if (word.length < 2 || word.length > MAX_TOKEN_LENGTH) continue;
+      out.push(word.toLowerCase());
     }
   }
-  return out;
+  if (words > 1) {
+    const whole = id.replace(ALL_SEPARATORS, "").toLowerCase();
+    if (whole.length >= 2 && whole.length <= MAX_TOKEN_LENGTH) out.push(whole);
+  }
 }
 
 /**

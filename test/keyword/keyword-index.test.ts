@@ -153,6 +153,28 @@ describe("KeywordIndex loaded from bytes", () => {
   });
 });
 
+describe("KeywordIndex term counting", () => {
+  test("a document scores the same whatever identifiers the index saw before it", () => {
+    // Identifiers repeat across documents (and add() remembers their terms): the same document
+    // added to a fresh index, to one that saw its identifiers in other documents, and to a
+    // loaded one (terms found by binary search) must score the same for every query.
+    const target = doc("t", "getUserById(getUserById); parse_config user_id HTTPServer http_server café naïve");
+    const others = [doc("o1", "getUserById HTTPServer parse_config"), doc("o2", "user_id café")];
+    const a = build([...others, target]);
+    const b = new KeywordIndex();
+    for (const d of others) b.add([d]);
+    const c = KeywordIndex.deserialize(b.serialize());
+    b.add([target]);
+    c.add([target]);
+    for (const q of ["get user by id", "getUserById", "http server", "parse config", "user id", "café", "naïve"]) {
+      const expected = a.search(q, 5);
+      expect(expected.map((h) => h.id), q).toContain("t");
+      expect(b.search(q, 5), q).toEqual(expected);
+      expect(c.search(q, 5), q).toEqual(expected);
+    }
+  });
+});
+
 describe("KeywordIndex file format", () => {
   test("a file of another format version is refused, not misread", () => {
     const bytes = build().serialize();
