@@ -177,6 +177,27 @@ interface StoreLike extends VectorStore {
 }
 
 /** Runs one pass under the store's lock. Throws IndexBusyError when another pass holds it. */
+/** At most one store write in flight, started in order; its failure surfaces at the next settle. */
+class SerialWrites {
+  private inFlight: Promise<void> = Promise.resolve();
+
+  start(write: () => Promise<void>): void {
+    this.inFlight = write();
+    // seen at settle(); never an unhandled rejection meanwhile
+    this.inFlight.catch(() => undefined);
+  }
+
+  /** Waits for the write in flight; throws its error. */
+  settle(): Promise<void> {
+    return this.inFlight;
+  }
+
+  /** Waits for the write in flight, ignoring its error (the pass is failing already). */
+  async drain(): Promise<void> {
+    await this.inFlight.catch(() => undefined);
+  }
+}
+
 export async function runIndexPass(env: PassEnv, options: IndexOptions = {}): Promise<IndexSummary> {
   // Taking the lock creates the state folder: never inside a workspace that was deleted.
   if (!isExistingFolder(env.root)) throw new Error(`the workspace folder ${env.root} does not exist; nothing to index (check the path)`);
@@ -339,6 +360,7 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
   const kwRemoved: string[] = [];
   const kwAdded: KeywordDoc[] = [];
   let touchedEntries = 0;
+  const storeWrites = new SerialWrites();
   summary.rebuildReason = rebuildReason;
   mark("reconcile");
   // The pass edits this keyword index in place. Searches in this process may see it mid-pass
@@ -501,7 +523,11 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
         await applyBatch(prepared, cache);
         mark("embed+write");
       }
+      await storeWrites.settle();
+      mark("batch:store");
     } finally {
+      // after a failure, no write may still be running when the pass rolls the store back
+      await storeWrites.drain();
       await pool?.close();
       cache?.releaseAbove(CACHE_KEEP_BYTES);
     }
@@ -653,14 +679,21 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
     mark("batch:enrich+embed");
     // Writes: old rows out, new rows in; the keyword index follows the store.
     progress.phase = "writing";
+    // The store writes in its own threads: this batch's write runs while the next batch is
+    // embedded (writes stay in order; the pass waits for the last before committing, and a
+    // failed write fails the pass at the next batch or the commit).
+    await storeWrites.settle();
+    mark("batch:store");
+    const rows = addRecords.map((r, i) => ({ ...r, vector: vectors[i] }));
+    storeWrites.start(async () => {
+      if (removeIds.length > 0) await store.deleteByIds(removeIds);
+      if (rows.length > 0) await store.add(rows);
+    });
     if (removeIds.length > 0) {
-      await store.deleteByIds(removeIds);
       kwIndex().removeIds(removeIds);
       kwRemoved.push(...removeIds);
     }
     if (addRecords.length > 0) {
-      await store.add(addRecords.map((r, i) => ({ ...r, vector: vectors[i] })));
-      mark("batch:store");
       const docs = addRecords.map((r, i) => keywordDoc(r, addTexts[i]));
       kwIndex().add(docs);
       if (kwAdded.length + kwRemoved.length <= KEYWORD_DELTA_MAX_OPS) kwAdded.push(...docs);
