@@ -97,6 +97,12 @@ interface LoadedModel {
 // are serialised: two providers with different folders must not interleave.
 let loading: Promise<unknown> = Promise.resolve();
 
+function serialised<T>(run: () => Promise<T>): Promise<T> {
+  const next = loading.then(run, run);
+  loading = next.catch(() => undefined);
+  return next;
+}
+
 type Tok = ((texts: string | string[], o: Record<string, unknown>) => Record<string, { data: ArrayLike<bigint>; dims: number[]; ort_tensor: unknown }>) & {
   model_max_length?: number;
 };
@@ -104,37 +110,129 @@ type OrtSession = {
   inputNames: string[];
   outputNames: string[];
   run(feeds: Record<string, unknown>, fetches?: string[]): Promise<Record<string, { data: Float32Array; dims: number[] }>>;
+  release?(): Promise<void>;
 };
+type MakeTensor = (ids: BigInt64Array, dims: number[]) => unknown;
+
+function sessionOptions(threads: number) {
+  return {
+    intraOpNumThreads: threads,
+    interOpNumThreads: 1,
+    // Idle intra-op threads otherwise spin for a while after every run: on a small model
+    // that burnt about as much CPU as the work itself, taken from the chunking worker and
+    // from the user's other programs.
+    extra: { session: { intra_op: { allow_spinning: "0" }, inter_op: { allow_spinning: "0" } } },
+  };
+}
+
+/** transformers.js pointed at a model folder or the hub cache (the global settings it loads with). */
+async function transformersFor(src: Exclude<LocalModelSource, { kind: "missing" }>) {
+  const transformers = await import("@huggingface/transformers");
+  const { env } = transformers;
+  env.allowLocalModels = true;
+  if (src.kind === "folder") {
+    env.allowRemoteModels = false;
+    env.localModelPath = dirname(src.dir) + "/";
+    return { transformers, id: basename(src.dir) };
+  }
+  // a cached hub model loads like a folder; only an uncached one may download
+  env.allowRemoteModels = !src.cached;
+  env.localModelPath = src.cacheDir + "/";
+  env.cacheDir = src.cacheDir;
+  return { transformers, id: src.id };
+}
+
+/**
+ * Words with accents or other scripts, through the full tokenizer one word at a time and
+ * remembered (the fast WordPiece encoder handles a-z and 0-9 only; see wordpiece.ts).
+ */
+function otherWordIds(tokenizer: Tok): (word: string) => readonly number[] {
+  const known = new Map<string, readonly number[]>();
+  return (word) => {
+    let ids = known.get(word);
+    if (ids === undefined) {
+      ids = Array.from(tokenizer(word, { add_special_tokens: false }).input_ids.data, Number);
+      if (known.size >= 10_000) known.clear();
+      known.set(word, ids);
+    }
+    return ids;
+  };
+}
+
+/** Runs a graph that pools in C++ (output `sentence_embedding`) on rows of token ids. */
+async function runPooled(session: OrtSession, makeTensor: MakeTensor, rows: number[][]): Promise<{ data: Float32Array; dim: number }> {
+  const width = Math.max(...rows.map((r) => r.length));
+  const ids = new BigInt64Array(rows.length * width);
+  const mask = new BigInt64Array(rows.length * width);
+  rows.forEach((r, i) => {
+    for (let j = 0; j < r.length; j++) {
+      ids[i * width + j] = BigInt(r[j]);
+      mask[i * width + j] = 1n;
+    }
+  });
+  const dims = [rows.length, width];
+  const feeds: Record<string, unknown> = { input_ids: makeTensor(ids, dims), attention_mask: makeTensor(mask, dims) };
+  if (session.inputNames.includes("token_type_ids")) feeds.token_type_ids = makeTensor(new BigInt64Array(ids.length), dims);
+  const out = (await session.run(feeds, ["sentence_embedding"])).sentence_embedding;
+  return { data: out.data, dim: out.dims[out.dims.length - 1] };
+}
+
+/** Text the fast encoder handles alone (preprocessed text holds only words and single spaces). */
+const PLAIN_TEXT = /^[a-z0-9 ]*$/;
+
+/**
+ * The bundled model's own path, without transformers.js: its preprocessed words go straight
+ * to WordPiece ids and onnxruntime runs a graph that pools in C++. Starting it takes ~0.15 s
+ * where loading transformers.js, its tokenizer and the model took ~0.65 s (every CLI command
+ * that embeds pays it once). transformers.js's tokenizer is loaded only for a text with a
+ * word outside a-z and 0-9. Null when the folder is not such a model.
+ */
+async function loadPooledDirect(src: Exclude<LocalModelSource, { kind: "missing" }>, threads: number, dir: string, facts: ModelFacts): Promise<LoadedModel | null> {
+  if (src.kind !== "folder" || facts.preprocess !== IDENTIFIER_PREPROCESS) return null;
+  const wordPiece = wordPieceFromTokenizerJson(readJson(join(dir, "tokenizer.json")));
+  if (!wordPiece) return null;
+  const ort = await import("onnxruntime-node");
+  const session = (await ort.InferenceSession.create(join(dir, "onnx", "model.onnx"), sessionOptions(threads))) as unknown as OrtSession;
+  if (!session.outputNames.includes("sentence_embedding")) {
+    await session.release?.();
+    return null;
+  }
+  const maxLength = Math.min(Number(readTokenizerConfig(dir).model_max_length) || 512, 8192);
+  const makeTensor: MakeTensor = (ids, dims) => new ort.Tensor("int64", ids, dims);
+  let otherWord: ((word: string) => readonly number[]) | null = null;
+  const tokenizerForOtherWords = async () => {
+    otherWord ??= await serialised(async () => {
+      const { transformers, id } = await transformersFor(src);
+      return otherWordIds((await transformers.AutoTokenizer.from_pretrained(id)) as unknown as Tok);
+    });
+    return otherWord;
+  };
+  return {
+    async dispose() {
+      await session.release?.();
+    },
+    async embed(texts: string[]) {
+      const other = texts.every((t) => PLAIN_TEXT.test(t)) ? undefined : await tokenizerForOtherWords();
+      return runPooled(session, makeTensor, texts.map((t) => encodeWordPiece(t, wordPiece, maxLength, other)));
+    },
+  };
+}
+
+function readTokenizerConfig(dir: string): Record<string, unknown> {
+  try {
+    return readJson(join(dir, "tokenizer_config.json")) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
 
 async function loadModel(src: Exclude<LocalModelSource, { kind: "missing" }>, threads: number, dir: string, facts: ModelFacts): Promise<LoadedModel> {
-  const run = async (): Promise<LoadedModel> => {
-    const { env, AutoTokenizer, AutoModel, Tensor } = await import("@huggingface/transformers");
-    env.allowLocalModels = true;
-    let id: string;
-    if (src.kind === "folder") {
-      env.allowRemoteModels = false;
-      env.localModelPath = dirname(src.dir) + "/";
-      id = basename(src.dir);
-    } else {
-      // a cached hub model loads like a folder; only an uncached one may download
-      env.allowRemoteModels = !src.cached;
-      env.localModelPath = src.cacheDir + "/";
-      env.cacheDir = src.cacheDir;
-      id = src.id;
-    }
-    const options = {
-      dtype: "fp32",
-      device: "cpu",
-      cache_dir: src.kind === "hub" ? src.cacheDir : undefined,
-      session_options: {
-        intraOpNumThreads: threads,
-        interOpNumThreads: 1,
-        // Idle intra-op threads otherwise spin for a while after every run: on a small model
-        // that burnt about as much CPU as the work itself, taken from the chunking worker and
-        // from the user's other programs.
-        extra: { session: { intra_op: { allow_spinning: "0" }, inter_op: { allow_spinning: "0" } } },
-      },
-    };
+  const direct = await loadPooledDirect(src, threads, dir, facts);
+  if (direct) return direct;
+  return serialised(async (): Promise<LoadedModel> => {
+    const { transformers, id } = await transformersFor(src);
+    const { AutoTokenizer, AutoModel, Tensor } = transformers;
+    const options = { dtype: "fp32", device: "cpu", cache_dir: src.kind === "hub" ? src.cacheDir : undefined, session_options: sessionOptions(threads) };
     const tokenizer = (await AutoTokenizer.from_pretrained(id, options as never)) as unknown as Tok;
     const model = (await AutoModel.from_pretrained(id, options as never)) as unknown as {
       sessions?: Record<string, OrtSession>;
@@ -143,63 +241,30 @@ async function loadModel(src: Exclude<LocalModelSource, { kind: "missing" }>, th
     };
     const session = model.sessions?.model;
     const maxLength = Math.min(tokenizer.model_max_length ?? 512, 8192);
-    // The bundled model's own fast path: its words go straight to WordPiece ids, and the
-    // graph pools in C++ (output `sentence_embedding`), so no [B, T, D] tensor reaches JS.
+    // A model trained on preprocessed words (but not loadable directly, e.g. from the hub
+    // cache): its words go to WordPiece ids here, and a graph that pools in C++ returns
+    // vectors, so no [B, T, D] tensor reaches JS.
     const wordPiece = facts.preprocess === IDENTIFIER_PREPROCESS ? wordPieceFromTokenizerJson(readJson(join(dir, "tokenizer.json"))) : null;
     const pooledInGraph = !!session && session.outputNames.includes("sentence_embedding");
-
-    // Words with accents or other scripts go through the full tokenizer one word at a time
-    // (remembered): a whole text with one such word used to take the slow path entirely.
-    const otherWords = new Map<string, readonly number[]>();
-    const otherWord = (word: string): readonly number[] => {
-      let ids = otherWords.get(word);
-      if (ids === undefined) {
-        ids = Array.from(tokenizer(word, { add_special_tokens: false }).input_ids.data, Number);
-        if (otherWords.size >= 10_000) otherWords.clear();
-        otherWords.set(word, ids);
-      }
-      return ids;
-    };
+    const otherWord = otherWordIds(tokenizer);
     const idsOf = (text: string): number[] => {
       if (wordPiece) return encodeWordPiece(text, wordPiece, maxLength, otherWord);
-      const enc = tokenizer(text, { truncation: true, max_length: maxLength });
-      return Array.from(enc.input_ids.data, Number);
+      return Array.from(tokenizer(text, { truncation: true, max_length: maxLength }).input_ids.data, Number);
     };
-
+    const makeTensor: MakeTensor = (ids, dims) => new Tensor("int64", ids, dims).ort_tensor;
     return {
       async dispose() {
         await model.dispose?.();
       },
       async embed(texts: string[]) {
-        if (session && pooledInGraph) {
-          const rows = texts.map(idsOf);
-          const width = Math.max(...rows.map((r) => r.length));
-          const ids = new BigInt64Array(rows.length * width);
-          const mask = new BigInt64Array(rows.length * width);
-          rows.forEach((r, i) => {
-            for (let j = 0; j < r.length; j++) {
-              ids[i * width + j] = BigInt(r[j]);
-              mask[i * width + j] = 1n;
-            }
-          });
-          const feeds: Record<string, unknown> = {
-            input_ids: new Tensor("int64", ids, [rows.length, width]).ort_tensor,
-            attention_mask: new Tensor("int64", mask, [rows.length, width]).ort_tensor,
-          };
-          if (session.inputNames.includes("token_type_ids")) feeds.token_type_ids = new Tensor("int64", new BigInt64Array(ids.length), [rows.length, width]).ort_tensor;
-          const out = (await session.run(feeds, ["sentence_embedding"])).sentence_embedding;
-          return { data: out.data, dim: out.dims[out.dims.length - 1] };
-        }
+        if (session && pooledInGraph) return runPooled(session, makeTensor, texts.map(idsOf));
         // any other model: transformers.js end to end, mean pooling done here
         const inputs = tokenizer(texts, { padding: true, truncation: true, max_length: maxLength });
         const hidden = (await model(inputs)).last_hidden_state;
         return { data: meanPoolNormalise(hidden.data, hidden.dims, inputs.attention_mask.data), dim: hidden.dims[2] };
       },
     };
-  };
-  const next = loading.then(run, run);
-  loading = next.catch(() => undefined);
-  return next;
+  });
 }
 
 function readJson(file: string): unknown {
