@@ -15,7 +15,7 @@ import type { Logger } from "../engine-types.js";
 import { modelsDir } from "../paths.js";
 import type { EmbeddingProvider, EmbedPurpose } from "../types.js";
 import { IDENTIFIER_PREPROCESS, preprocessForEmbedding } from "./preprocess.js";
-import { encodeWordPiece, wordPieceFromTokenizerJson } from "./wordpiece.js";
+import { encodeOtherWord, encodeWordPiece, wordPieceFromTokenizerJson, type WordPieceVocab } from "./wordpiece.js";
 
 /** Where a configured model lives, before anything is loaded. */
 export type LocalModelSource =
@@ -142,16 +142,13 @@ async function transformersFor(src: Exclude<LocalModelSource, { kind: "missing" 
   return { transformers, id: src.id };
 }
 
-/**
- * Words with accents or other scripts, through the full tokenizer one word at a time and
- * remembered (the fast WordPiece encoder handles a-z and 0-9 only; see wordpiece.ts).
- */
-function otherWordIds(tokenizer: Tok): (word: string) => readonly number[] {
+/** encodeOtherWord, remembered: words with accents or other scripts recur like any other. */
+function rememberedOtherWords(wp: WordPieceVocab): (word: string) => readonly number[] {
   const known = new Map<string, readonly number[]>();
   return (word) => {
     let ids = known.get(word);
     if (ids === undefined) {
-      ids = Array.from(tokenizer(word, { add_special_tokens: false }).input_ids.data, Number);
+      ids = encodeOtherWord(word, wp);
       if (known.size >= 10_000) known.clear();
       known.set(word, ids);
     }
@@ -177,15 +174,12 @@ async function runPooled(session: OrtSession, makeTensor: MakeTensor, rows: numb
   return { data: out.data, dim: out.dims[out.dims.length - 1] };
 }
 
-/** Text the fast encoder handles alone (preprocessed text holds only words and single spaces). */
-const PLAIN_TEXT = /^[a-z0-9 ]*$/;
-
 /**
  * The bundled model's own path, without transformers.js: its preprocessed words go straight
- * to WordPiece ids and onnxruntime runs a graph that pools in C++. Starting it takes ~0.15 s
- * where loading transformers.js, its tokenizer and the model took ~0.65 s (every CLI command
- * that embeds pays it once). transformers.js's tokenizer is loaded only for a text with a
- * word outside a-z and 0-9. Null when the folder is not such a model.
+ * to WordPiece ids (the BERT normaliser done by hand for words outside a-z and 0-9) and
+ * onnxruntime runs a graph that pools in C++. Starting it takes ~0.3 s where loading
+ * transformers.js, its tokenizer and the model took ~0.8 s (every CLI command that embeds
+ * pays it once). Null when the folder is not such a model.
  */
 async function loadPooledDirect(src: Exclude<LocalModelSource, { kind: "missing" }>, threads: number, dir: string, facts: ModelFacts): Promise<LoadedModel | null> {
   if (src.kind !== "folder" || facts.preprocess !== IDENTIFIER_PREPROCESS) return null;
@@ -199,21 +193,13 @@ async function loadPooledDirect(src: Exclude<LocalModelSource, { kind: "missing"
   }
   const maxLength = Math.min(Number(readTokenizerConfig(dir).model_max_length) || 512, 8192);
   const makeTensor: MakeTensor = (ids, dims) => new ort.Tensor("int64", ids, dims);
-  let otherWord: ((word: string) => readonly number[]) | null = null;
-  const tokenizerForOtherWords = async () => {
-    otherWord ??= await serialised(async () => {
-      const { transformers, id } = await transformersFor(src);
-      return otherWordIds((await transformers.AutoTokenizer.from_pretrained(id)) as unknown as Tok);
-    });
-    return otherWord;
-  };
+  const otherWord = rememberedOtherWords(wordPiece);
   return {
     async dispose() {
       await session.release?.();
     },
     async embed(texts: string[]) {
-      const other = texts.every((t) => PLAIN_TEXT.test(t)) ? undefined : await tokenizerForOtherWords();
-      return runPooled(session, makeTensor, texts.map((t) => encodeWordPiece(t, wordPiece, maxLength, other)));
+      return runPooled(session, makeTensor, texts.map((t) => encodeWordPiece(t, wordPiece, maxLength, otherWord)));
     },
   };
 }
@@ -246,7 +232,7 @@ async function loadModel(src: Exclude<LocalModelSource, { kind: "missing" }>, th
     // vectors, so no [B, T, D] tensor reaches JS.
     const wordPiece = facts.preprocess === IDENTIFIER_PREPROCESS ? wordPieceFromTokenizerJson(readJson(join(dir, "tokenizer.json"))) : null;
     const pooledInGraph = !!session && session.outputNames.includes("sentence_embedding");
-    const otherWord = otherWordIds(tokenizer);
+    const otherWord = wordPiece ? rememberedOtherWords(wordPiece) : undefined;
     const idsOf = (text: string): number[] => {
       if (wordPiece) return encodeWordPiece(text, wordPiece, maxLength, otherWord);
       return Array.from(tokenizer(text, { truncation: true, max_length: maxLength }).input_ids.data, Number);

@@ -91,6 +91,64 @@ function splitIntoPieces(word: string, wp: WordPieceVocab): readonly number[] {
   return pieces;
 }
 
+/**
+ * CJK ideographs, which the BERT normaliser sets apart as words of their own. Tested per
+ * UTF-16 unit, as transformers.js does (so the ranges past U+FFFF never match there either).
+ */
+function isCjkUnit(c: number): boolean {
+  return (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0xf900 && c <= 0xfaff);
+}
+
+const NONSPACING_MARK = /\p{Mn}/gu;
+const SPACES = /\s+/u;
+
+/**
+ * Ids of a word with letters outside a-z (accents, other scripts), as the BERT normaliser,
+ * pre-tokenizer and WordPiece of a tokenizer.json give them: CJK ideographs become words of
+ * their own, then lower case, then accents stripped (NFD without non-spacing marks), then
+ * WordPiece by code points. `word` holds letters and digits only (preprocessForEmbedding's
+ * output), so the pre-tokenizer's punctuation split never applies. The tests hold this to
+ * transformers.js's tokenizer over many scripts.
+ */
+export function encodeOtherWord(word: string, wp: WordPieceVocab): readonly number[] {
+  let spaced = "";
+  for (let i = 0; i < word.length; i++) {
+    const unit = word[i];
+    spaced += isCjkUnit(word.charCodeAt(i)) ? ` ${unit} ` : unit;
+  }
+  const normalised = spaced.toLowerCase().normalize("NFD").replace(NONSPACING_MARK, "");
+  const out: number[] = [];
+  for (const piece of normalised.split(SPACES)) {
+    if (!piece) continue;
+    const whole = wp.vocab.get(piece);
+    if (whole !== undefined) out.push(whole);
+    else for (const id of splitIntoPiecesByCodePoint(piece, wp)) out.push(id);
+  }
+  return out;
+}
+
+/** splitIntoPieces over code points (a piece never splits a surrogate pair). */
+function splitIntoPiecesByCodePoint(word: string, wp: WordPieceVocab): readonly number[] {
+  const chars = [...word];
+  if (chars.length > wp.maxInputCharsPerWord) return [wp.unkId];
+  const pieces: number[] = [];
+  let start = 0;
+  while (start < chars.length) {
+    let end = chars.length;
+    let found: number | undefined;
+    while (start < end) {
+      const sub = chars.slice(start, end).join("");
+      found = wp.vocab.get(start === 0 ? sub : wp.prefix + sub);
+      if (found !== undefined) break;
+      end--;
+    }
+    if (found === undefined) return [wp.unkId];
+    pieces.push(found);
+    start = end;
+  }
+  return pieces;
+}
+
 /** True for a word of a-z and 0-9 only, which the BERT normaliser leaves as it is. */
 function isPlainWord(word: string): boolean {
   for (let i = 0; i < word.length; i++) {

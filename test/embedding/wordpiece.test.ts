@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { AutoTokenizer, env } from "@huggingface/transformers";
 import { BUNDLED_MODEL_ID } from "../../core/config/defaults.js";
 import { preprocessForEmbedding } from "../../core/embedding/preprocess.js";
-import { encodeWordPiece, wordPieceFromTokenizerJson, type WordPieceVocab } from "../../core/embedding/wordpiece.js";
+import { encodeOtherWord, encodeWordPiece, wordPieceFromTokenizerJson, type WordPieceVocab } from "../../core/embedding/wordpiece.js";
 import { modelsDir } from "../../core/paths.js";
 
 const SAMPLES = [
@@ -60,6 +60,31 @@ describe("fast WordPiece encoder", () => {
       // a second encoding (words now remembered) gives the same ids
       expect(encodeWordPiece(text, wp, 512, otherWord)).toEqual(expected);
     }
+  });
+
+  it("encodes words of every script as transformers.js does, without it (BERT normaliser by hand)", () => {
+    // Runs of characters from many blocks, alone and glued to ASCII: accents, case, marks that
+    // NFD splits off, CJK ideographs (set apart), characters past U+FFFF, other digits.
+    const ranges: Array<[number, number]> = [
+      [0xc0, 0xff], [0x100, 0x17f], [0x180, 0x24f], [0x370, 0x3ff], [0x400, 0x4ff], [0x531, 0x587], [0x5d0, 0x5ea], [0x620, 0x669],
+      [0x900, 0x97f], [0xe01, 0xe5b], [0x10a0, 0x10ff], [0x1e00, 0x1eff], [0x3041, 0x30ff], [0x3400, 0x3420], [0x4e00, 0x4e60],
+      [0xac00, 0xac60], [0xf900, 0xf920], [0xff10, 0xff5a], [0x1d400, 0x1d430], [0x20000, 0x20020], [0x1f600, 0x1f610],
+    ];
+    const samples: string[] = [];
+    for (const [from, to] of ranges) {
+      const chars = Array.from({ length: to - from + 1 }, (_, i) => String.fromCodePoint(from + i));
+      for (let i = 0; i < chars.length; i += 5) samples.push(chars.slice(i, i + 5).join(""), `x${chars[i]}y`, `get${chars.slice(i, i + 3).join("")}Name`);
+    }
+    samples.push("Größe berechnen", "İstanbul ǅemal ﬁle", "naïve_café42", "ÀÉÎÕÜ", "日本語のテキスト", "Ωmega ñandú", "a".repeat(120) + "é");
+    const other = (word: string) => encodeOtherWord(word, wp);
+    let checked = 0;
+    for (const sample of samples) {
+      const text = preprocessForEmbedding(sample, 2000);
+      const expected = Array.from(tokenizer(text, { truncation: true, max_length: 512 }).input_ids.data as ArrayLike<bigint>, Number);
+      expect(encodeWordPiece(text, wp, 512, other), JSON.stringify(sample)).toEqual(expected);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(500);
   });
 
   it("refuses a tokenizer that is not BERT WordPiece", () => {
