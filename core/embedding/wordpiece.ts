@@ -69,21 +69,28 @@ function encodeWord(word: string, wp: WordPieceVocab, out: number[]): void {
   for (const id of ids) out.push(id);
 }
 
-/** Greedy longest-match pieces of a word the vocabulary lacks whole. */
+/** Greedy longest-match pieces of an a-z/0-9 word the vocabulary lacks whole. */
 function splitIntoPieces(word: string, wp: WordPieceVocab): readonly number[] {
-  if (word.length > wp.maxInputCharsPerWord) return [wp.unkId];
+  return greedyPieces(word.length, (start, end) => word.slice(start, end), wp);
+}
+
+/**
+ * BERT's WordPiece over `length` characters, `text(start, end)` giving characters start..end:
+ * the longest vocabulary entry from each position (`##`-prefixed after the first); a word with
+ * any unmatchable position, or too long, becomes one [UNK].
+ */
+function greedyPieces(length: number, text: (start: number, end: number) => string, wp: WordPieceVocab): readonly number[] {
+  if (length > wp.maxInputCharsPerWord) return [wp.unkId];
   const pieces: number[] = [];
   let start = 0;
-  while (start < word.length) {
-    let end = word.length;
+  while (start < length) {
+    let end = length;
     let found: number | undefined;
     while (start < end) {
-      const sub = start === 0 ? word.slice(0, end) : wp.prefix + word.slice(start, end);
-      found = wp.vocab.get(sub);
+      found = wp.vocab.get(start === 0 ? text(0, end) : wp.prefix + text(start, end));
       if (found !== undefined) break;
       end--;
     }
-    // BERT semantics: a word with any unmatchable piece becomes one [UNK]
     if (found === undefined) return [wp.unkId];
     pieces.push(found);
     start = end;
@@ -127,26 +134,10 @@ export function encodeOtherWord(word: string, wp: WordPieceVocab): readonly numb
   return out;
 }
 
-/** splitIntoPieces over code points (a piece never splits a surrogate pair). */
+/** WordPiece over code points (a piece never splits a surrogate pair), as transformers.js does. */
 function splitIntoPiecesByCodePoint(word: string, wp: WordPieceVocab): readonly number[] {
   const chars = [...word];
-  if (chars.length > wp.maxInputCharsPerWord) return [wp.unkId];
-  const pieces: number[] = [];
-  let start = 0;
-  while (start < chars.length) {
-    let end = chars.length;
-    let found: number | undefined;
-    while (start < end) {
-      const sub = chars.slice(start, end).join("");
-      found = wp.vocab.get(start === 0 ? sub : wp.prefix + sub);
-      if (found !== undefined) break;
-      end--;
-    }
-    if (found === undefined) return [wp.unkId];
-    pieces.push(found);
-    start = end;
-  }
-  return pieces;
+  return greedyPieces(chars.length, (start, end) => chars.slice(start, end).join(""), wp);
 }
 
 /** True for a word of a-z and 0-9 only, which the BERT normaliser leaves as it is. */
