@@ -15,7 +15,7 @@ import type { Logger } from "../engine-types.js";
 import { modelsDir } from "../paths.js";
 import type { EmbeddingProvider, EmbedPurpose } from "../types.js";
 import { IDENTIFIER_PREPROCESS, preprocessForEmbedding } from "./preprocess.js";
-import { encodeOtherWord, encodeWordPiece, wordPieceFromTokenizerJson, type WordPieceVocab } from "./wordpiece.js";
+import { encodeWordPiece, wordPieceFromTokenizerJson } from "./wordpiece.js";
 
 /** Where a configured model lives, before anything is loaded. */
 export type LocalModelSource =
@@ -142,20 +142,6 @@ async function transformersFor(src: Exclude<LocalModelSource, { kind: "missing" 
   return { transformers, id: src.id };
 }
 
-/** encodeOtherWord, remembered: words with accents or other scripts recur like any other. */
-function rememberedOtherWords(wp: WordPieceVocab): (word: string) => readonly number[] {
-  const known = new Map<string, readonly number[]>();
-  return (word) => {
-    let ids = known.get(word);
-    if (ids === undefined) {
-      ids = encodeOtherWord(word, wp);
-      if (known.size >= 10_000) known.clear();
-      known.set(word, ids);
-    }
-    return ids;
-  };
-}
-
 /** Runs a graph that pools in C++ (output `sentence_embedding`) on rows of token ids. */
 async function runPooled(session: OrtSession, makeTensor: MakeTensor, rows: number[][]): Promise<{ data: Float32Array; dim: number }> {
   const width = Math.max(...rows.map((r) => r.length));
@@ -193,13 +179,12 @@ async function loadPooledDirect(src: Exclude<LocalModelSource, { kind: "missing"
   }
   const maxLength = Math.min(Number(readTokenizerConfig(dir).model_max_length) || 512, 8192);
   const makeTensor: MakeTensor = (ids, dims) => new ort.Tensor("int64", ids, dims);
-  const otherWord = rememberedOtherWords(wordPiece);
   return {
     async dispose() {
       await session.release?.();
     },
     async embed(texts: string[]) {
-      return runPooled(session, makeTensor, texts.map((t) => encodeWordPiece(t, wordPiece, maxLength, otherWord)));
+      return runPooled(session, makeTensor, texts.map((t) => encodeWordPiece(t, wordPiece, maxLength)));
     },
   };
 }
@@ -232,9 +217,8 @@ async function loadModel(src: Exclude<LocalModelSource, { kind: "missing" }>, th
     // vectors, so no [B, T, D] tensor reaches JS.
     const wordPiece = facts.preprocess === IDENTIFIER_PREPROCESS ? wordPieceFromTokenizerJson(readJson(join(dir, "tokenizer.json"))) : null;
     const pooledInGraph = !!session && session.outputNames.includes("sentence_embedding");
-    const otherWord = wordPiece ? rememberedOtherWords(wordPiece) : undefined;
     const idsOf = (text: string): number[] => {
-      if (wordPiece) return encodeWordPiece(text, wordPiece, maxLength, otherWord);
+      if (wordPiece) return encodeWordPiece(text, wordPiece, maxLength);
       return Array.from(tokenizer(text, { truncation: true, max_length: maxLength }).input_ids.data, Number);
     };
     const makeTensor: MakeTensor = (ids, dims) => new Tensor("int64", ids, dims).ort_tensor;

@@ -7,6 +7,8 @@
 // vocabulary would see each as one rare token; split, they share meaning with the prose of
 // a query ("get the user by id").
 
+import { boundedMemo } from "../bounded-memo.js";
+
 /** Name of the preprocessing scheme; a model declares it in config.json (`opencode_rag.preprocess`). */
 export const IDENTIFIER_PREPROCESS = "identifiers-v1";
 
@@ -32,30 +34,19 @@ export function splitIdentifier(token: string): string[] {
 
 /**
  * The words one source token expands to (its parts, then the joined identifier), or null when
- * it yields none. Code repeats its identifiers endlessly, so expansions are remembered: on the
- * bench tree this halves the time of preprocessing. Bounded: cleared when it fills up.
+ * it yields none; remembered (code repeats its identifiers: on the bench tree this halves the
+ * time of preprocessing).
  */
-const expansions = new Map<string, readonly string[] | null>();
-const MAX_REMEMBERED_TOKENS = 20_000;
-
-function expand(token: string): readonly string[] | null {
-  const known = expansions.get(token);
-  if (known !== undefined) return known;
-  let words: string[] | null = null;
-  if (token.length <= MAX_TOKEN_CHARS) {
-    const parts = splitIdentifier(token);
-    if (parts.length > 0) {
-      words = parts;
-      if (parts.length > 1) {
-        const joined = parts.join("");
-        if (joined.length <= MAX_JOINED_CHARS) words.push(joined);
-      }
-    }
+const expand = boundedMemo((token: string): readonly string[] | null => {
+  if (token.length > MAX_TOKEN_CHARS) return null;
+  const parts = splitIdentifier(token);
+  if (parts.length === 0) return null;
+  if (parts.length > 1) {
+    const joined = parts.join("");
+    if (joined.length <= MAX_JOINED_CHARS) parts.push(joined);
   }
-  if (expansions.size >= MAX_REMEMBERED_TOKENS) expansions.clear();
-  expansions.set(token, words);
-  return words;
-}
+  return parts;
+}, 20_000);
 
 /**
  * Turns source code or prose into space-separated lower-case words: identifiers are split

@@ -1,8 +1,11 @@
 // A fast WordPiece encoder for text that preprocessForEmbedding has already normalised
-// (lower-case words separated by single spaces). On such text the BERT normaliser and
-// pre-tokenizer of a tokenizer.json change nothing, so a greedy longest-match over the
-// vocabulary gives exactly the ids transformers.js would, several times faster; the tests
-// hold the two to the same output. Portable: no Node built-ins.
+// (lower-case words separated by single spaces). On words of a-z and 0-9 the BERT normaliser
+// and pre-tokenizer of a tokenizer.json change nothing, so a greedy longest-match over the
+// vocabulary gives exactly the ids transformers.js would; other words get the normaliser's
+// steps first. Several times faster than transformers.js, and the tests hold the two to the
+// same output. Portable: no Node built-ins.
+
+import { boundedMemo } from "../bounded-memo.js";
 
 export interface WordPieceVocab {
   vocab: Map<string, number>;
@@ -12,11 +15,9 @@ export interface WordPieceVocab {
   padId: number;
   prefix: string;
   maxInputCharsPerWord: number;
-  /** Ids of words that are not whole vocabulary entries, remembered (bounded) across texts. */
-  pieces: Map<string, readonly number[]>;
+  /** Ids of a word that is not a whole vocabulary entry (or needs normalising), remembered across texts. */
+  piecesOf: (word: string) => readonly number[];
 }
-
-const MAX_REMEMBERED_WORDS = 20_000;
 
 /** Reads what the encoder needs from a parsed tokenizer.json; null when it is not plain BERT WordPiece. */
 export function wordPieceFromTokenizerJson(json: unknown): WordPieceVocab | null {
@@ -42,7 +43,7 @@ export function wordPieceFromTokenizerJson(json: unknown): WordPieceVocab | null
   // the encoder below always wraps a text in [CLS] … [SEP]; refuse any other template
   const single = JSON.stringify(t.post_processor?.single ?? null);
   if (t.post_processor?.type !== "TemplateProcessing" || !single.includes("[CLS]") || !single.includes("[SEP]")) return null;
-  return {
+  const wp: WordPieceVocab = {
     vocab,
     unkId,
     clsId,
@@ -50,23 +51,17 @@ export function wordPieceFromTokenizerJson(json: unknown): WordPieceVocab | null
     padId,
     prefix: m.continuing_subword_prefix ?? "##",
     maxInputCharsPerWord: m.max_input_chars_per_word ?? 100,
-    pieces: new Map(),
+    piecesOf: () => [],
   };
+  wp.piecesOf = boundedMemo((word) => (isPlainWord(word) ? splitIntoPieces(word, wp) : encodeOtherWord(word, wp)), 20_000);
+  return wp;
 }
 
 function encodeWord(word: string, wp: WordPieceVocab, out: number[]): void {
   const whole = wp.vocab.get(word);
-  if (whole !== undefined) {
-    out.push(whole);
-    return;
-  }
-  let ids = wp.pieces.get(word);
-  if (ids === undefined) {
-    ids = splitIntoPieces(word, wp);
-    if (wp.pieces.size >= MAX_REMEMBERED_WORDS) wp.pieces.clear();
-    wp.pieces.set(word, ids);
-  }
-  for (const id of ids) out.push(id);
+  // a word with other letters than a-z is normalised first, even if the vocabulary holds it as is
+  if (whole !== undefined && isPlainWord(word)) out.push(whole);
+  else for (const id of wp.piecesOf(word)) out.push(id);
 }
 
 /** Greedy longest-match pieces of an a-z/0-9 word the vocabulary lacks whole. */
@@ -117,7 +112,7 @@ const SPACES = /\s+/u;
  * output), so the pre-tokenizer's punctuation split never applies. The tests hold this to
  * transformers.js's tokenizer over many scripts.
  */
-export function encodeOtherWord(word: string, wp: WordPieceVocab): readonly number[] {
+function encodeOtherWord(word: string, wp: WordPieceVocab): readonly number[] {
   let spaced = "";
   for (let i = 0; i < word.length; i++) {
     const unit = word[i];
@@ -152,18 +147,16 @@ function isPlainWord(word: string): boolean {
 /**
  * Ids of one preprocessed text: [CLS] pieces… [SEP], cut to maxLength ids. Like
  * transformers.js, the cut comes after the special tokens are added, so a truncated text
- * ends without [SEP]. A word with other characters than a-z and 0-9 (accents, other scripts)
- * is handed to `otherWord`, which must return the full tokenizer's ids for that word alone:
- * the BERT normaliser and pre-tokenizer act per character and split at spaces, so a word
- * encodes the same alone as inside its text. Without `otherWord` such text is not supported.
+ * ends without [SEP]. Words with other characters than a-z and 0-9 (accents, other scripts)
+ * go through encodeOtherWord: the BERT normaliser and pre-tokenizer act per character and
+ * split at spaces, so a word encodes the same alone as inside its text.
  */
-export function encodeWordPiece(text: string, wp: WordPieceVocab, maxLength: number, otherWord?: (word: string) => readonly number[]): number[] {
+export function encodeWordPiece(text: string, wp: WordPieceVocab, maxLength: number): number[] {
   const ids: number[] = [wp.clsId];
   for (const word of text.split(" ")) {
     if (ids.length >= maxLength) break;
     if (!word) continue;
-    if (otherWord && !isPlainWord(word)) for (const id of otherWord(word)) ids.push(id);
-    else encodeWord(word, wp, ids);
+    encodeWord(word, wp, ids);
   }
   ids.push(wp.sepId);
   if (ids.length > maxLength) ids.length = maxLength;

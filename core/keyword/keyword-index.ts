@@ -2,6 +2,7 @@
 // Portable: no Node built-ins. See README.md in this folder for the design.
 import type { ScoredId, SearchFilter } from "../types.js";
 import { compileFilter } from "../store/filter.js";
+import { boundedMemo } from "../bounded-memo.js";
 import { ByteReader, ByteWriter } from "./bytes.js";
 import { forEachIdentifier, identifierTokens, normaliseTerm, tokenizeCode, tokenizePath } from "./tokenize.js";
 
@@ -87,8 +88,12 @@ export class KeywordIndex {
   private scratch = new Float64Array(0);
   // Per-document term-frequency scratch (by term id), reused across add() calls.
   private tfScratch = new Uint32Array(1024);
-  // Identifier → its term ids, for add() (bounded; see countIdentifier).
-  private identifierTerms = new Map<string, readonly number[]>();
+  /**
+   * An identifier's term ids, remembered for add(): code repeats its names, and tokenizing,
+   * normalising and looking up each occurrence was most of the time of add(). Term ids never
+   * change for the life of the index.
+   */
+  private termIdsOfIdentifier = boundedMemo((identifier: string): readonly number[] => identifierTokens(identifier).map((token) => this.termIdOf(normaliseTerm(token))), MAX_REMEMBERED_IDENTIFIERS);
 
   get size(): number {
     return this.liveDocs;
@@ -104,7 +109,9 @@ export class KeywordIndex {
       const docNo = this.docIds.length;
       // Term frequencies accumulate in a scratch array indexed by term id: no per-document map.
       const touched: number[] = [];
-      forEachIdentifier(doc.text, (identifier) => this.countIdentifier(identifier, touched));
+      forEachIdentifier(doc.text, (identifier) => {
+        for (const termId of this.termIdsOfIdentifier(identifier)) this.countTerm(termId, 1, touched);
+      });
       if (doc.symbol) this.countTokens(tokenizeCode(doc.symbol), SYMBOL_WEIGHT, touched);
       this.countTokens(tokenizePath(doc.filePath), PATH_WEIGHT, touched);
       let len = 0;
@@ -405,21 +412,6 @@ export class KeywordIndex {
 
   private countTokens(tokens: string[], weight: number, touched: number[]): void {
     for (const token of tokens) this.countTerm(this.termIdOf(normaliseTerm(token)), weight, touched);
-  }
-
-  /**
-   * Counts one identifier of a document's text (weight 1). Its term ids are remembered: code
-   * repeats its names, and tokenizing, normalising and looking up each occurrence was most
-   * of the time of add(). Term ids never change for the life of the index.
-   */
-  private countIdentifier(identifier: string, touched: number[]): void {
-    let ids = this.identifierTerms.get(identifier);
-    if (ids === undefined) {
-      ids = identifierTokens(identifier).map((token) => this.termIdOf(normaliseTerm(token)));
-      if (this.identifierTerms.size >= MAX_REMEMBERED_IDENTIFIERS) this.identifierTerms.clear();
-      this.identifierTerms.set(identifier, ids);
-    }
-    for (const termId of ids) this.countTerm(termId, 1, touched);
   }
 
   /** The id of a term, created when new. */
