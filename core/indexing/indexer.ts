@@ -176,7 +176,6 @@ interface StoreLike extends VectorStore {
   dropOldVersions?(): Promise<void>;
 }
 
-/** Runs one pass under the store's lock. Throws IndexBusyError when another pass holds it. */
 /** At most one store write in flight, started in order; its failure surfaces at the next settle. */
 class SerialWrites {
   private inFlight: Promise<void> = Promise.resolve();
@@ -198,6 +197,7 @@ class SerialWrites {
   }
 }
 
+/** Runs one pass under the store's lock. Throws IndexBusyError when another pass holds it. */
 export async function runIndexPass(env: PassEnv, options: IndexOptions = {}): Promise<IndexSummary> {
   // Taking the lock creates the state folder: never inside a workspace that was deleted.
   if (!isExistingFolder(env.root)) throw new Error(`the workspace folder ${env.root} does not exist; nothing to index (check the path)`);

@@ -55,7 +55,7 @@ const ANN_BEAM_MIN = 256;
  * in 28 s instead of 34 and found 95% of the exact top 10 instead of 83% (every partition is
  * walked with the full beam), at the same search time and peak memory.
  */
-export function annPartitions(rows: number): number {
+function annPartitions(rows: number): number {
   return Math.min(16, Math.max(1, Math.round(rows / 40_000)));
 }
 
@@ -277,7 +277,8 @@ export class LanceVectorStore implements VectorStore {
     // With an HNSW index the graph is walked with a wide beam and, on local disk, re-ranked on
     // exact distances. Code embeddings crowd together: on the bench tree (34k chunks, the
     // natural-language questions) a beam of 4x the results found 79% of the exact top 10 and
-    // 90% of the top 50; 12x (at least 256) finds 93% and 97%, for about a millisecond more.
+    // 90% of the top 50; 12x (at least 256) finds 95% and 99% (`npm run bench -- --only=indexing
+    // --embed` reports it), for about a millisecond more.
     // On object storage the re-ranking reads each candidate's vector with a request of its own
     // (~40 per search: 118 ms instead of 34 against a loopback S3 server, far more against a
     // real bucket), so the quantized distances are used as they are.
