@@ -180,9 +180,7 @@ export class LanceVectorStore implements VectorStore {
 
   /** Makes `checkpoint` the latest version again (a new version with its content; history is kept). */
   async rollbackTo(checkpoint: number): Promise<void> {
-    this.assertOpen();
-    this.assertWritable();
-    await this.waitForAnnBuild();
+    await this.readyToRewrite();
     this.recordCache.clear();
     if ((await this.table.version()) === checkpoint) return;
     try {
@@ -197,9 +195,7 @@ export class LanceVectorStore implements VectorStore {
 
   /** Deletes every row but keeps the table (and its history, so a rebuild can still be rolled back). */
   async clear(): Promise<void> {
-    this.assertOpen();
-    this.assertWritable();
-    await this.waitForAnnBuild();
+    await this.readyToRewrite();
     this.recordCache.clear();
     await this.table.delete("true");
   }
@@ -217,9 +213,7 @@ export class LanceVectorStore implements VectorStore {
    * A failure leaves the table as it was.
    */
   async compact(keepVersion: number, options: { graceMs?: number } = {}): Promise<void> {
-    this.assertOpen();
-    this.assertWritable();
-    await this.waitForAnnBuild();
+    await this.readyToRewrite();
     const stats = await this.table.stats();
     if (stats.fragmentStats.numSmallFragments < COMPACT_AT_SMALL_FRAGMENTS) return;
     const kept = (await this.table.listVersions()).find((v) => v.version === keepVersion);
@@ -238,9 +232,7 @@ export class LanceVectorStore implements VectorStore {
    * read at an older version or roll back to: a workspace's first index, under the index lock.
    */
   async dropOldVersions(): Promise<void> {
-    this.assertOpen();
-    this.assertWritable();
-    await this.waitForAnnBuild();
+    await this.readyToRewrite();
     this.recordCache.clear();
     await this.table.optimize({ cleanupOlderThan: new Date(), deleteUnverified: true });
     await this.init();
@@ -278,6 +270,13 @@ export class LanceVectorStore implements VectorStore {
     view.pinnedVersion = checkpoint;
     await view.init();
     return view;
+  }
+
+  /** Before a write that rewrites versions or files: open, writable, and no ANN build under way. */
+  private async readyToRewrite(): Promise<void> {
+    this.assertOpen();
+    this.assertWritable();
+    await this.waitForAnnBuild();
   }
 
   private assertWritable(): void {
