@@ -24,6 +24,8 @@ const CALL_TYPES = new Set([
   "macro_invocation",
   "new_expression",
   "object_creation_expression",
+  // A shell command runs what its command_name names.
+  "command",
 ]);
 
 /** Fields a call or construction names its callee with, across the grammars. */
@@ -67,7 +69,7 @@ function importKind(node: SyntaxNodeLike): UseKind | null {
 function isCallee(node: SyntaxNodeLike): boolean {
   let target = node;
   const parent = node.parent;
-  if (parent && !CALL_TYPES.has(parent.type) && MEMBER_FIELDS.some((f) => same(parent.childForFieldName(f), node))) target = parent;
+  if (parent && (parent.type === "command_name" || (!CALL_TYPES.has(parent.type) && MEMBER_FIELDS.some((f) => same(parent.childForFieldName(f), node))))) target = parent;
   const call = target.parent;
   if (!call || !CALL_TYPES.has(call.type)) return false;
   for (const field of CALLEE_FIELDS) {

@@ -108,7 +108,7 @@ function render(collected: CollectedUsages, report: UsageReport, options: Render
   }
   if (report.file === undefined) parts.push(fileList(report.files, options.budget).join("\n"));
   if (report.page.length === 0) {
-    parts.push(`No uses after offset ${formatCount(report.offset)}: there are ${formatCount(report.offset)}; ask again with a smaller offset.`);
+    parts.push(`Offset ${formatCount(collected.page.offset ?? 0)} is past the last use (there are ${formatCount(report.offset)}); ask again with a smaller offset.`);
     return parts.join("\n\n");
   }
   const first = report.offset + 1;
