@@ -54,6 +54,11 @@ const CANDIDATE_CHUNKS = 100;
 /** Bounds of the fallback scan when no index can answer. */
 const SCAN_MAX_FILES = 5000;
 const SCAN_MAX_BYTES = 50 * 1024 * 1024;
+/**
+ * Files parsed with their grammar per answer (about 10 ms each); past this, a symbol used all
+ * over a large repository is still counted in every file, by whole-word match on each line.
+ */
+const MAX_PARSED_FILES = 500;
 
 async function candidatesFromIndex(ws: UsageWorkspace, input: FindUsagesInput, prefixes: string[]): Promise<{ files: string[]; notice: string | null; saturated: boolean } | null> {
   try {
@@ -119,13 +124,13 @@ async function candidateFiles(ws: UsageWorkspace, input: FindUsagesInput, prefix
 }
 
 /** One file's uses, through its grammar when it has one; null when it cannot be read. */
-async function usesInFile(ws: UsageWorkspace, rel: string, input: FindUsagesInput): Promise<{ file: FileOccurrences; content: string } | null> {
+async function usesInFile(ws: UsageWorkspace, rel: string, input: FindUsagesInput, parse = true): Promise<{ file: FileOccurrences; content: string } | null> {
   // Deleted, moved out through a symlink or replaced by a FIFO since it was indexed: skipped.
   const read = await readWorkspaceFile(ws, rel);
   if (typeof read === "string" || read.kind !== "file") return null;
   const content = read.text;
   if (!content.includes(input.symbolName)) return { file: { path: read.path.rel, language: ws.deps.languageForPath(rel) ?? "text", occurrences: [] }, content };
-  const parsed = await ws.deps.parseSource(rel, content).catch(() => null);
+  const parsed = parse ? await ws.deps.parseSource(rel, content).catch(() => null) : null;
   const occurrences: Occurrence[] = parsed
     ? findOccurrences(parsed.root, input.symbolName, { includeCommentsAndStrings: input.includeComments })
     : findOccurrencesInText(content, input.symbolName);
@@ -159,11 +164,21 @@ export async function collectUsages(ws: UsageWorkspace, input: FindUsagesInput):
     if (typeof prefixes === "string") return prefixes;
     const candidates = await candidateFiles(ws, input, prefixes);
     notes = candidates.notes;
-    for (const rel of candidates.files) {
-      const uses = await usesInFile(ws, rel, input);
-      if (!uses || uses.file.occurrences.length === 0) continue;
+    let read = 0;
+    let countedByText = false;
+    // Sorted, so which files are parsed when there are too many is the same on every call.
+    for (const rel of candidates.files.sort()) {
+      const parse = read < MAX_PARSED_FILES;
+      const uses = await usesInFile(ws, rel, input, parse);
+      if (!uses) continue;
+      read++;
+      if (uses.file.occurrences.length === 0) continue;
+      countedByText ||= !parse;
       found.push(uses.file);
       contents.set(uses.file.path, uses.content);
+    }
+    if (countedByText) {
+      notes.push(`(over ${MAX_PARSED_FILES} candidate files: those past the first ${MAX_PARSED_FILES} were counted by whole-word match, so comments may count there and kinds are guessed from the line; narrow with pathHint for exact counts)`);
     }
   }
   const page: UsagePageOptions = { limit, offset: input.offset, file };

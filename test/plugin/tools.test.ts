@@ -5,6 +5,7 @@ import { DescribeImageSchema, runDescribeImage } from "../../opencode-plugin/too
 import { FileSkeletonSchema, runFileSkeleton } from "../../opencode-plugin/tools/file-skeleton.js";
 import { FindUsagesSchema, runFindUsages } from "../../opencode-plugin/tools/find-usages.js";
 import { runSearchSemantic, SearchSemanticSchema } from "../../opencode-plugin/tools/search-semantic.js";
+import { DEFAULT_CONFIG } from "../../core/config/defaults.js";
 import { heavyFileList, heavyUsageFiles, HEAVY_SYMBOL, HEAVY_USES } from "../fixtures/heavy-usages.js";
 import { chunk, configWith, makeWorkspace, tempRoot } from "./helpers.js";
 
@@ -281,4 +282,22 @@ describe("find_usages when one file holds most of the uses", () => {
     expect(out).toContain(`more uses in`);
     expect(out).toContain(`offset=${shown}`);
   });
+});
+
+describe("find_usages on a symbol used in hundreds of files", () => {
+  it("counts every file, parsing the first 500 and matching words in the rest, and says so", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 510; i++) files[`src/m${String(i).padStart(3, "0")}.ts`] = `import { tick } from "./clock";\ntick(); // tick\n`;
+    const { ws } = makeWorkspace(root(files), { status: { chunks: 0 } });
+    const out = await runFindUsages(ws, { symbolName: "tick" });
+    // Past the parsed files the comment's mention counts too (10 more): the note says so.
+    expect(out).toContain("1,030 reference(s) in 510 file(s)");
+    expect(out).toContain("those past the first 500 were counted by whole-word match");
+    // The list stays within the budget; the files it has no room for are still counted.
+    expect(countTokens(out)).toBeLessThanOrEqual(DEFAULT_CONFIG.openCode.toolTokenBudget);
+    expect(out).toContain("- src/m000.ts — 2 (import 1, call 1)");
+    const listed = out.match(/^- src\/m\d+\.ts — /gm)!.length;
+    const rest = /^- … and (\d+) more files with ([\d,]+) uses \(narrow with pathHint to list them\)$/m.exec(out)!;
+    expect(listed + Number(rest[1])).toBe(510);
+  }, 60_000);
 });
