@@ -43,8 +43,8 @@ export interface UsageReport {
   offset: number;
   /** This page's uses, in paging order. */
   page: PagedUse[];
-  /** Uses after this page (in `file` alone when it is set), and the files they are in. */
-  remaining: { uses: number; files: number };
+  /** Uses after this page (in `file` alone when it is set), the files they are in, and the file with most of them. */
+  remaining: { uses: number; files: number; mostIn?: string };
 }
 
 export interface UsagePageOptions {
@@ -104,6 +104,9 @@ export function buildUsageReport(symbol: string, files: FileOccurrences[], optio
   const offset = Math.max(0, Math.min(options.offset ?? 0, sequence.length));
   const end = Math.min(sequence.length, offset + Math.max(0, options.limit));
   const rest = sequence.slice(end);
+  const left = new Map<string, number>();
+  for (const u of rest) left.set(u.path, (left.get(u.path) ?? 0) + 1);
+  const mostIn = [...left].reduce<[string, number] | null>((best, entry) => (!best || entry[1] > best[1] ? entry : best), null)?.[0];
   return {
     symbol,
     total: used.reduce((n, f) => n + f.occurrences.length, 0),
@@ -111,6 +114,6 @@ export function buildUsageReport(symbol: string, files: FileOccurrences[], optio
     ...(options.file === undefined ? {} : { file: options.file }),
     offset,
     page: sequence.slice(offset, end),
-    remaining: { uses: rest.length, files: new Set(rest.map((u) => u.path)).size },
+    remaining: { uses: rest.length, files: left.size, ...(mostIn === undefined ? {} : { mostIn }) },
   };
 }

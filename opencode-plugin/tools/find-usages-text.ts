@@ -22,8 +22,13 @@ export interface RenderUsagesOptions {
   style: "tool" | "cli";
 }
 
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${formatCount(n)} ${n === 1 ? one : many}`;
+function plural(n: number, one: string): string {
+  return `${formatCount(n)} ${n === 1 ? one : `${one}s`}`;
+}
+
+/** "3 reference(s)": the count wording the answers have always used. */
+function references(n: number): string {
+  return `${formatCount(n)} reference(s)`;
 }
 
 /** "import 1, call 2": the kinds of use in a file, most telling first. */
@@ -59,7 +64,7 @@ function excerpt(path: string, language: string, count: number, content: string,
   const lines = content.split("\n");
   const marked = new Set(uses.map((u) => u.occurrence.line));
   const shown = uses.length === count ? "" : `, ${formatCount(uses.length)} shown here`;
-  const out = [`### ${path} (${language}) — ${plural(count, "reference(s)", "reference(s)")}${shown}`];
+  const out = [`### ${path} (${language}) — ${references(count)}${shown}`];
   let shownUpTo = 0;
   for (const line of [...marked].sort((a, b) => a - b)) {
     const from = Math.max(1, line - CONTEXT_LINES, shownUpTo + 1);
@@ -83,20 +88,16 @@ function moreLine(report: UsageReport, style: RenderUsagesOptions["style"]): str
   const next = report.offset + report.page.length;
   const again = style === "cli" ? "run the same command with" : "call find_usages again with the same arguments and";
   if (report.file !== undefined) return `${plural(uses, "more use")} in this file: ${again} ${argument(style, "offset", next)}.`;
-  const shown = new Map<string, number>();
-  for (const u of report.page) shown.set(u.path, (shown.get(u.path) ?? 0) + 1);
-  const seenBefore = (f: FileUsageSummary) => f.count - (shown.get(f.path) ?? 0);
-  const fullest = [...report.files].sort((a, b) => seenBefore(b) - seenBefore(a))[0];
-  return `${plural(uses, "more use")} in ${plural(files, "file")}: ${again} ${argument(style, "offset", next)} for the next ones, or with ${argument(style, "file", fullest.path)} (no offset) for that file's alone.`;
+  return `${plural(uses, "more use")} in ${plural(files, "file")}: ${again} ${argument(style, "offset", next)} for the next ones, or with ${argument(style, "file", report.remaining.mostIn!)} (no offset) for that file's alone.`;
 }
 
 function headerLines(collected: CollectedUsages, report: UsageReport): string[] {
   const symbol = `\`${report.symbol}\``;
   if (report.file !== undefined) {
     const f = report.files[0];
-    return [`## Usages of ${symbol} in ${report.file} — ${plural(report.total, "reference(s)", "reference(s)")}${f ? ` (${kindsText(f.kinds)})` : ""} (definition excluded)`];
+    return [`## Usages of ${symbol} in ${report.file} — ${references(report.total)}${f ? ` (${kindsText(f.kinds)})` : ""} (definition excluded)`];
   }
-  return [`## Usages of ${symbol} — ${formatCount(report.total)} reference(s) in ${formatCount(report.files.length)} file(s) (definition excluded)`, ...collected.notes];
+  return [`## Usages of ${symbol} — ${references(report.total)} in ${formatCount(report.files.length)} file(s) (definition excluded)`, ...collected.notes];
 }
 
 function render(collected: CollectedUsages, report: UsageReport, options: RenderUsagesOptions): string {
