@@ -1,10 +1,9 @@
 // The text of a find-usages answer, for the agent (find_usages) and the terminal (`opencode-rag
 // usages`): the complete file list first, then one page of uses with the lines around them,
 // then how many uses are left and the exact way to ask for them.
-import { buildUsageReport, USE_KINDS, type FileUsageSummary, type PagedUse, type UsageReport } from "../../core/symbols/index.js";
+import { buildUsageReport, USE_KINDS, type FileOccurrences, type FileUsageSummary, type PagedUse, type UsagePageOptions, type UsageReport } from "../../core/symbols/index.js";
 import { countTokens } from "../../core/telemetry/tokens.js";
 import { formatCount } from "../format.js";
-import type { CollectedUsages } from "./find-usages.js";
 
 /** Lines of context on each side of a use (one before, one after). */
 const CONTEXT_LINES = 1;
@@ -34,6 +33,23 @@ function references(n: number): string {
 /** "import 1, call 2": the kinds of use in a file, most telling first. */
 export function kindsText(kinds: FileUsageSummary["kinds"]): string {
   return USE_KINDS.filter((k) => kinds[k]).map((k) => `${k} ${kinds[k]}`).join(", ");
+}
+
+/** Everything one find_usages answer is written from. */
+export interface CollectedUsages {
+  symbol: string;
+  /** Every file with a use (or the one file asked for). */
+  files: FileOccurrences[];
+  /** The page asked for. */
+  page: UsagePageOptions;
+  /** The files and the page asked for, in answer order. */
+  report: UsageReport;
+  /** Why the list may be partial or how it was found (index building, no index, scan cut short). */
+  notes: string[];
+  /** Where the uses were looked for, when a path hint narrowed it. */
+  pathHint?: string;
+  /** The files' text, for the excerpts. */
+  contents: Map<string, string>;
 }
 
 function fileLine(f: FileUsageSummary): string {

@@ -9,7 +9,9 @@ import { readRegularFile } from "../../core/files/safe-read.js";
 import { buildUsageReport, findOccurrences, findOccurrencesInText, type FileOccurrences, type Occurrence, type UsagePageOptions, type UsageReport } from "../../core/symbols/index.js";
 import type { RagWorkspace } from "../workspace.js";
 import { indexNotice, pathPrefixes, readWorkspaceFile, safeStatus } from "./context.js";
-import { renderUsages } from "./find-usages-text.js";
+import { renderUsages, type CollectedUsages } from "./find-usages-text.js";
+
+export type { CollectedUsages };
 
 
 export const findUsagesArgs = {
@@ -31,21 +33,6 @@ export type FindUsagesInput = ReturnType<(typeof FindUsagesSchema)["parse"]>;
 /** What finding usages needs of a workspace: the plugin's and MCP's RagWorkspace, or the CLI's stand-in. */
 export type UsageWorkspace = Pick<RagWorkspace, "root" | "config" | "engine" | "deps">;
 
-export interface CollectedUsages {
-  symbol: string;
-  /** Every file with a use (or the one file asked for). */
-  files: FileOccurrences[];
-  /** The page asked for. */
-  page: UsagePageOptions;
-  /** The files and the page asked for, in answer order. */
-  report: UsageReport;
-  /** Why the list may be partial or how it was found (index building, no index, scan cut short). */
-  notes: string[];
-  /** Where the uses were looked for, when a path hint narrowed it. */
-  pathHint?: string;
-  /** The files' text, for the excerpts. */
-  contents: Map<string, string>;
-}
 
 /** Uses shown per answer unless topK says otherwise. */
 export const DEFAULT_USAGE_PAGE = 30;
