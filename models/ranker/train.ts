@@ -13,7 +13,7 @@ import { candidatesOf, hitsTarget, ndcgAt10, topTen, type CollectedQuery, type C
 import { DEFAULT_FIT, fitRanker, type FitOptions, type TrainingQuery } from "./fit.js";
 import { assertFold, type TrainingPolicy } from "./provenance.js";
 
-interface Prepared {
+export interface Prepared {
   repo: CollectedRepo;
   q: CollectedQuery;
   analysis: ReturnType<typeof analyseQuery>;
@@ -31,7 +31,7 @@ function learnedOrder(p: Prepared, model: RankerModel): RankCandidate[] {
   return [...order.map((i) => p.candidates[i]), ...p.tail];
 }
 
-function prepare(repos: CollectedRepo[], depth: number): Prepared[] {
+export function prepare(repos: CollectedRepo[], depth: number): Prepared[] {
   const out: Prepared[] = [];
   for (const repo of repos) {
     for (const q of repo.queries) {
@@ -96,24 +96,28 @@ function fitFold(train: Prepared[], opts: FitOptions): RankerModel {
 export interface CrossValidation {
   outOfFold: ReturnType<typeof score>;
   models: Map<string, RankerModel>;
+  /** The repos each scored repo's model was trained on. */
+  folds: Map<string, string[]>;
 }
 
 /** Leave one repo out: each repo ranked by a model fitted on the other twenty. */
 export function crossValidate(data: Prepared[], policy: TrainingPolicy, opts: FitOptions = DEFAULT_FIT): CrossValidation {
   const repos = [...new Set(data.map((p) => p.repo.repo))];
   const models = new Map<string, RankerModel>();
+  const folds = new Map<string, string[]>();
   const scores: Array<{ repo: string; category: string; ndcg: number }> = [];
   for (const held of repos) {
     const train = data.filter((p) => p.repo.repo !== held);
-    assertFold([...new Set(train.map((p) => p.repo.repo))], [held], policy);
+    const trainRepos = [...new Set(train.map((p) => p.repo.repo))];
+    assertFold(trainRepos, [held], policy);
+    folds.set(held, trainRepos);
     const model = fitFold(train, opts);
     models.set(held, model);
-    process.stderr.write(`fold ${held} fitted\n`);
     for (const p of data.filter((x) => x.repo.repo === held)) {
       scores.push({ repo: held, category: p.q.category, ndcg: ndcgAt10(p.repo, p.q, topTen(learnedOrder(p, model))) });
     }
   }
-  return { outOfFold: summarise(scores), models };
+  return { outOfFold: summarise(scores), models, folds };
 }
 
 function table(columns: Array<[string, ReturnType<typeof score>]>): string {
