@@ -24,7 +24,7 @@ export interface FitOptions {
   depth: number;
 }
 
-export const DEFAULT_FIT: FitOptions = { l2: 1e-3, deltaL2Factor: 10, iterations: 200, learningRate: 0.05, repeatPenalty: 1, depth: 40 };
+export const DEFAULT_FIT: FitOptions = { l2: 0.1, deltaL2Factor: 10, iterations: 200, learningRate: 0.05, repeatPenalty: 1, depth: 40 };
 
 export function fitRanker(queries: readonly TrainingQuery[], opts: FitOptions = DEFAULT_FIT): RankerModel {
   const n = RANKER_FEATURES.length;

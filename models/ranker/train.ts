@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import { analyseQuery } from "../../core/retrieval/query-analysis.js";
 import { rankCandidates, type RankCandidate } from "../../core/retrieval/rank.js";
 import { rankerFeatureRows } from "../../core/retrieval/ranker-features.js";
-import { orderByLogit, scoreRows, type RankerModel } from "../../core/retrieval/learned-rank.js";
+import { learnedRerank, orderByLogit, scoreRows, type RankerModel } from "../../core/retrieval/learned-rank.js";
 import { candidatesOf, hitsTarget, ndcgAt10, topTen, type CollectedQuery, type CollectedRepo, type Mode } from "./data.js";
 import { DEFAULT_FIT, fitRanker, type FitOptions, type TrainingQuery } from "./fit.js";
 import { assertFold, type TrainingPolicy } from "./provenance.js";
@@ -58,7 +58,7 @@ function summarise(scores: Array<{ repo: string; category: string; ndcg: number 
   const byCategory = Object.fromEntries(
     categories.map((c) => [c, mean(repos.map((r) => scores.filter((s) => s.repo === r && s.category === c)).filter((l) => l.length).map((l) => mean(l.map((s) => s.ndcg))))]),
   );
-  return { overall: mean(Object.values(byRepo)), byCategory, byRepo };
+  return { overall: mean(Object.values(byRepo)), byCategory, byRepo, perQuery: scores.map((s) => s.ndcg) };
 }
 
 type Ranker = (p: Prepared) => RankCandidate[];
@@ -142,6 +142,8 @@ export function train(repos: CollectedRepo[], policy: TrainingPolicy, options: {
   const cv = crossValidate(data, policy, opts);
   console.log(`fit ${JSON.stringify(opts)}; penalties chosen per fold: ${[...cv.models.values()].map((m) => m.repeatPenalty).join(",")}`);
   console.log(table([["keyword-only", keyword], ["vectors only", vector], ["hybrid, hand-set (default)", hybrid], ["hybrid, learned (out of fold)", cv.outOfFold]]));
+  console.log(paired(hybrid, cv.outOfFold));
+  console.log(latency(data, cv.models));
   console.log(`cross-validation took ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   if (!options.write) return;
   const all = [...new Set(data.map((p) => p.repo.repo))];
@@ -157,6 +159,45 @@ export function train(repos: CollectedRepo[], policy: TrainingPolicy, options: {
   };
   writeFileSync(options.write, JSON.stringify(model, null, 1) + "\n");
   console.log(`wrote ${options.write}`);
+}
+
+/**
+ * How sure a difference is: queries better / worse / equal, and a 95% interval of the mean
+ * difference from resampling repos (fixed seed, so the same data prints the same interval).
+ */
+function paired(before: ReturnType<typeof score>, after: ReturnType<typeof score>): string {
+  const d = after.perQuery.map((x, i) => x - before.perQuery[i]);
+  const better = d.filter((x) => x > 1e-9).length;
+  const worse = d.filter((x) => x < -1e-9).length;
+  const repos = Object.keys(before.byRepo);
+  const diffs = repos.map((r) => after.byRepo[r] - before.byRepo[r]);
+  let seed = 12345;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const means: number[] = [];
+  for (let b = 0; b < 2000; b++) {
+    let t = 0;
+    for (let i = 0; i < diffs.length; i++) t += diffs[Math.floor(rand() * diffs.length)];
+    means.push(t / diffs.length);
+  }
+  means.sort((a, b) => a - b);
+  const f = (x: number) => (x >= 0 ? "+" : "") + x.toFixed(4);
+  return `learned vs hand-set: ${better} queries better, ${worse} worse, ${d.length - better - worse} equal; mean of repos ${f(after.overall - before.overall)}, 95% interval over repos [${f(means[50])}, ${f(means[1949])}]; worst repo ${f(Math.min(...diffs))}`;
+}
+
+/** p50 / p95 per query of the hand-set ranking stage, and of the learned re-ranking on top of it. */
+function latency(data: Prepared[], models: Map<string, RankerModel>): string {
+  const hand: number[] = [];
+  const learned: number[] = [];
+  for (const p of data) {
+    const t0 = performance.now();
+    const ranked = rankCandidates(p.q.query, p.fused);
+    const t1 = performance.now();
+    learnedRerank(p.q.query, ranked, models.get(p.repo.repo)!);
+    learned.push(performance.now() - t1);
+    hand.push(t1 - t0);
+  }
+  const pct = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * q)].toFixed(2);
+  return `ranking stage per query: hand-set p50 ${pct(hand, 0.5)} ms / p95 ${pct(hand, 0.95)} ms; learned re-ranking on top p50 ${pct(learned, 0.5)} ms / p95 ${pct(learned, 0.95)} ms`;
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
