@@ -49,20 +49,32 @@ export function embedTokenIds(table: StaticTable, rows: readonly (readonly numbe
   const out = new Float32Array(rows.length * dim);
   // summed in double precision: the mean's 1/n cancels in the normalisation, so the sum is enough
   const acc = new Float64Array(dim);
-  rows.forEach((ids, r) => {
-    acc.fill(0);
-    for (const id of ids) {
+  // a chunk of code repeats many tokens: each distinct row is added once, times its count
+  // (half the time of adding every occurrence on the bench's chunks)
+  const counts = new Uint32Array(table.rows);
+  const distinct: number[] = [];
+  for (let r = 0; r < rows.length; r++) {
+    const ids = rows[r];
+    distinct.length = 0;
+    for (let j = 0; j < ids.length; j++) {
+      const id = ids[j];
       if (!(id >= 0 && id < table.rows)) throw new Error(`token id ${id} is outside the embedding table (${table.rows} rows)`);
-      const s = scales[id];
+      if (counts[id]++ === 0) distinct.push(id);
+    }
+    acc.fill(0);
+    for (let j = 0; j < distinct.length; j++) {
+      const id = distinct[j];
+      const factor = scales[id] * counts[id];
+      counts[id] = 0;
       const base = id * dim;
-      for (let k = 0; k < dim; k++) acc[k] += weights[base + k] * s;
+      for (let k = 0; k < dim; k++) acc[k] += weights[base + k] * factor;
     }
     let norm = 0;
     for (let k = 0; k < dim; k++) norm += acc[k] * acc[k];
-    if (norm === 0) return;
+    if (norm === 0) continue;
     const inv = 1 / Math.sqrt(norm);
     const o = r * dim;
     for (let k = 0; k < dim; k++) out[o + k] = acc[k] * inv;
-  });
+  }
   return out;
 }
