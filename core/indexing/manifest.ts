@@ -22,6 +22,7 @@ const MANIFEST_SPLIT_VERSION = 2;
 const FILES_FILE_PREFIX = "manifest-files-";
 const FILES_FILE_PATTERN = /^manifest-files-\d+-[0-9a-f]+\.bin$/;
 
+/** One file's entry. Entries read from disk decode `hash` and `chunkIds` on access: copy them by field, not by spread. */
 export interface ManifestFileEntry {
   size: number;
   mtimeMs: number;
