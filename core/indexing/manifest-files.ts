@@ -162,7 +162,12 @@ export function decodeFiles(bytes: Buffer): Record<string, ManifestFileEntry> {
   const body = new FilesBody(bytes, counts, hashesAt, idsAt);
   const files: Record<string, ManifestFileEntry> = {};
   const entries: StoredFileEntry[] = new Array(n);
-  for (let i = 0; i < n; i++) files[paths[i]] = entries[i] = new StoredFileEntry(sizes[i], mtimes[i], body, i);
+  for (let i = 0; i < n; i++) {
+    entries[i] = new StoredFileEntry(sizes[i], mtimes[i], body, i);
+    // A file named __proto__ is a key like any other (as JSON.parse makes it), not a prototype.
+    if (paths[i] === "__proto__") Object.defineProperty(files, paths[i], { value: entries[i], enumerable: true, writable: true, configurable: true });
+    else files[paths[i]] = entries[i];
+  }
   for (const [i, reason] of extras.skipped ?? []) {
     if (!entries[i]) throw new Error("the file table names a skip reason for no entry");
     entries[i].skipped = reason;
