@@ -18,7 +18,7 @@ import { createFileLogger, isLogLevel, teeLogger } from "./logging/index.js";
 import { recoverInterruptedPass, runIndexPass, type PassEnv } from "./indexing/indexer.js";
 import { oneLine } from "./indexing/prepare-file.js";
 import { storeDamage } from "./indexing/store-files.js";
-import { readManifest } from "./indexing/manifest.js";
+import { readManifestHeader } from "./indexing/manifest.js";
 import { startWatcher } from "./indexing/watch.js";
 import { ignoreRulesFor } from "./indexing/workspace-rules.js";
 import { openSharedIndex, type SharedIndex } from "./indexing/shared-index.js";
@@ -165,8 +165,8 @@ class WorkspaceEngine implements Engine {
   private async recoverOnce(store: VectorStore): Promise<void> {
     if (this.store.recovered) return;
     this.store.recovered = true;
-    const read = readManifest(this.stateDir);
-    const damage = this.passEnv.storeDamage || (read.status === "ok" ? await storeDamage(this.store.tableDir(), read.manifest.storeFiles, store) : null);
+    const read = readManifestHeader(this.stateDir);
+    const damage = this.passEnv.storeDamage || (read.status === "ok" ? await storeDamage(this.store.tableDir(), read.header.storeFiles, store) : null);
     if (damage) throw this.damage.found(damage);
     // A shared table is only ever written under the bucket's lock: its next pass reconciles it.
     if (!this.shared) await recoverInterruptedPass(this.stateDir, store, this.logger);

@@ -8,7 +8,7 @@ import { removeQuietly } from "../indexing/atomic-file.js";
 import { EMBEDDING_CACHE_DIR } from "../indexing/embedding-cache.js";
 import { KEYWORD_FILE_PREFIX } from "../indexing/keyword-files.js";
 import { acquireIndexLock } from "../indexing/lock.js";
-import { MANIFEST_FILE } from "../indexing/manifest.js";
+import { removeManifest } from "../indexing/manifest.js";
 import type { SharedIndex } from "../indexing/shared-index.js";
 import { clearProgress } from "../indexing/state-files.js";
 import type { StoreSlot } from "./store-slot.js";
@@ -36,7 +36,7 @@ export async function clearIndex(ctx: ClearContext): Promise<void> {
     } else {
       await (await ctx.storeForIndexing()).clear();
     }
-    removeQuietly(join(stateDir, MANIFEST_FILE));
+    removeManifest(stateDir);
     rmSync(join(stateDir, EMBEDDING_CACHE_DIR), { recursive: true, force: true });
     if (existsSync(stateDir)) {
       for (const n of readdirSync(stateDir)) {

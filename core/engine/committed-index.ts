@@ -4,7 +4,7 @@
 import { statSync } from "node:fs";
 import { KeywordIndex } from "../keyword/keyword-index.js";
 import { loadKeywordSnapshot } from "../indexing/keyword-files.js";
-import { manifestPath, readManifest } from "../indexing/manifest.js";
+import { manifestPath, readManifestHeader } from "../indexing/manifest.js";
 import type { PassEnv } from "../indexing/pass-env.js";
 
 type ManifestStamp = { mtimeMs: number; size: number };
@@ -49,13 +49,13 @@ export class CommittedIndex {
     const changed = !stamp || !this.seenManifest || stamp.mtimeMs !== this.seenManifest.mtimeMs || stamp.size !== this.seenManifest.size;
     if (env.keyword && !changed) return env.keyword;
     this.seenManifest = stamp;
-    const read = readManifest(this.stateDir());
+    const read = readManifestHeader(this.stateDir());
     if (read.status !== "ok") return env.keyword ?? new KeywordIndex();
-    if (env.keyword && env.keywordGeneration === read.manifest.generation) return env.keyword;
-    const loaded = loadKeywordSnapshot(this.stateDir(), read.manifest);
+    if (env.keyword && env.keywordGeneration === read.header.generation) return env.keyword;
+    const loaded = loadKeywordSnapshot(this.stateDir(), read.header);
     if (loaded) {
       env.keyword = loaded;
-      env.keywordGeneration = read.manifest.generation;
+      env.keywordGeneration = read.header.generation;
       return loaded;
     }
     return env.keyword ?? new KeywordIndex();
@@ -69,10 +69,10 @@ export class CommittedIndex {
     const stamp = this.stamp();
     const key = stamp ? `${stamp.mtimeMs}:${stamp.size}` : "";
     if (this.lastRead?.key !== key) {
-      const read = readManifest(this.stateDir());
+      const read = readManifestHeader(this.stateDir());
       this.lastRead =
         read.status === "ok"
-          ? { key, dimension: read.manifest.dimension, checkpoint: read.manifest.storeCheckpoint }
+          ? { key, dimension: read.header.dimension, checkpoint: read.header.storeCheckpoint }
           : { key, dimension: null, checkpoint: null };
     }
     return this.lastRead;

@@ -5,7 +5,7 @@ import type { RagConfig } from "../config/defaults.js";
 import type { IndexStatus } from "../engine-types.js";
 import type { VectorStore } from "../types.js";
 import { walkWorkspace } from "../files/walk.js";
-import { readManifest, type Manifest } from "../indexing/manifest.js";
+import { entryChunkCount, readManifest, type Manifest } from "../indexing/manifest.js";
 import type { PassEnv } from "../indexing/pass-env.js";
 import { oneLine } from "../indexing/prepare-file.js";
 import { readSkippedList } from "../indexing/skipped-files.js";
@@ -50,7 +50,7 @@ export class StatusReader {
     }
     let files = 0;
     if (manifest) {
-      for (const e of Object.values(manifest.files)) if (e.chunkIds.length > 0) files++;
+      for (const path in manifest.files) if (entryChunkCount(manifest.files[path]) > 0) files++;
     }
     const { upToDate, pending } = options.countPending !== false ? await this.countPending(ctx, manifest) : { upToDate: 0, pending: 0 };
     const watcher = readWatcherStatus(ctx.stateDir);

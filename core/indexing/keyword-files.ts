@@ -6,6 +6,9 @@ import { KeywordIndex, type KeywordDoc } from "../keyword/keyword-index.js";
 import { removeQuietly } from "./atomic-file.js";
 import type { Manifest } from "./manifest.js";
 
+/** What of a manifest names the keyword files (its header has it). */
+type KeywordFields = Pick<Manifest, "keywordFile" | "keywordDeltas" | "chunkCount">;
+
 export const KEYWORD_FILE_PREFIX = "keyword-";
 
 /** Keyword changes of one small pass, stored beside the snapshot instead of a new snapshot. */
@@ -20,7 +23,7 @@ export const KEYWORD_DELTA_MAX_OPS = 2000;
 export const KEYWORD_DELTA_MAX_FILES = 16;
 
 /** Loads the keyword snapshot a manifest names, plus its deltas; null when any is missing or unreadable. */
-export function loadKeywordSnapshot(stateDir: string, manifest: Manifest): KeywordIndex | null {
+export function loadKeywordSnapshot(stateDir: string, manifest: KeywordFields): KeywordIndex | null {
   if (!manifest.keywordFile) return manifest.chunkCount === 0 ? new KeywordIndex() : null;
   try {
     const index = KeywordIndex.deserialize(new Uint8Array(readFileSync(join(stateDir, manifest.keywordFile))));
@@ -36,7 +39,7 @@ export function loadKeywordSnapshot(stateDir: string, manifest: Manifest): Keywo
 }
 
 /** Whether the keyword files a manifest names are all there and not empty (not whether they parse). */
-export function keywordFilesExist(stateDir: string, manifest: Manifest): boolean {
+export function keywordFilesExist(stateDir: string, manifest: KeywordFields): boolean {
   if (!manifest.keywordFile) return manifest.chunkCount === 0;
   return keywordFilesOf(manifest).every((f) => {
     try {
@@ -48,7 +51,7 @@ export function keywordFilesExist(stateDir: string, manifest: Manifest): boolean
 }
 
 /** The keyword files a manifest names (snapshot and deltas). */
-export function keywordFilesOf(manifest: Manifest): string[] {
+export function keywordFilesOf(manifest: KeywordFields): string[] {
   return [...(manifest.keywordFile ? [manifest.keywordFile] : []), ...(manifest.keywordDeltas ?? [])];
 }
 

@@ -2,7 +2,7 @@
 // files the old manifest named removed. Until the manifest is written, readers and the next
 // pass see the previous index.
 import type { EmbeddingCache } from "./embedding-cache.js";
-import { writeManifest } from "./manifest.js";
+import { entryChunkCount, writeManifest } from "./manifest.js";
 import type { PassState } from "./pass-state.js";
 import { sameFiles, tableFiles } from "./store-files.js";
 
@@ -10,7 +10,10 @@ export async function commitPass(pass: PassState, cache: EmbeddingCache | null):
   const { manifest, store, read, progress, summary } = pass;
   const changedAnything =
     pass.rebuildReason !== null || read.status !== "ok" || pass.keywords.removed.length > 0 || summary.chunksAdded > 0 || summary.filesDeleted > 0;
-  const chunkCount = Object.values(manifest.files).reduce((s, e) => s + e.chunkIds.length, 0);
+  let chunkCount = 0;
+  for (const path in manifest.files) chunkCount += entryChunkCount(manifest.files[path]);
+  // A shared index's mirror keeps the one-document form the bucket holds (shared-index.ts).
+  const form = { inline: pass.env.shared !== null && pass.env.shared !== undefined };
   manifest.lastIndexedAt = new Date().toISOString();
   if (changedAnything) {
     // A background ANN build writes a table version; let it land before the checkpoint.
@@ -38,7 +41,7 @@ export async function commitPass(pass: PassState, cache: EmbeddingCache | null):
     progress.mark("commit:compact");
     manifest.storeCheckpoint = await store.checkpoint();
     recordStoreFiles(pass);
-    writeManifest(pass.env.stateDir, manifest);
+    writeManifest(pass.env.stateDir, manifest, form);
     pass.keywords.removeOldFiles(manifest);
     // Listing every row is costly on a big store: only when dead cache entries may dominate.
     if (cache && cache.sizeOnDisk >= 1000 && cache.sizeOnDisk >= 2 * chunkCount) {
@@ -49,12 +52,14 @@ export async function commitPass(pass: PassState, cache: EmbeddingCache | null):
     }
   } else {
     // Nothing was added or removed; the manifest is rewritten only when some entry changed
-    // (a touched file's new mtime) or the store moved (a rollback makes a new version).
+    // (a touched file's new mtime) or the store moved (a rollback makes a new version), or to
+    // move an index from the one-document form to the faster header and file table.
     const checkpoint = await store.checkpoint();
     const filesMoved = recordStoreFiles(pass);
-    if (pass.touchedEntries > 0 || checkpoint !== manifest.storeCheckpoint || filesMoved) {
+    const olderForm = read.status === "ok" && read.inline === true && !form.inline;
+    if (pass.touchedEntries > 0 || checkpoint !== manifest.storeCheckpoint || filesMoved || olderForm) {
       manifest.storeCheckpoint = checkpoint;
-      writeManifest(pass.env.stateDir, manifest);
+      writeManifest(pass.env.stateDir, manifest, form);
     }
   }
   // A pass that changed nothing may not have read the keyword index: searches read it then.

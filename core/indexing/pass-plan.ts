@@ -47,8 +47,16 @@ export async function planPass(pass: PassState): Promise<PassPlan> {
     present = r.files;
     summary.filesSkipped += r.skipped.length;
     for (const f of r.skipped) skippedFiles.set(f.path, f.reason);
-    const seen = new Set(present.map((f) => f.path));
-    deleted = Object.keys(manifest.files).filter((p) => !seen.has(p));
+    // Walked paths are distinct: when as many of them have an entry as the manifest holds,
+    // nothing is gone, and the set of every path is not needed (the usual pass).
+    let known = 0;
+    for (const f of present) if (Object.hasOwn(manifest.files, f.path)) known++;
+    const recorded = Object.keys(manifest.files);
+    if (known === recorded.length) deleted = [];
+    else {
+      const seen = new Set(present.map((f) => f.path));
+      deleted = recorded.filter((p) => !seen.has(p));
+    }
   }
   summary.filesScanned = present.length;
   pass.progress.mark("walk");

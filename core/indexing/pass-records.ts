@@ -43,7 +43,10 @@ export function batchChanges(pass: PassState, prepared: PreparedFile[]): BatchCh
     summary.bytesRead += p.bytes;
     progress.state.bytesDone += p.bytes;
     if (p.kind === "same-content") {
-      touched.push({ path: p.path, entry: { ...old!, size: p.size, mtimeMs: p.mtimeMs } });
+      // Field by field: an entry read from the manifest's file table keeps its hash and ids in
+      // accessors, which a spread would not copy.
+      const { hash, chunkIds, skipped } = old!;
+      touched.push({ path: p.path, entry: { size: p.size, mtimeMs: p.mtimeMs, hash, chunkIds, ...(skipped !== undefined ? { skipped } : {}) } });
       summary.filesUnchanged++;
       continue;
     }

@@ -5,7 +5,7 @@ import type { EmbeddingProvider } from "../types.js";
 import { KeywordIndex } from "../keyword/keyword-index.js";
 import { chunkingChangeReason, chunkingFingerprint } from "./fingerprint.js";
 import { keywordFilesExist } from "./keyword-files.js";
-import { emptyManifest, readManifest, type Manifest, type ManifestRead } from "./manifest.js";
+import { emptyManifest, readManifest, readManifestHeader, type Manifest, type ManifestRead } from "./manifest.js";
 import { localTableDir, type PassEnv, type StoreLike } from "./pass-env.js";
 import { oneLine } from "./prepare-file.js";
 import { reconcileStore } from "./recover.js";
@@ -38,10 +38,10 @@ export async function startPass(env: PassEnv, options: IndexOptions): Promise<Pa
   if (!provider && !options.force) {
     // A typo in embedding.model or a missing API key must not silently trade an index's
     // vectors for a keyword-only rebuild: stop, keep the index, say how to proceed.
-    const before = readManifest(stateDir);
-    if (before.status === "ok" && before.manifest.provider !== "none") {
+    const before = readManifestHeader(stateDir);
+    if (before.status === "ok" && before.header.provider !== "none") {
       throw new Error(
-        `no embedding model is available (${keywordOnlyReason ?? "unknown reason"}); the index keeps its ${before.manifest.provider}/${before.manifest.model} vectors: fix embedding.* in the config, or run "opencode-rag index --force" to rebuild it keyword-only`,
+        `no embedding model is available (${keywordOnlyReason ?? "unknown reason"}); the index keeps its ${before.header.provider}/${before.header.model} vectors: fix embedding.* in the config, or run "opencode-rag index --force" to rebuild it keyword-only`,
       );
     }
   }

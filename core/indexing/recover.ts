@@ -3,7 +3,7 @@
 import type { Logger } from "../engine-types.js";
 import type { VectorStore } from "../types.js";
 import { acquireIndexLock } from "./lock.js";
-import { readManifest, writeManifest, type Manifest } from "./manifest.js";
+import { readManifest, readManifestHeader, writeManifest, type Manifest } from "./manifest.js";
 import { oneLine } from "./prepare-file.js";
 
 /**
@@ -31,8 +31,9 @@ export async function reconcileStore(store: VectorStore, m: Manifest, current: n
  * half a pass. Returns true when it rolled back.
  */
 export async function recoverInterruptedPass(stateDir: string, store: VectorStore, logger: Logger): Promise<boolean> {
-  const read = readManifest(stateDir);
-  if (read.status !== "ok") return false;
+  // The header says whether there is anything to do; the file table is read only then.
+  const head = readManifestHeader(stateDir);
+  if (head.status !== "ok") return false;
   let lock;
   try {
     lock = acquireIndexLock(stateDir);
@@ -41,7 +42,9 @@ export async function recoverInterruptedPass(stateDir: string, store: VectorStor
   }
   try {
     const current = await store.checkpoint();
-    if (current <= read.manifest.storeCheckpoint) return false;
+    if (current <= head.header.storeCheckpoint) return false;
+    const read = readManifest(stateDir);
+    if (read.status !== "ok") return false;
     await store.rollbackTo(read.manifest.storeCheckpoint);
     // The rollback is a new version with the old content: record it so this is not repeated.
     const m = read.manifest;
