@@ -7,7 +7,16 @@
 // size f64[n] | mtime f64[n] | chunk count u32[n] | sha1 20 bytes[n] | chunk id 16 bytes[total] |
 // paths (u32 length, UTF-8, NUL-separated) | extras (u32 length, JSON: skip reasons by entry,
 // and whole entries whose hash or ids are not the usual hex, e.g. written by hand).
-import type { ManifestFileEntry } from "./manifest.js";
+/** One file's entry. Entries read from disk decode `hash` and `chunkIds` on access: copy them by field, not by spread. */
+export interface ManifestFileEntry {
+  size: number;
+  mtimeMs: number;
+  /** sha1 of the file's bytes. */
+  hash: string;
+  chunkIds: string[];
+  /** Why the file has no chunks on purpose (binary, no handler), so it is not re-read until it changes. */
+  skipped?: string;
+}
 
 const MAGIC = Buffer.from("RAGFILE1", "latin1");
 const HASH_BYTES = 20;

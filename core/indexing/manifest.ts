@@ -10,7 +10,9 @@ import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readJsonState, removeQuietly, writeFileAtomic, writeJsonAtomic } from "./atomic-file.js";
-import { decodeFiles, encodeFiles, entryChunkCount } from "./manifest-files.js";
+import { decodeFiles, encodeFiles, entryChunkCount, type ManifestFileEntry } from "./manifest-files.js";
+
+export type { ManifestFileEntry };
 
 export { entryChunkCount } from "./manifest-files.js";
 
@@ -22,16 +24,6 @@ const MANIFEST_SPLIT_VERSION = 2;
 const FILES_FILE_PREFIX = "manifest-files-";
 const FILES_FILE_PATTERN = /^manifest-files-\d+-[0-9a-f]+\.bin$/;
 
-/** One file's entry. Entries read from disk decode `hash` and `chunkIds` on access: copy them by field, not by spread. */
-export interface ManifestFileEntry {
-  size: number;
-  mtimeMs: number;
-  /** sha1 of the file's bytes. */
-  hash: string;
-  chunkIds: string[];
-  /** Why the file has no chunks on purpose (binary, no handler), so it is not re-read until it changes. */
-  skipped?: string;
-}
 
 export interface Manifest {
   version: number;
