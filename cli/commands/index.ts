@@ -3,7 +3,7 @@
 import type { Command, CommandContext } from "../command.js";
 import type { IndexProgress } from "../../core/engine-types.js";
 import { progressLine, summaryLine, terminalSafe } from "../format.js";
-import { IndexBusyError } from "../../core/indexing/lock.js";
+import { IndexBusyError, waitingLine } from "../../core/indexing/lock.js";
 import { WatcherStoppedError } from "../../core/indexing/watch.js";
 import { lowerThisThread } from "../../core/indexing/cpu-share.js";
 
@@ -32,21 +32,31 @@ function progressPrinter(ctx: CommandContext): { onProgress?: (p: IndexProgress)
 const BUSY_WAIT_MS = 10 * 60 * 1000;
 const BUSY_POLL_MS = 500;
 
-/** Runs the pass, waiting (and saying so once) while another process holds the store's lock. */
+/**
+ * Runs the pass, waiting while another process holds the store's lock, and saying whose pass it
+ * is and until when its lock holds: again whenever that changes (another holder, a refreshed
+ * expiry), in place on a terminal.
+ */
 async function indexWhenFree<T>(ctx: CommandContext, run: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + BUSY_WAIT_MS;
-  let told = false;
-  for (;;) {
-    try {
-      return await run();
-    } catch (err) {
-      if (!(err instanceof IndexBusyError) || Date.now() > deadline) throw err;
-      if (!told) {
-        ctx.err(`waiting for another index pass to finish (pid ${err.owner.pid})…`);
-        told = true;
+  let told = "";
+  try {
+    for (;;) {
+      try {
+        return await run();
+      } catch (err) {
+        if (!(err instanceof IndexBusyError) || Date.now() > deadline) throw err;
+        const line = waitingLine(err);
+        if (line !== told) {
+          if (ctx.interactive) process.stderr.write(`\r\x1b[2K${line}`);
+          else ctx.err(line);
+          told = line;
+        }
+        await new Promise((r) => setTimeout(r, BUSY_POLL_MS));
       }
-      await new Promise((r) => setTimeout(r, BUSY_POLL_MS));
     }
+  } finally {
+    if (told && ctx.interactive) process.stderr.write("\n");
   }
 }
 

@@ -10,7 +10,7 @@ import type { RagConfig } from "../config/defaults.js";
 import type { IndexOptions, IndexSummary, Logger, Watcher, WatchOptions } from "../engine-types.js";
 import { isIgnoreFile, type IgnoreRules } from "../files/ignore-rules.js";
 import { toPosix } from "../files/walk.js";
-import { IndexBusyError } from "./lock.js";
+import { IndexBusyError, waitingLine } from "./lock.js";
 import { isS3Uri } from "../objectstore/s3.js";
 import { IndexCancelledError } from "./indexer.js";
 import { oneLine } from "./prepare-file.js";
@@ -96,7 +96,7 @@ export async function startWatcher(host: WatchHost, options: WatchOptions = {}):
     } catch (err) {
       if (err instanceof IndexBusyError) {
         // Another process is indexing; look again shortly (its pass may not cover our changes).
-        status("watching", "waiting for another process's index pass");
+        status("watching", waitingLine(err));
         if (!closed) {
           retryTimer = setTimeout(() => scheduler.notify(null), BUSY_RETRY_MS);
           retryTimer.unref?.();
