@@ -41,6 +41,7 @@ import { acquireIndexLock } from "./indexing/lock.js";
 import { manifestPath, readManifest, MANIFEST_FILE } from "./indexing/manifest.js";
 import { oneLine } from "./indexing/prepare-file.js";
 import { cleanErrorMessage } from "./error-line.js";
+import { plainError } from "./errors/plain-error.js";
 import { clearProgress, readProgress, readWatcherStatus } from "./indexing/state-files.js";
 import { startWatcher } from "./indexing/watch.js";
 import { IndexDamagedError, storeDamage, tableFiles } from "./indexing/store-files.js";
@@ -437,7 +438,7 @@ class WorkspaceEngine implements Engine {
       // Memory re-reads its audit log (another process may have added quirks meanwhile).
       this.quirkMemory?.invalidate();
       return summary;
-    });
+    }, (err: unknown) => Promise.reject(plainError(err, "pass", this.passEnv)));
   }
 
   private manifestStamp(): { mtimeMs: number; size: number } | null {
@@ -570,7 +571,9 @@ class WorkspaceEngine implements Engine {
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchResult[]> {
-    return this.searchAttempt(query, options, 1);
+    return this.searchAttempt(query, options, 1).catch((err: unknown) => {
+      throw plainError(err, "search", this.passEnv);
+    });
   }
 
   /**

@@ -1,0 +1,56 @@
+// Where an index pass or a search fails on its way to a host (CLI, plugin, MCP): a failure
+// plain-errors.ts recognises becomes a PlainError whose message is the plain line; the store's
+// own error stays its `cause`, goes to the log, and is what --debug prints.
+import { isAbsolute, relative } from "node:path";
+import type { Logger } from "../engine-types.js";
+import { oneLine } from "../error-line.js";
+import { readManifest } from "../indexing/manifest.js";
+import { plainFailure, type FailureKind } from "./plain-errors.js";
+
+export class PlainError extends Error {
+  constructor(
+    message: string,
+    readonly kind: FailureKind,
+    cause: unknown,
+  ) {
+    super(message, { cause });
+    this.name = "PlainError";
+  }
+}
+
+export interface FailureSite {
+  root: string;
+  storeUri: string;
+  stateDir: string;
+  logger: Logger;
+}
+
+function display(root: string, path: string): string {
+  if (!isAbsolute(path)) return path;
+  const rel = relative(root, path);
+  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
+}
+
+/** Files of the committed index (as `status` counts them), or null when there is none. */
+function committedFiles(stateDir: string): number | null {
+  const read = readManifest(stateDir);
+  if (read.status !== "ok") return null;
+  return Object.values(read.manifest.files).filter((e) => e.chunkIds.length > 0).length;
+}
+
+/** `err` as a PlainError when it is a failure of a known kind (logged with its raw message), else `err` itself. */
+export function plainError(err: unknown, during: "pass" | "search", site: FailureSite): unknown {
+  if (err instanceof PlainError) return err;
+  const remote = /^[a-z][a-z0-9+.-]*:\/\//i.test(site.storeUri);
+  const failure = plainFailure(err, {
+    store: remote ? site.storeUri : display(site.root, site.storeUri),
+    localPath: display(site.root, site.stateDir),
+    remote,
+    previousFiles: committedFiles(site.stateDir),
+    during,
+    displayPath: (p) => display(site.root, p),
+  });
+  if (!failure) return err;
+  site.logger.error(during === "pass" ? "index pass failed" : "search failed", { kind: failure.kind, error: oneLine(err) });
+  return new PlainError(failure.line, failure.kind, err);
+}
