@@ -1,7 +1,7 @@
 // Where an index pass or a search fails on its way to a host (CLI, plugin, MCP): a failure
 // plain-errors.ts recognises becomes a PlainError whose message is the plain line; the store's
 // own error stays its `cause`, goes to the log, and is what --debug prints.
-import { isAbsolute, relative } from "node:path";
+import { isAbsolute, relative, sep } from "node:path";
 import type { Logger } from "../engine-types.js";
 import { oneLine } from "../error-line.js";
 import { readManifest } from "../indexing/manifest.js";
@@ -48,7 +48,8 @@ export function plainError(err: unknown, during: "pass" | "search", site: Failur
     remote,
     previousFiles: committedFiles(site.stateDir),
     during,
-    displayPath: (p) => display(site.root, p),
+    // A file of the index is named by its folder: that is what the user configured and knows.
+    displayPath: (p) => display(site.root, [site.storeUri, site.stateDir].find((base) => p === base || p.startsWith(base + sep)) ?? p),
   });
   if (!failure) return err;
   site.logger.error(during === "pass" ? "index pass failed" : "search failed", { kind: failure.kind, error: oneLine(err) });

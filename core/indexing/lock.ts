@@ -84,9 +84,14 @@ export function acquireIndexLock(stateDir: string): IndexLock {
       const fd = openSync(file, "wx");
       try {
         writeSync(fd, JSON.stringify(mine));
-      } finally {
+      } catch (writeErr) {
+        // A full disk creates the file but not its content: an empty lock would hold off
+        // every pass for seconds, so it goes, and the pass fails with the write's error.
         closeSync(fd);
+        rmSync(file, { force: true });
+        throw writeErr;
       }
+      closeSync(fd);
       markHeld(mine.token);
       const isMine = () => readLock(stateDir)?.token === mine.token;
       // The heartbeat: touching the file tells other processes this holder is still working.
