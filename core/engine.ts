@@ -186,7 +186,7 @@ class WorkspaceEngine implements Engine {
   /** Pulls a shared index's latest commit into the mirror (throttled): other machines' passes become visible. */
   private async refreshShared(): Promise<void> {
     if (!this.shared || Date.now() - this.sharedRefreshedAt < SHARED_REFRESH_MS) return;
-    await this.shared.refresh();
+    await this.shared.refresh().catch((err: unknown) => Promise.reject(plainError(err, "read", this.passEnv)));
     this.sharedRefreshedAt = Date.now();
   }
 
@@ -572,7 +572,7 @@ class WorkspaceEngine implements Engine {
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchResult[]> {
     return this.searchAttempt(query, options, 1).catch((err: unknown) => {
-      throw plainError(err, "search", this.passEnv);
+      throw plainError(err, "read", this.passEnv);
     });
   }
 

@@ -79,8 +79,9 @@ Indexes the current directory. Unchanged files are skipped without being read.
     const watching = ctx.values.watch === true;
     if (watching) lowerThisThread();
     const engine = await ctx.engine({ background: watching });
-    const status = await engine.status({ countPending: false });
-    if (status.keywordOnlyReason) ctx.err(`note: search will be keyword-only: ${status.keywordOnlyReason}`);
+    // A store that cannot be read now fails the pass below, which says so in a pass's words.
+    const status = await engine.status({ countPending: false }).catch(() => null);
+    if (status?.keywordOnlyReason) ctx.err(`note: search will be keyword-only: ${status.keywordOnlyReason}`);
     const printer = progressPrinter(ctx);
     let summary;
     try {

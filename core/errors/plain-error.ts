@@ -39,7 +39,7 @@ function committedFiles(stateDir: string): number | null {
 }
 
 /** `err` as a PlainError when it is a failure of a known kind (logged with its raw message), else `err` itself. */
-export function plainError(err: unknown, during: "pass" | "search", site: FailureSite): unknown {
+export function plainError(err: unknown, during: "pass" | "read", site: FailureSite): unknown {
   if (err instanceof PlainError) return err;
   const remote = /^[a-z][a-z0-9+.-]*:\/\//i.test(site.storeUri);
   const failure = plainFailure(err, {
@@ -52,6 +52,6 @@ export function plainError(err: unknown, during: "pass" | "search", site: Failur
     displayPath: (p) => display(site.root, [site.storeUri, site.stateDir].find((base) => p === base || p.startsWith(base + sep)) ?? p),
   });
   if (!failure) return err;
-  site.logger.error(during === "pass" ? "index pass failed" : "search failed", { kind: failure.kind, error: oneLine(err) });
+  site.logger.error(during === "pass" ? "index pass failed" : "reading the index failed", { kind: failure.kind, error: oneLine(err) });
   return new PlainError(failure.line, failure.kind, err);
 }

@@ -14,8 +14,8 @@ export interface PlainErrorContext {
   remote: boolean;
   /** Files in the committed index, or null when nothing is committed yet. */
   previousFiles: number | null;
-  /** A pass failed (the index is as before), or a search. */
-  during: "pass" | "search";
+  /** A pass failed (the index is as before), or a read of the index (a search, a status). */
+  during: "pass" | "read";
   /** Turns an absolute path from an error into what the user knows it as (relative to the workspace). */
   displayPath?: (path: string) => string;
 }
@@ -89,7 +89,7 @@ function count(n: number): string {
 
 /** What was kept: the committed index, which searches keep using. */
 function kept(ctx: PlainErrorContext): string {
-  if (ctx.during === "search") return "the index itself is unchanged";
+  if (ctx.during === "read") return "the index itself is unchanged";
   if (ctx.previousFiles === null) return "nothing was indexed yet, and nothing half-written is kept";
   return `the previous index (${count(ctx.previousFiles)} ${ctx.previousFiles === 1 ? "file" : "files"}) is still in use`;
 }
@@ -114,7 +114,7 @@ export function plainFailure(err: unknown, ctx: PlainErrorContext): PlainFailure
   const f = facts(err);
   const kind = kindOf(f, ctx);
   if (!kind) return null;
-  const again = ctx.during === "pass" ? "run the pass again" : "search again";
+  const again = ctx.during === "pass" ? "run the pass again" : "try again";
   const path = f.path ? (ctx.displayPath?.(f.path) ?? f.path) : ctx.localPath;
   switch (kind) {
     case "disk-full":
@@ -143,7 +143,7 @@ export function plainFailure(err: unknown, ctx: PlainErrorContext): PlainFailure
     case "damaged":
       return {
         kind,
-        line: `the index in ${ctx.store} is damaged (${damageInWords(f.reason)}): ${f.rebuilding ? "it is being rebuilt from the workspace, search again in a moment" : "run `opencode-rag index --force` to rebuild it from the workspace"}`,
+        line: `the index in ${ctx.store} is damaged (${damageInWords(f.reason)}): ${f.rebuilding ? "it is being rebuilt from the workspace, try again in a moment" : "run `opencode-rag index --force` to rebuild it from the workspace"}`,
       };
   }
 }

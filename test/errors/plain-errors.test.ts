@@ -44,7 +44,7 @@ describe("plain failure lines", () => {
     const lanceDown = new Error("lance error: LanceError(IO): Generic S3 error: error sending request for url (http://127.0.0.1:9/team/idx/chunks.lance/_versions/3.manifest)");
     expect(plainFailure(lanceDown, bucket)?.kind).toBe("unreachable");
     const timeout = Object.assign(new Error("socket timed out"), { name: "TimeoutError" });
-    expect(plainFailure(timeout, { ...bucket, during: "search" })?.line).toMatch(/cannot be reached: .* then search again; the index itself is unchanged$/);
+    expect(plainFailure(timeout, { ...bucket, during: "read" })?.line).toMatch(/cannot be reached: .* then try again; the index itself is unchanged$/);
 
     const refused = Object.assign(new Error("The AWS Access Key Id you provided does not exist"), { name: "InvalidAccessKeyId", $metadata: { httpStatusCode: 403 } });
     expect(plainFailure(new ObjectStoreError("refused the credentials", "credentials", refused), bucket)?.line).toBe(
@@ -61,8 +61,8 @@ describe("plain failure lines", () => {
     );
     expect(plainFailure(new PreconditionFailedError("rag-state/manifest.json"), bucket)?.kind).toBe("lock-lost");
     const damaged = new IndexDamagedError(".opencode/rag_db", "lance error: Not found: /w/.opencode/rag_db/chunks.lance/data/0a.lance", true);
-    expect(plainFailure(damaged, { ...local, during: "search" })?.line).toBe(
-      "the index in .opencode/rag_db is damaged (a file of its table is missing): it is being rebuilt from the workspace, search again in a moment",
+    expect(plainFailure(damaged, { ...local, during: "read" })?.line).toBe(
+      "the index in .opencode/rag_db is damaged (a file of its table is missing): it is being rebuilt from the workspace, try again in a moment",
     );
   });
 
