@@ -222,7 +222,7 @@ describe("a team-shared index on S3-compatible storage", () => {
     const failed = results.flatMap((r, i) => (r.status === "rejected" ? [{ i, reason: r.reason as Error }] : []));
     expect(failed).toHaveLength(1);
     expect(failed[0].reason).toBeInstanceOf(IndexBusyError);
-    expect(failed[0].reason.message).toMatch(/^another index pass is running .*; wait for it to finish, or delete s3:\/\/team-index\/projects\/demo\/rag-state\/index\.lock/);
+    expect(failed[0].reason.message).toMatch(/^another index pass is running: the index pass of \S+ pid \d+ \(since [\d:]+\); wait for it to finish, or delete s3:\/\/team-index\/projects\/demo\/rag-state\/index\.lock/);
     expect(s3.preconditionFailures).toBeGreaterThan(collisionsBefore);
     const [loser, loserFile, winnerFile] = failed[0].i === 0 ? [engineD, "src/shipping.ts", "src/refunds.ts"] : [engineE, "src/refunds.ts", "src/shipping.ts"];
 
