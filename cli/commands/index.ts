@@ -6,6 +6,7 @@ import { progressLine, summaryLine, terminalSafe } from "../format.js";
 import { IndexBusyError, waitingLine } from "../../core/indexing/lock.js";
 import { WatcherStoppedError } from "../../core/indexing/watch.js";
 import { lowerThisThread } from "../../core/indexing/cpu-share.js";
+import { plainRebuildReason } from "../../core/errors/plain-errors.js";
 
 /** The CLI's debounce (F7): short, a person is waiting at a terminal. */
 const WATCH_DEBOUNCE_MS = 300;
@@ -89,7 +90,8 @@ Indexes the current directory. Unchanged files are skipped without being read.
     } finally {
       printer.done();
     }
-    if (summary.rebuildReason) ctx.err(`rebuilt the index: ${summary.rebuildReason}`);
+    if (summary.rebuildReason) ctx.err(`rebuilt the index: ${plainRebuildReason(summary.rebuildReason)}`);
+    if (summary.rebuildReason && ctx.debug) ctx.err(`rebuild reason as found: ${summary.rebuildReason}`);
     // File names come from the workspace: printed escaped, like query's output.
     for (const e of summary.errors.slice(0, 20)) ctx.err(`warning: ${terminalSafe(e.filePath)}: ${terminalSafe(e.error)}`);
     if (summary.errors.length > 20) ctx.err(`warning: ${summary.errors.length - 20} more files could not be indexed (see the log)`);

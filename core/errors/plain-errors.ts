@@ -147,3 +147,13 @@ export function plainFailure(err: unknown, ctx: PlainErrorContext): PlainFailure
       };
   }
 }
+
+/**
+ * A pass's rebuild reason in plain words where it is damage the pass healed (the store's own
+ * message says nothing a user can act on); other reasons are plain already.
+ */
+export function plainRebuildReason(reason: string): string {
+  const m = /^the store's files are damaged \((.*)\)$/s.exec(reason);
+  if (!m) return reason;
+  return `the store's files were damaged (${damageInWords(m[1])}); the index was rebuilt from the workspace and the damaged table kept beside it`;
+}

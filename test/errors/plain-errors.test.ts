@@ -2,7 +2,7 @@
 // happened, what to do and what was kept. The errors here have the shapes the real sources
 // throw (Node's errno errors, LanceDB's messages, the S3 store's and the SDK's errors).
 import { describe, expect, it } from "vitest";
-import { plainFailure, type PlainErrorContext } from "../../core/errors/plain-errors.js";
+import { plainFailure, plainRebuildReason, type PlainErrorContext } from "../../core/errors/plain-errors.js";
 import { CommitLostError, ObjectStoreError, PreconditionFailedError } from "../../core/objectstore/object-store.js";
 import { IndexDamagedError } from "../../core/indexing/store-files.js";
 
@@ -64,6 +64,13 @@ describe("plain failure lines", () => {
     expect(plainFailure(damaged, { ...local, during: "read" })?.line).toBe(
       "the index in .opencode/rag_db is damaged (a file of its table is missing): it is being rebuilt from the workspace, try again in a moment",
     );
+  });
+
+  it("a damaged table a pass healed", () => {
+    expect(plainRebuildReason("the store's files are damaged (data/0a.lance missing: lance error: Not found: /w/chunks.lance/data/0a.lance)")).toBe(
+      "the store's files were damaged (a file of its table is missing); the index was rebuilt from the workspace and the damaged table kept beside it",
+    );
+    expect(plainRebuildReason("the embedding model changed (a -> b)")).toBe("the embedding model changed (a -> b)");
   });
 
   it("leaves other failures alone", () => {
