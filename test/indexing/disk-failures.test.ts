@@ -161,6 +161,10 @@ describe("a local store on a disk that fails", () => {
       const cli = cliIndex(root);
       expect(cli.code).toBe(1);
       expect(cli.stderr).toContain(`opencode-rag: ${line}`);
+      // --debug adds the system's own error.
+      const debug = spawnSync(process.execPath, [join(repoRoot, "dist", "cli.js"), "index", "--debug"], { cwd: root, encoding: "utf8", env: { ...process.env, LANCEDB_LOG: "error" } });
+      expect(debug.stderr).toMatch(/caused by: .*(EROFS|read-only file system)/i);
+      expect(debug.stderr).toContain(`opencode-rag: ${line}`);
     } finally {
       execFileSync("mount", ["-o", "remount,rw", disk]);
     }
