@@ -9,9 +9,10 @@ const root = dirname(fileURLToPath(import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const dist = join(root, "dist");
 
-// Runtime dependencies are installed beside the bundle (they ship with the package), and the
+// Runtime dependencies are installed beside the bundle (they ship with the package),
+// transformers.js is imported only when the user installed it (other local models), and the
 // native ones (LanceDB, onnxruntime-node, sharp) cannot be bundled at all.
-const runtimeExternals = [...Object.keys(pkg.dependencies ?? {}), "sharp", "onnxruntime-node", "@lancedb/lancedb"];
+const runtimeExternals = [...Object.keys(pkg.dependencies ?? {}), "@huggingface/transformers", "sharp", "onnxruntime-node", "@lancedb/lancedb"];
 
 const nodeBase = {
   bundle: true,

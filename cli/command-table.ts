@@ -3,6 +3,7 @@
 import type { Command } from "./command.js";
 import { indexCommand } from "./commands/index.js";
 import { queryCommand } from "./commands/query.js";
+import { usagesCommand } from "./commands/usages.js";
 import { statusCommand } from "./commands/status.js";
 import { clearCommand } from "./commands/clear.js";
 import { initCommand } from "./commands/init.js";
@@ -21,4 +22,4 @@ const evalEntry: Command = {
   runRaw: (argv) => evalCommand(argv),
 };
 
-export const COMMANDS: Command[] = [indexCommand, queryCommand, statusCommand, clearCommand, initCommand, evalEntry, quirkCommand, serveWebCommand, mcpCommand];
+export const COMMANDS: Command[] = [indexCommand, queryCommand, usagesCommand, statusCommand, clearCommand, initCommand, evalEntry, quirkCommand, serveWebCommand, mcpCommand];

@@ -11,7 +11,7 @@ This workspace is indexed by opencode-rag (local semantic + keyword search over 
 Prefer these tools to reading whole files or grepping blindly:
 
 - get_file_skeleton(filePath): outline of one file (classes, functions, methods, headings) with line ranges. Use before reading a large file; then read only the lines you need.
-- find_usages(symbolName, pathHint?, topK?): every reference to an identifier, grouped by file with context, definition excluded. Use before renaming, changing a signature or deleting code.
+- find_usages(symbolName, pathHint?, topK?, file?, offset?): every file that references an identifier, each with its count and kind of use (import, re-export, call, type), then the uses with context taken in turn from each file, definition excluded. Use before renaming, changing a signature or deleting code. The answer ends with how many uses are left: pass the offset it names for the next ones, or file to see one file's.
 - search_semantic(query, pathHints?, languageHints?, topK?): finds code by meaning ("where are sessions expired?"). Use when you do not know where something lives. Narrow, specific queries work best; pathHints/languageHints narrow further.
 - describe_image(filePath): the stored description of an indexed image (no model call).
 

@@ -5,7 +5,7 @@
 // channel. A missing or unreadable file becomes a note in the sidebar, never an exception.
 import { existsSync, watch, type FSWatcher } from "node:fs";
 import type { RagConfig } from "../core/config/defaults.js";
-import { readManifest } from "../core/indexing/manifest.js";
+import { readManifest, readManifestHeader } from "../core/indexing/manifest.js";
 import { readProgress, readWatcherStatus } from "../core/indexing/state-files.js";
 
 export interface SidebarStatus {
@@ -32,13 +32,13 @@ export function readSidebarStatus(stateDir: string, config: RagConfig): SidebarS
     progress: null,
     note: null,
   };
-  const manifest = readManifest(stateDir);
+  const manifest = readManifestHeader(stateDir);
   if (manifest.status === "missing") status.note = "not indexed yet";
   else if (manifest.status === "corrupt") status.note = `${manifest.reason}: the next pass rebuilds`;
   else {
-    const m = manifest.manifest;
+    const m = manifest.header;
     status.chunks = m.chunkCount;
-    status.files = Object.values(m.files).filter((f) => !f.skipped).length;
+    status.files = m.listedFiles ?? listedFiles(stateDir);
     status.provider = m.provider;
     status.model = m.model;
     status.lastIndexedAt = m.lastIndexedAt;
@@ -129,4 +129,13 @@ export function formatAge(iso: string | null, now = Date.now()): string {
   if (s < 3600) return `${Math.floor(s / 60)} min ago`;
   if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
   return `${Math.floor(s / 86_400)} d ago`;
+}
+
+/** Files not skipped on purpose, counted in the table of a manifest whose header does not say. */
+function listedFiles(stateDir: string): number | null {
+  const read = readManifest(stateDir);
+  if (read.status !== "ok") return null;
+  let n = 0;
+  for (const path in read.manifest.files) if (!read.manifest.files[path].skipped) n++;
+  return n;
 }

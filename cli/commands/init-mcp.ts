@@ -1,11 +1,11 @@
 // `opencode-rag init --mcp CLIENT`: registers `opencode-rag mcp` with an MCP client. Project
 // config files are edited in place (other servers, keys and comments kept); Codex keeps its
 // config in ~/.codex/config.toml, outside the project, so its entry is printed, not written.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { applyEdits, modify, parse as parseJsonc, type ParseError } from "jsonc-parser";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { applyEdits, modify } from "jsonc-parser";
 import { UsageError } from "../command.js";
-import type { InitAction } from "./init.js";
+import { parseJsoncObject, readIfExists, writeIfChanged, type InitAction } from "./init-files.js";
 
 export const MCP_CLIENTS = ["claude", "cursor", "codex", "opencode"] as const;
 export type McpClient = (typeof MCP_CLIENTS)[number];
@@ -40,9 +40,7 @@ args = ["opencode-rag", "mcp", "--root", ${JSON.stringify(resolve(root))}]
 /** `text` (JSON/JSONC or empty) with `path` set to `value`; everything else kept. */
 export function withJsonEntry(text: string | null, path: string[], value: unknown, file: string, seed: Record<string, unknown> = {}): string {
   const base = text && text.trim() ? text : JSON.stringify(seed, null, 2) + "\n";
-  const errors: ParseError[] = [];
-  const cfg = parseJsonc(base, errors, { allowTrailingComma: true }) as unknown;
-  if (errors.length > 0 || !cfg || typeof cfg !== "object" || Array.isArray(cfg)) {
+  if (!parseJsoncObject(base)) {
     throw new UsageError(`${file}: not valid JSON; fix it (or move it away) and re-run \`opencode-rag init --mcp\``);
   }
   const edits = modify(base, path, value, { formattingOptions: { insertSpaces: true, tabSize: 2 } });
@@ -51,12 +49,7 @@ export function withJsonEntry(text: string | null, path: string[], value: unknow
 
 function writeConfig(root: string, rel: string, path: string[], value: unknown, seed?: Record<string, unknown>): { path: string; action: InitAction } {
   const abs = join(root, rel);
-  const before = existsSync(abs) ? readFileSync(abs, "utf8") : null;
-  const after = withJsonEntry(before, path, value, abs, seed);
-  if (before === after) return { path: rel, action: "unchanged" };
-  mkdirSync(dirname(abs), { recursive: true });
-  writeFileSync(abs, after);
-  return { path: rel, action: before === null ? "created" : "updated" };
+  return { path: rel, action: writeIfChanged(abs, withJsonEntry(readIfExists(abs), path, value, abs, seed)) };
 }
 
 export function runInitMcp(rootDir: string, client: string): InitMcpResult {

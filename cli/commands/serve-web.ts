@@ -1,5 +1,6 @@
 // `opencode-rag serve-web [--port N]`: serves the in-browser demo (dist/web) with the grammar
-// files, the bundled model and onnxruntime-web's wasm, on 127.0.0.1 only, fully offline.
+// files and the bundled model (computed from its table in the page, no runtime), plus
+// onnxruntime-web's wasm when it is installed (other models), on 127.0.0.1 only, fully offline.
 import { createReadStream, existsSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { dirname, extname, join, normalize, sep } from "node:path";

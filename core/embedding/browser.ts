@@ -1,14 +1,17 @@
 // The local embedding model in a browser page: the same ONNX file and tokenizer as in Node,
-// run by transformers.js on onnxruntime-web (wasm), with the same text preprocessing, so a
-// text embeds to the same vector in both (parity is tested). No Node built-ins.
+// with the same text preprocessing, so a text embeds to the same vector in both (parity is
+// tested). The bundled static model is computed from its table as in Node (static-table.ts);
+// any other model runs on transformers.js and onnxruntime-web (wasm). No Node built-ins.
 import type { EmbeddingProvider, EmbedPurpose } from "../types.js";
 import { IDENTIFIER_PREPROCESS, preprocessForEmbedding } from "./preprocess.js";
+import { embedTokenIds, staticTableFromOnnx } from "./static-table.js";
+import { encodeWordPiece, wordPieceFromTokenizerJson } from "./wordpiece.js";
 
 export interface BrowserEmbedderOptions {
   /** URL path of the folder that holds model folders, e.g. "/models/" (must be a relative path). */
   modelsUrl: string;
   modelId: string;
-  /** URL folder with onnxruntime-web's `ort-wasm-simd-threaded.asyncify.{mjs,wasm}`. */
+  /** URL folder with onnxruntime-web's `ort-wasm-simd-threaded.asyncify.{mjs,wasm}` (models other than the static one). */
   ortUrl: string;
   batchSize?: number;
 }
@@ -17,7 +20,19 @@ type Extractor = (texts: string[], o: { pooling: "mean"; normalize: boolean }) =
 
 const slash = (u: string) => (u.endsWith("/") ? u : u + "/");
 
-export async function createBrowserEmbedder(o: BrowserEmbedderOptions): Promise<EmbeddingProvider> {
+type Embed = (texts: string[]) => Promise<{ data: Float32Array; dim: number }>;
+
+/** The static table model without a runtime; null when the folder holds another model. */
+async function staticEmbedder(modelUrl: string, maxLength: number): Promise<Embed | null> {
+  const [tokenizer, onnx] = await Promise.all([fetch(`${modelUrl}tokenizer.json`), fetch(`${modelUrl}onnx/model.onnx`)]);
+  if (!tokenizer.ok || !onnx.ok) return null;
+  const wordPiece = wordPieceFromTokenizerJson(await tokenizer.json());
+  const table = wordPiece ? staticTableFromOnnx(new Uint8Array(await onnx.arrayBuffer())) : null;
+  if (!wordPiece || !table) return null;
+  return async (texts) => ({ data: embedTokenIds(table, texts.map((t) => encodeWordPiece(t, wordPiece, maxLength))), dim: table.dim });
+}
+
+async function transformersEmbedder(o: BrowserEmbedderOptions): Promise<Embed> {
   const { env, pipeline } = await import("@huggingface/transformers");
   env.allowRemoteModels = false;
   env.allowLocalModels = true;
@@ -30,12 +45,26 @@ export async function createBrowserEmbedder(o: BrowserEmbedderOptions): Promise<
     // Threads need a cross-origin isolated page; one thread works everywhere.
     onnx.wasm.numThreads = 1;
   }
-  const config = (await (await fetch(`${slash(o.modelsUrl)}${o.modelId}/config.json`)).json()) as {
+  const extractor = (await pipeline("feature-extraction", o.modelId, { dtype: "fp32", device: "wasm" } as never)) as unknown as Extractor;
+  return async (texts) => {
+    const r = await extractor(texts, { pooling: "mean", normalize: true });
+    return { data: r.data, dim: r.dims[r.dims.length - 1] };
+  };
+}
+
+export async function createBrowserEmbedder(o: BrowserEmbedderOptions): Promise<EmbeddingProvider> {
+  const modelUrl = `${slash(o.modelsUrl)}${o.modelId}/`;
+  const config = (await (await fetch(`${modelUrl}config.json`)).json()) as {
     hidden_size?: number;
     opencode_rag?: { preprocess?: string };
   };
-  const prepare = config.opencode_rag?.preprocess === IDENTIFIER_PREPROCESS ? (t: string) => preprocessForEmbedding(t) : (t: string) => t;
-  const extractor = (await pipeline("feature-extraction", o.modelId, { dtype: "fp32", device: "wasm" } as never)) as unknown as Extractor;
+  const identifiers = config.opencode_rag?.preprocess === IDENTIFIER_PREPROCESS;
+  const prepare = identifiers ? (t: string) => preprocessForEmbedding(t) : (t: string) => t;
+  const maxLength = await fetch(`${modelUrl}tokenizer_config.json`)
+    .then((r) => (r.ok ? r.json() : {}))
+    .then((c: { model_max_length?: number }) => Math.min(Number(c.model_max_length) || 512, 8192))
+    .catch(() => 512);
+  const run = (identifiers ? await staticEmbedder(modelUrl, maxLength) : null) ?? (await transformersEmbedder(o));
   let dimension = config.hidden_size ?? 0;
   const batchSize = o.batchSize ?? 32;
   return {
@@ -48,8 +77,8 @@ export async function createBrowserEmbedder(o: BrowserEmbedderOptions): Promise<
       const out: Float32Array[] = [];
       for (let s = 0; s < texts.length; s += batchSize) {
         const batch = texts.slice(s, s + batchSize);
-        const r = await extractor(batch.map(prepare), { pooling: "mean", normalize: true });
-        dimension = r.dims[r.dims.length - 1];
+        const r = await run(batch.map(prepare));
+        dimension = r.dim;
         for (let i = 0; i < batch.length; i++) {
           const v = r.data.slice(i * dimension, (i + 1) * dimension);
           if (!Number.isFinite(v[0])) v.fill(0);

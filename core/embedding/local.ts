@@ -1,5 +1,6 @@
-// The `local` embedding provider: an ONNX model run in-process by transformers.js on
-// onnxruntime-node. Node-only (reads model folders from disk). The model is, in order:
+// The `local` embedding provider: the bundled static model computed in TypeScript from its
+// table (no runtime), any other ONNX model run in-process by transformers.js on
+// onnxruntime-node (an optional install). Node-only (reads model folders from disk). The model is, in order:
 //   1. a folder under the package's models/ (the bundled model by default),
 //   2. an absolute folder, or one relative to the workspace root,
 //   3. a Hugging Face id: used from `embedding.cacheDir` when already there (offline), and
@@ -15,6 +16,8 @@ import type { Logger } from "../engine-types.js";
 import { modelsDir } from "../paths.js";
 import type { EmbeddingProvider, EmbedPurpose } from "../types.js";
 import { IDENTIFIER_PREPROCESS, preprocessForEmbedding } from "./preprocess.js";
+import { embedTokenIds, staticTableFromOnnx } from "./static-table.js";
+import { importTransformers, MissingTransformersError } from "./transformers-runtime.js";
 import { encodeWordPiece, wordPieceFromTokenizerJson } from "./wordpiece.js";
 
 /** Where a configured model lives, before anything is loaded. */
@@ -127,7 +130,7 @@ function sessionOptions(threads: number) {
 
 /** transformers.js pointed at a model folder or the hub cache (the global settings it loads with). */
 async function transformersFor(src: Exclude<LocalModelSource, { kind: "missing" }>) {
-  const transformers = await import("@huggingface/transformers");
+  const transformers = await importTransformers();
   const { env } = transformers;
   env.allowLocalModels = true;
   if (src.kind === "folder") {
@@ -161,30 +164,22 @@ async function runPooled(session: OrtSession, makeTensor: MakeTensor, rows: numb
 }
 
 /**
- * The bundled model's own path, without transformers.js: its preprocessed words go straight
- * to WordPiece ids (the BERT normaliser done by hand for words outside a-z and 0-9) and
- * onnxruntime runs a graph that pools in C++. Starting it takes ~0.3 s where loading
- * transformers.js, its tokenizer and the model took ~0.8 s (every CLI command that embeds
- * pays it once). Null when the folder is not such a model.
+ * The bundled model's own path, without any inference runtime: its preprocessed words go
+ * straight to WordPiece ids (the BERT normaliser done by hand for words outside a-z and 0-9)
+ * and the static token table read out of model.onnx turns them into vectors (static-table.ts).
+ * Null when the folder is not such a model.
  */
-async function loadPooledDirect(src: Exclude<LocalModelSource, { kind: "missing" }>, threads: number, dir: string, facts: ModelFacts): Promise<LoadedModel | null> {
+function loadStaticDirect(src: Exclude<LocalModelSource, { kind: "missing" }>, dir: string, facts: ModelFacts): LoadedModel | null {
   if (src.kind !== "folder" || facts.preprocess !== IDENTIFIER_PREPROCESS) return null;
   const wordPiece = wordPieceFromTokenizerJson(readJson(join(dir, "tokenizer.json")));
   if (!wordPiece) return null;
-  const ort = await import("onnxruntime-node");
-  const session = (await ort.InferenceSession.create(join(dir, "onnx", "model.onnx"), sessionOptions(threads))) as unknown as OrtSession;
-  if (!session.outputNames.includes("sentence_embedding")) {
-    await session.release?.();
-    return null;
-  }
+  const table = staticTableFromOnnx(readFileSync(join(dir, "onnx", "model.onnx")));
+  if (!table) return null;
   const maxLength = Math.min(Number(readTokenizerConfig(dir).model_max_length) || 512, 8192);
-  const makeTensor: MakeTensor = (ids, dims) => new ort.Tensor("int64", ids, dims);
   return {
-    async dispose() {
-      await session.release?.();
-    },
+    async dispose() {},
     async embed(texts: string[]) {
-      return runPooled(session, makeTensor, texts.map((t) => encodeWordPiece(t, wordPiece, maxLength)));
+      return { data: embedTokenIds(table, texts.map((t) => encodeWordPiece(t, wordPiece, maxLength))), dim: table.dim };
     },
   };
 }
@@ -198,7 +193,7 @@ function readTokenizerConfig(dir: string): Record<string, unknown> {
 }
 
 async function loadModel(src: Exclude<LocalModelSource, { kind: "missing" }>, threads: number, dir: string, facts: ModelFacts): Promise<LoadedModel> {
-  const direct = await loadPooledDirect(src, threads, dir, facts);
+  const direct = loadStaticDirect(src, dir, facts);
   if (direct) return direct;
   return serialised(async (): Promise<LoadedModel> => {
     const { transformers, id } = await transformersFor(src);
@@ -315,13 +310,14 @@ export async function createLocalProvider(
   const threads = Math.max(1, cfg.threads);
   const failure = (e: unknown): string => {
     const why = (e instanceof Error ? e.message : String(e)).split("\n")[0];
+    if (e instanceof MissingTransformersError) return `embedding model "${modelName}" could not be loaded: ${why}`;
     return src.kind === "hub" && !src.cached
       ? `embedding model "${src.id}" is not in ${src.cacheDir} and could not be downloaded (${why}): connect once to download it, or set embedding.model to a local folder`
       : `embedding model "${modelName}" could not be loaded (${why}): check the model folder's config.json, tokenizer.json and onnx/model.onnx`;
   };
   const announce = () => opts.logger?.info("embedding model loaded", { model: modelName, folder: dir, ms: Date.now() - started, threads });
   // A model folder on disk that declares its dimension needs no runtime until the first embed:
-  // a pass with nothing to embed (a no-op re-index) never starts onnxruntime (~0.5 s, ~100 MB).
+  // a pass with nothing to embed (a no-op re-index) never reads the table or starts a runtime.
   const lazy = (src.kind === "folder" || src.cached) && facts.dimension !== null && existsSync(join(dir, "onnx", "model.onnx"));
   let loaded: LoadedModel | null = null;
   let starting: Promise<LoadedModel> | null = null;

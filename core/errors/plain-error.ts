@@ -4,7 +4,7 @@
 import { isAbsolute, relative, sep } from "node:path";
 import type { Logger } from "../engine-types.js";
 import { oneLine } from "../error-line.js";
-import { readManifest } from "../indexing/manifest.js";
+import { entryChunkCount, readManifest, readManifestHeader } from "../indexing/manifest.js";
 import { plainFailure, type FailureKind } from "./plain-errors.js";
 
 export class PlainError extends Error {
@@ -33,9 +33,15 @@ function display(root: string, path: string): string {
 
 /** Files of the committed index (as `status` counts them), or null when there is none. */
 function committedFiles(stateDir: string): number | null {
+  // The header counts them; a manifest of the older inline form is counted here.
+  const header = readManifestHeader(stateDir);
+  if (header.status !== "ok") return null;
+  if (typeof header.header.indexedFiles === "number") return header.header.indexedFiles;
   const read = readManifest(stateDir);
   if (read.status !== "ok") return null;
-  return Object.values(read.manifest.files).filter((e) => e.chunkIds.length > 0).length;
+  let files = 0;
+  for (const path in read.manifest.files) if (entryChunkCount(read.manifest.files[path]) > 0) files++;
+  return files;
 }
 
 /** `err` as a PlainError when it is a failure of a known kind (logged with its raw message), else `err` itself. */

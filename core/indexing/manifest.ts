@@ -1,12 +1,28 @@
 // The manifest is the index's commit record: it is written (atomically) only after the store
 // rows and the keyword snapshot it names are durable, so whatever a reader finds in it is
 // backed by data. Everything not named by the manifest is, by definition, uncommitted.
+//
+// Two forms on disk, both read: a small JSON header (`manifest.json`) naming a binary per-file
+// table (`manifest-files-<generation>-<random>.bin`, manifest-files.ts), written by local
+// passes; and the older one-document form with the files inline, which a shared index's mirror
+// keeps and which indexes written before the split still have until their next commit.
+import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { readJsonState, writeJsonAtomic } from "./atomic-file.js";
+import { readJsonState, removeQuietly, writeFileAtomic, writeJsonAtomic } from "./atomic-file.js";
+import { decodeFiles, encodeFiles, entryChunkCount } from "./manifest-files.js";
+
+export { entryChunkCount } from "./manifest-files.js";
 
 export const MANIFEST_FILE = "manifest.json";
+/** The in-memory version, and the one-document form's. */
 export const MANIFEST_VERSION = 1;
+/** The header and file table form. */
+const MANIFEST_SPLIT_VERSION = 2;
+const FILES_FILE_PREFIX = "manifest-files-";
+const FILES_FILE_PATTERN = /^manifest-files-\d+-[0-9a-f]+\.bin$/;
 
+/** One file's entry. Entries read from disk decode `hash` and `chunkIds` on access: copy them by field, not by spread. */
 export interface ManifestFileEntry {
   size: number;
   mtimeMs: number;
@@ -48,45 +64,150 @@ export interface Manifest {
 }
 
 export type ManifestRead =
-  | { status: "ok"; manifest: Manifest }
+  | {
+      status: "ok";
+      manifest: Manifest;
+      /** Read from the older one-document form: the next commit writes the header and body form. */
+      inline?: boolean;
+    }
   | { status: "missing" }
   | { status: "corrupt"; reason: string };
+
+/** Everything but the per-file table: what searches and the sidebar need. */
+export type ManifestHeader = Omit<Manifest, "files"> & {
+  /** Files with at least one chunk; absent in the one-document form. */
+  indexedFiles?: number;
+  /** Files not skipped on purpose; absent in the one-document form. */
+  listedFiles?: number;
+};
+
+export type ManifestHeaderRead = { status: "ok"; header: ManifestHeader } | { status: "missing" } | { status: "corrupt"; reason: string };
+
+/** The header as stored: the file table's name and length beside the fields. */
+interface StoredHeader extends ManifestHeader {
+  filesFile?: string;
+  filesBytes?: number;
+  files?: Record<string, ManifestFileEntry>;
+}
 
 export function manifestPath(stateDir: string): string {
   return join(stateDir, MANIFEST_FILE);
 }
 
-function isValid(m: unknown): m is Manifest {
+function isValid(m: unknown): m is StoredHeader {
   if (!m || typeof m !== "object") return false;
-  const x = m as Partial<Manifest>;
+  const x = m as Partial<StoredHeader>;
+  const table =
+    x.version === MANIFEST_VERSION
+      ? !!x.files && typeof x.files === "object"
+      : x.version === MANIFEST_SPLIT_VERSION && typeof x.filesFile === "string" && FILES_FILE_PATTERN.test(x.filesFile) && typeof x.filesBytes === "number";
   return (
-    x.version === MANIFEST_VERSION &&
+    table &&
     typeof x.provider === "string" &&
     typeof x.model === "string" &&
     typeof x.chunkingFingerprint === "string" &&
     typeof x.storeCheckpoint === "number" &&
     typeof x.chunkCount === "number" &&
-    typeof x.generation === "number" &&
-    !!x.files &&
-    typeof x.files === "object"
+    typeof x.generation === "number"
   );
 }
 
-export function readManifest(stateDir: string): ManifestRead {
+function readHeader(stateDir: string): { status: "ok"; header: StoredHeader } | { status: "missing" } | { status: "corrupt"; reason: string } {
   const raw = readJsonState<unknown>(manifestPath(stateDir));
   if (raw === null) return { status: "missing" };
   if (raw === "corrupt") return { status: "corrupt", reason: "manifest.json is not valid JSON" };
   if (!isValid(raw)) return { status: "corrupt", reason: "manifest.json has an unknown shape or version" };
-  for (const entry of Object.values(raw.files)) {
-    if (!entry || typeof entry.size !== "number" || typeof entry.mtimeMs !== "number" || !Array.isArray(entry.chunkIds)) {
-      return { status: "corrupt", reason: "manifest.json has a malformed file entry" };
-    }
-  }
-  return { status: "ok", manifest: raw };
+  return { status: "ok", header: raw };
 }
 
-export function writeManifest(stateDir: string, manifest: Manifest): void {
-  writeJsonAtomic(manifestPath(stateDir), manifest);
+/** The manifest without its per-file table: one small file in the header and body form. */
+export function readManifestHeader(stateDir: string): ManifestHeaderRead {
+  const read = readHeader(stateDir);
+  if (read.status !== "ok") return read;
+  const { files: _files, filesFile: _name, filesBytes: _bytes, ...header } = read.header;
+  return { status: "ok", header };
+}
+
+export function readManifest(stateDir: string): ManifestRead {
+  // A commit may replace the header and remove the table it named between the two reads here:
+  // then the new header names a new table, and the read starts over.
+  for (let attempt = 0; ; attempt++) {
+    const read = readHeader(stateDir);
+    if (read.status !== "ok") return read;
+    const { filesFile, filesBytes, indexedFiles: _i, listedFiles: _l, ...fields } = read.header;
+    if (read.header.version === MANIFEST_VERSION) {
+      for (const entry of Object.values(fields.files!)) {
+        if (!entry || typeof entry.size !== "number" || typeof entry.mtimeMs !== "number" || !Array.isArray(entry.chunkIds)) {
+          return { status: "corrupt", reason: "manifest.json has a malformed file entry" };
+        }
+      }
+      return { status: "ok", manifest: fields as Manifest, inline: true };
+    }
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(join(stateDir, filesFile!));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT" && attempt < 3) continue;
+      return { status: "corrupt", reason: `manifest.json names a file table ${filesFile} that cannot be read` };
+    }
+    if (bytes.length !== filesBytes) return { status: "corrupt", reason: `the manifest's file table ${filesFile} has ${bytes.length} bytes, not ${filesBytes}` };
+    try {
+      return { status: "ok", manifest: { ...fields, version: MANIFEST_VERSION, files: decodeFiles(bytes) } };
+    } catch (err) {
+      return { status: "corrupt", reason: `the manifest's file table ${filesFile} is damaged (${(err as Error).message})` };
+    }
+  }
+}
+
+export interface WriteManifestOptions {
+  /**
+   * One JSON document, files inline: the form a shared index's mirror keeps, since the bucket's
+   * copy is merged and rewritten as text by the shared index.
+   */
+  inline?: boolean;
+}
+
+/**
+ * Commits a manifest: the file table under a new name first, then the header that names it
+ * (atomically: the commit point), then the tables no header names any more.
+ */
+export function writeManifest(stateDir: string, manifest: Manifest, options: WriteManifestOptions = {}): void {
+  if (options.inline) {
+    writeJsonAtomic(manifestPath(stateDir), { ...manifest, version: MANIFEST_VERSION });
+    removeFileTables(stateDir, null);
+    return;
+  }
+  const { files, ...fields } = manifest;
+  const body = encodeFiles(files);
+  const filesFile = `${FILES_FILE_PREFIX}${manifest.generation}-${randomBytes(4).toString("hex")}.bin`;
+  writeFileAtomic(join(stateDir, filesFile), body);
+  let indexedFiles = 0;
+  let listedFiles = 0;
+  for (const path in files) {
+    const e = files[path];
+    if (entryChunkCount(e) > 0) indexedFiles++;
+    if (!e.skipped) listedFiles++;
+  }
+  const header: StoredHeader = { ...fields, version: MANIFEST_SPLIT_VERSION, filesFile, filesBytes: body.length, indexedFiles, listedFiles };
+  writeJsonAtomic(manifestPath(stateDir), header);
+  removeFileTables(stateDir, filesFile);
+}
+
+/** Removes file tables other than `keep` (left by earlier commits, or by a pass killed before its header). */
+function removeFileTables(stateDir: string, keep: string | null): void {
+  let names: string[];
+  try {
+    names = readdirSync(stateDir);
+  } catch {
+    return;
+  }
+  for (const n of names) if (n.startsWith(FILES_FILE_PREFIX) && n !== keep) removeQuietly(join(stateDir, n));
+}
+
+/** Removes the manifest and its file tables (clearing the index). */
+export function removeManifest(stateDir: string): void {
+  removeQuietly(manifestPath(stateDir));
+  removeFileTables(stateDir, null);
 }
 
 export function emptyManifest(provider: string, model: string, dimension: number | null, chunkingFingerprint: string): Manifest {

@@ -3,7 +3,10 @@
 import type { ScoredId, SearchFilter } from "../types.js";
 import { compileFilter } from "../store/filter.js";
 import { boundedMemo } from "../bounded-memo.js";
-import { ByteReader, ByteWriter } from "./bytes.js";
+import { indexOf, Interner } from "./interner.js";
+import { readParts, writeParts, type IndexParts } from "./keyword-format.js";
+import { mergePostings } from "./postings.js";
+import { TopK } from "./top-k.js";
 import { forEachIdentifier, identifierTokens, normaliseTerm, tokenizeCode, tokenizePath } from "./tokenize.js";
 
 /** What the index needs of a chunk: the text to match and the fields filters look at. */
@@ -32,13 +35,6 @@ const MAX_TF = 0xff;
 /** Maps "share of the query covered" onto [0,1) without ties at the top (see search()). */
 const SCORE_STEEPNESS = 1.2;
 
-const MAGIC = [0x4f, 0x43, 0x52, 0x4b]; // "OCRK"
-/**
- * Bumped whenever the file layout OR the terms it holds change (tokenizer, normaliseTerm), so
- * that an older file is refused and rebuilt rather than silently matching nothing.
- * 2: terms stored in string order. 3-4: -ing/-ed folding in normaliseTerm.
- */
-const FORMAT_VERSION = 4;
 /** Identifiers whose term ids add() remembers at most (about 5 MB). */
 const MAX_REMEMBERED_IDENTIFIERS = 30_000;
 
@@ -236,43 +232,27 @@ export class KeywordIndex {
   /** Compact binary form; see README.md for the layout. */
   serialize(): Uint8Array {
     this.merge();
-    const w = new ByteWriter(1 << 20);
-    for (const b of MAGIC) w.u8(b);
-    w.u8(FORMAT_VERSION);
-    const enc = new TextEncoder();
-    const docCount = this.docIds.length; // all live after merge()
-    w.varint(docCount);
-    const strings = (values: string[]) => {
-      w.varint(values.length);
-      w.block(enc.encode(values.join("\0")));
-    };
-    strings(this.paths.values());
-    strings(this.languages.values());
-    strings(this.kinds.values());
-    strings(this.docIds as string[]);
-    for (let d = 0; d < docCount; d++) {
-      w.varint(this.docLens[d]);
-      w.varint(this.docPath[d]);
-      w.varint(this.docLang[d]);
-      w.varint(this.docKind[d]);
-    }
     // Terms in string order (so a loaded index can binary-search them), without dead ones.
     const live: number[] = [];
     for (let i = 0; i < this.sortedCount; i++) {
       const t = this.sortedTerms[i];
       if (this.baseOffsets[t + 1] > this.baseOffsets[t]) live.push(t);
     }
-    strings(live.map((t) => this.terms[t]));
-    w.varint(this.baseDocs.length);
-    for (const t of live) {
-      const start = this.baseOffsets[t];
-      const end = this.baseOffsets[t + 1];
-      w.varint(end - start);
-      w.varints(this.baseDocs, start, end, true);
-      w.varints(this.baseTfs, start, end, false);
-    }
-    for (const b of MAGIC) w.u8(b); // trailer: catches truncated files
-    return w.finish();
+    const parts: IndexParts = {
+      docIds: this.docIds as string[], // all live after merge()
+      docLens: this.docLens,
+      docPath: this.docPath,
+      docLang: this.docLang,
+      docKind: this.docKind,
+      paths: this.paths.values(),
+      languages: this.languages.values(),
+      kinds: this.kinds.values(),
+      terms: this.terms,
+      offsets: this.baseOffsets,
+      docs: this.baseDocs,
+      tfs: this.baseTfs,
+    };
+    return writeParts(parts, live);
   }
 
   static deserialize(bytes: Uint8Array): KeywordIndex {
@@ -305,49 +285,13 @@ export class KeywordIndex {
       docLang.push(this.docLang[d]);
       docKind.push(this.docKind[d]);
     }
-    // Count surviving postings per term, then fill: two passes, no intermediate arrays.
     const termCount = this.terms.length;
-    const counts = new Uint32Array(termCount);
-    for (let t = 0; t < termCount; t++) {
-      let c = 0;
-      if (t < this.baseTermCount) {
-        for (let i = this.baseOffsets[t]; i < this.baseOffsets[t + 1]; i++) if (remap[this.baseDocs[i]] >= 0) c++;
-      }
-      const list = this.delta.get(t);
-      if (list) for (let i = 0; i < list.length; i += 2) if (remap[list[i]] >= 0) c++;
-      counts[t] = c;
-    }
-    // Term ids stay as they are; a term left without postings keeps an empty range.
-    let total = 0;
-    for (let t = 0; t < termCount; t++) total += counts[t];
-    const offsets = new Uint32Array(termCount + 1);
-    const docs = new Uint32Array(total);
-    const tfs = new Uint8Array(total);
-    let pos = 0;
-    for (let t = 0; t < termCount; t++) {
-      offsets[t] = pos;
-      if (counts[t] === 0) continue;
-      if (t < this.baseTermCount) {
-        for (let i = this.baseOffsets[t]; i < this.baseOffsets[t + 1]; i++) {
-          const d = remap[this.baseDocs[i]];
-          if (d >= 0) {
-            docs[pos] = d;
-            tfs[pos++] = this.baseTfs[i];
-          }
-        }
-      }
-      const list = this.delta.get(t);
-      if (list) {
-        for (let i = 0; i < list.length; i += 2) {
-          const d = remap[list[i]];
-          if (d >= 0) {
-            docs[pos] = d;
-            tfs[pos++] = list[i + 1];
-          }
-        }
-      }
-    }
-    offsets[termCount] = pos;
+    const { offsets, docs, tfs } = mergePostings(
+      { termCount: this.baseTermCount, offsets: this.baseOffsets, docs: this.baseDocs, tfs: this.baseTfs },
+      this.delta,
+      termCount,
+      remap,
+    );
     this.baseTermCount = termCount;
     this.sortNewTerms();
     this.baseOffsets = offsets;
@@ -480,87 +424,6 @@ export class KeywordIndex {
   }
 }
 
-interface IndexParts {
-  docIds: string[];
-  docLens: number[];
-  docPath: number[];
-  docLang: number[];
-  docKind: number[];
-  paths: string[];
-  languages: string[];
-  kinds: string[];
-  terms: string[];
-  offsets: Uint32Array;
-  docs: Uint32Array;
-  tfs: Uint8Array;
-}
-
-function readParts(bytes: Uint8Array): IndexParts {
-  const r = new ByteReader(bytes);
-  for (const b of MAGIC) if (r.u8() !== b) throw new Error("not a keyword index file");
-  const version = r.u8();
-  if (version !== FORMAT_VERSION) throw new Error(`format version ${version}, expected ${FORMAT_VERSION}`);
-  const dec = new TextDecoder();
-  const docCount = r.varint();
-  const strings = (): string[] => {
-    const expected = r.varint();
-    const text = dec.decode(r.block());
-    const out = expected === 0 ? [] : text.split("\0");
-    if (out.length !== expected) throw new Error(`expected ${expected} strings, found ${out.length}`);
-    return out;
-  };
-  const paths = strings();
-  const languages = strings();
-  const kinds = strings();
-  const docIds = strings();
-  if (docIds.length !== docCount) throw new Error("document count mismatch");
-  const docLens = new Array<number>(docCount);
-  const docPath = new Array<number>(docCount);
-  const docLang = new Array<number>(docCount);
-  const docKind = new Array<number>(docCount);
-  for (let d = 0; d < docCount; d++) {
-    docLens[d] = r.varint();
-    docPath[d] = checkRef(r.varint(), paths.length);
-    docLang[d] = checkRef(r.varint(), languages.length);
-    docKind[d] = checkRef(r.varint(), kinds.length);
-  }
-  const terms = strings();
-  const termCount = terms.length;
-  // Lookups binary-search this table: an unsorted one would silently miss terms.
-  for (let t = 1; t < termCount; t++) if (!(terms[t - 1] < terms[t])) throw new Error("term table out of order");
-  const total = r.varint();
-  const offsets = new Uint32Array(termCount + 1);
-  const docs = new Uint32Array(total);
-  const tfs = new Uint8Array(total);
-  let pos = 0;
-  for (let t = 0; t < termCount; t++) {
-    const c = r.varint();
-    if (pos + c > total) throw new Error("posting lists overrun");
-    offsets[t] = pos;
-    r.varints(docs, pos, c, true);
-    r.varints(tfs, pos, c, false);
-    if (c > 0 && docs[pos + c - 1] >= docCount) throw new Error("posting refers to a missing document");
-    pos += c;
-  }
-  offsets[termCount] = pos;
-  if (pos !== total) throw new Error("posting count mismatch");
-  for (const b of MAGIC) if (r.u8() !== b) throw new Error("bad trailer (truncated?)");
-  if (!r.done) throw new Error("trailing bytes");
-  return { docIds, docLens, docPath, docLang, docKind, paths, languages, kinds, terms, offsets, docs, tfs };
-}
-
-/** value → position, built with a plain loop (no temporary pair arrays: this runs on every load). */
-function indexOf(values: string[]): Map<string, number> {
-  const map = new Map<string, number>();
-  for (let i = 0; i < values.length; i++) map.set(values[i], i);
-  return map;
-}
-
-function checkRef(value: number, length: number): number {
-  if (value >= length) throw new Error("metadata reference out of range");
-  return value;
-}
-
 function checkDoc(doc: KeywordDoc): void {
   // NUL separates strings in the binary form; no real path, id or language contains one.
   for (const key of ["id", "filePath", "language", "kind"] as const) {
@@ -569,100 +432,4 @@ function checkDoc(doc: KeywordDoc): void {
     if (v.includes("\0")) throw new Error(`keyword document ${JSON.stringify(doc.id)}: ${key} contains a NUL character`);
   }
   if (doc.id.length === 0) throw new Error("keyword document has an empty id");
-}
-
-/** Small string ↔ number table for repeated metadata values. */
-class Interner {
-  private map = new Map<string, number>();
-  private list: string[] = [];
-
-  static from(values: string[]): Interner {
-    const i = new Interner();
-    i.list = values;
-    i.map = indexOf(values);
-    return i;
-  }
-
-  intern(value: string): number {
-    let n = this.map.get(value);
-    if (n === undefined) {
-      n = this.list.length;
-      this.list.push(value);
-      this.map.set(value, n);
-    }
-    return n;
-  }
-
-  lookup(value: string): number | undefined {
-    return this.map.get(value);
-  }
-
-  value(n: number): string {
-    return this.list[n];
-  }
-
-  values(): string[] {
-    return this.list;
-  }
-}
-
-/** Bounded min-heap keeping the k best (doc, score) pairs; ties broken by lower doc number. */
-class TopK {
-  private docs: number[] = [];
-  private scores: number[] = [];
-
-  constructor(private readonly k: number) {}
-
-  wouldAccept(score: number): boolean {
-    return this.docs.length < this.k || score > this.scores[0];
-  }
-
-  push(doc: number, score: number): void {
-    if (this.docs.length < this.k) {
-      this.docs.push(doc);
-      this.scores.push(score);
-      this.up(this.docs.length - 1);
-    } else if (score > this.scores[0]) {
-      this.docs[0] = doc;
-      this.scores[0] = score;
-      this.down(0);
-    }
-  }
-
-  sorted(): Array<[number, number]> {
-    const out: Array<[number, number]> = this.docs.map((d, i) => [d, this.scores[i]]);
-    return out.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-  }
-
-  private less(i: number, j: number): boolean {
-    return this.scores[i] < this.scores[j] || (this.scores[i] === this.scores[j] && this.docs[i] > this.docs[j]);
-  }
-
-  private swap(i: number, j: number): void {
-    [this.docs[i], this.docs[j]] = [this.docs[j], this.docs[i]];
-    [this.scores[i], this.scores[j]] = [this.scores[j], this.scores[i]];
-  }
-
-  private up(i: number): void {
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!this.less(i, p)) break;
-      this.swap(i, p);
-      i = p;
-    }
-  }
-
-  private down(i: number): void {
-    const n = this.docs.length;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < n && this.less(l, m)) m = l;
-      if (r < n && this.less(r, m)) m = r;
-      if (m === i) break;
-      this.swap(i, m);
-      i = m;
-    }
-  }
 }

@@ -29,8 +29,8 @@ export interface HybridInput {
  * to reach files BM25 ranks low; vector hits past the first 50 only added noise on the
  * benchmark (docs/retrieval.md). A larger topK widens both pools.
  */
-const KEYWORD_POOL = 150;
-const VECTOR_POOL = 50;
+export const KEYWORD_POOL = 150;
+export const VECTOR_POOL = 50;
 
 export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> {
   const { query, queryVector, store, keyword, filter, mode } = input;

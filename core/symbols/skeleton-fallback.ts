@@ -1,6 +1,6 @@
 // Outline for files without a grammar (or whose parse found nothing): common declaration
 // shapes by regular expression; Markdown headings nested by level. Portable: no Node.
-import type { OutlineItem } from "./skeleton.js";
+import type { OutlineItem } from "./outline-item.js";
 
 const PATTERNS: Array<{ kind: string; re: RegExp }> = [
   { kind: "heading", re: /^(#{1,6})\s+(.+?)\s*#*\s*$/ },

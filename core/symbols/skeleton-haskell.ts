@@ -4,7 +4,7 @@
 // and the equations below it are one function; data, newtype and type declarations (and
 // families, their instances, kind signatures) are types; classes hold their methods and
 // associated types; instances are `impl`s named by their head. Portable: no Node.
-import type { OutlineItem } from "./skeleton.js";
+import type { OutlineItem } from "./outline-item.js";
 import { endLine, namedChildren, startLine, type SyntaxNodeLike } from "./syntax-node.js";
 
 const TYPE_DECLARATIONS = new Set([

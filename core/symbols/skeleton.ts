@@ -1,17 +1,11 @@
 // File skeleton (F18): a nested outline of the declarations in one file, with line ranges and
 // kinds, from its tree-sitter tree. Node types are mapped to kinds across grammars (the type
 // names are distinctive enough that one table serves every language). Portable: no Node.
-import { haskellOutline, isHaskellTree } from "./skeleton-haskell.js";
+import type { OutlineItem } from "./outline-item.js";
+import { outlineReaderFor } from "./outline-readers.js";
 import { endLine, namedChildren, startLine, type SyntaxNodeLike } from "./syntax-node.js";
 
-export interface OutlineItem {
-  kind: string;
-  name: string;
-  /** 1-based, inclusive. */
-  startLine: number;
-  endLine: number;
-  children: OutlineItem[];
-}
+export type { OutlineItem } from "./outline-item.js";
 
 /** Declaration node types and the kind each one shows as. */
 export const DECLARATION_KINDS: Readonly<Record<string, string>> = {
@@ -241,8 +235,9 @@ function functionValuedDeclarator(node: SyntaxNodeLike): boolean {
 
 /** The outline of a parsed file. */
 export function outlineFromTree(root: SyntaxNodeLike): OutlineItem[] {
-  // One Haskell function is several nodes (signature, equations): read by its own walker.
-  if (isHaskellTree(root)) return haskellOutline(root);
+  // Grammars the node-type table cannot read (Haskell) have their own walker.
+  const reader = outlineReaderFor(root);
+  if (reader) return reader.outline(root);
   const walk = (node: SyntaxNodeLike, parentKind: string | null): OutlineItem[] => {
     const items: OutlineItem[] = [];
     for (const child of namedChildren(node)) {

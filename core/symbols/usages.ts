@@ -3,6 +3,7 @@
 // without the declaration that defines it. Portable: no Node.
 import { DECLARATION_KINDS } from "./skeleton.js";
 import { namedChildren, type SyntaxNodeLike } from "./syntax-node.js";
+import { classifyUse, classifyUseInLine, type UseKind } from "./use-kind.js";
 
 export interface Occurrence {
   /** 1-based line. */
@@ -11,6 +12,8 @@ export interface Occurrence {
   column: number;
   /** "code" for identifier tokens; "comment" or "string" when those were asked for. */
   where: "code" | "comment" | "string";
+  /** How the code uses it (import, call, type…); "mention" in a comment or string. */
+  use: UseKind;
 }
 
 export interface FindOccurrencesOptions {
@@ -101,6 +104,7 @@ export function findOccurrences(root: SyntaxNodeLike, name: string, options: Fin
               line: node.startPosition.row + 1 + i,
               column: (i === 0 ? node.startPosition.column : 0) + (m.index ?? 0),
               where: commentOrString,
+              use: "mention",
             });
           }
         });
@@ -109,7 +113,7 @@ export function findOccurrences(root: SyntaxNodeLike, name: string, options: Fin
     }
     if (kids.length === 0) {
       if (node.isNamed && isIdentifierType(node.type) && node.text === name && !isDefinitionName(node)) {
-        found.push({ line: node.startPosition.row + 1, column: node.startPosition.column, where: "code" });
+        found.push({ line: node.startPosition.row + 1, column: node.startPosition.column, where: "code", use: classifyUse(node) });
       }
       continue;
     }
@@ -129,7 +133,7 @@ export function findOccurrencesInText(content: string, name: string): Occurrence
   const found: Occurrence[] = [];
   content.split("\n").forEach((text, i) => {
     if (/^\s*(?:\/\/|#|--|\*|\/\*)/.test(text) || definition.test(text)) return;
-    for (const m of text.matchAll(word)) found.push({ line: i + 1, column: m.index ?? 0, where: "code" });
+    for (const m of text.matchAll(word)) found.push({ line: i + 1, column: m.index ?? 0, where: "code", use: classifyUseInLine(text, name, m.index ?? 0) });
   });
   return found;
 }

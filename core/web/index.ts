@@ -1,6 +1,6 @@
 // The core's portable search path as one browser module (F35): tree-sitter chunking with the
 // same grammar files, the in-memory vector store, the BM25 keyword index, hybrid ranking and
-// the bundled model on onnxruntime-web. Built to dist/web/ by esbuild.config.mjs, which fails
+// the bundled model computed from its table (no runtime). Built to dist/web/ by esbuild.config.mjs, which fails
 // the build if anything here reaches a Node built-in.
 import { BUNDLED_MODEL_ID, DEFAULT_CONFIG } from "../config/defaults.js";
 import { chunkFile, embeddingText, languageForPath, setGrammarSource } from "../chunking/index.js";

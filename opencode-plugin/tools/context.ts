@@ -56,7 +56,7 @@ export type WorkspaceRead =
  * a regular file only (never a FIFO or device), at most indexing.maxFileSizeBytes, read
  * asynchronously. Anything else is a one-line answer for the agent.
  */
-export async function readWorkspaceFile(ws: RagWorkspace, input: string, options: { listDirectory?: boolean } = {}): Promise<WorkspaceRead | string> {
+export async function readWorkspaceFile(ws: Pick<RagWorkspace, "root" | "config">, input: string, options: { listDirectory?: boolean } = {}): Promise<WorkspaceRead | string> {
   const path = resolveInWorkspace(ws.root, input);
   if (typeof path === "string") return path;
   const maxBytes = ws.config.indexing.maxFileSizeBytes;

@@ -86,7 +86,8 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
   }),
   define({
     name: "find_usages",
-    description: "Every reference to an identifier (not substrings, not comments unless asked), grouped by file with surrounding lines; the definition is left out. Use before changing or renaming a symbol.",
+    description:
+      "Every file that references an identifier (not substrings, not comments unless asked), each with its count and kind of use (import, re-export, call, type), importers first and tests last; then the uses with surrounding lines, taken in turn from each file; then how many are left, with the offset or file to pass to see them. The definition is left out. Use before changing or renaming a symbol.",
     args: findUsagesArgs,
     schema: FindUsagesSchema,
     run: (ws, a) => runFindUsages(ws, a),

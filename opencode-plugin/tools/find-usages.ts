@@ -1,13 +1,17 @@
-// find_usages (F19): identifier occurrences of a symbol, grouped by file with the lines around
-// them, definition excluded. Candidate files come from the keyword index, so a large repository
-// is not read end to end; without an index a bounded scan of the workspace stands in.
+// find_usages (F19): identifier occurrences of a symbol in every file that has them, counted
+// and classified per file, definition excluded; the answer's shape is core/symbols/usage-report.
+// Candidate files come from the keyword index, so a large repository is not read end to end;
+// without an index a bounded scan of the workspace stands in. The CLI's `usages` command and
+// both tool hosts go through collectUsages.
 import { z } from "zod";
 import { IgnoreRules, walkWorkspace } from "../../core/files/index.js";
 import { readRegularFile } from "../../core/files/safe-read.js";
-import { findOccurrences, findOccurrencesInText, type Occurrence } from "../../core/symbols/index.js";
-import { fitSections } from "../format.js";
+import { buildUsageReport, findOccurrences, findOccurrencesInText, type FileOccurrences, type Occurrence, type UsagePageOptions, type UsageReport } from "../../core/symbols/index.js";
 import type { RagWorkspace } from "../workspace.js";
 import { indexNotice, pathPrefixes, readWorkspaceFile, safeStatus } from "./context.js";
+import { renderUsages, type CollectedUsages } from "./find-usages-text.js";
+
+export type { CollectedUsages };
 
 
 export const findUsagesArgs = {
@@ -18,21 +22,32 @@ export const findUsagesArgs = {
     .regex(/^[A-Za-z_$][\w$]*$/, "symbolName must be one identifier, e.g. parseConfig (no dots, spaces or parentheses)")
     .describe("The identifier to find, e.g. parseConfig"),
   pathHint: z.string().min(1).max(500).optional().describe("Only look under this workspace path prefix, e.g. 'src/'"),
-  topK: z.number().int().min(1).max(100).optional().describe("Maximum number of references to list, 1-100 (default 30)"),
+  topK: z.number().int().min(1).max(100).optional().describe("Uses to show with their lines, 1-100 (default 30), taken in turn from each file; every file is listed with its count regardless"),
   includeComments: z.boolean().optional().describe("Also list mentions in comments and strings (default false)"),
+  file: z.string().min(1).max(500).optional().describe("Only this file's uses (a workspace-relative path from the answer's file list), e.g. 'src/app.ts'"),
+  offset: z.number().int().min(0).max(1_000_000).optional().describe("Skip this many uses, to see the ones after a previous answer (it says which offset to pass)"),
 };
 export const FindUsagesSchema = z.object(findUsagesArgs);
 export type FindUsagesInput = ReturnType<(typeof FindUsagesSchema)["parse"]>;
 
-/** Lines of context on each side of a reference (one before, one after). */
-const CONTEXT_LINES = 1;
+/** What finding usages needs of a workspace: the plugin's and MCP's RagWorkspace, or the CLI's stand-in. */
+export type UsageWorkspace = Pick<RagWorkspace, "root" | "config" | "engine" | "deps">;
+
+
+/** Uses shown per answer unless topK says otherwise. */
+export const DEFAULT_USAGE_PAGE = 30;
 /** Chunks asked of the keyword index for candidate files. */
 const CANDIDATE_CHUNKS = 100;
 /** Bounds of the fallback scan when no index can answer. */
 const SCAN_MAX_FILES = 5000;
 const SCAN_MAX_BYTES = 50 * 1024 * 1024;
+/**
+ * Files parsed with their grammar per answer (about 10 ms each); past this, a symbol used all
+ * over a large repository is still counted in every file, by whole-word match on each line.
+ */
+const MAX_PARSED_FILES = 500;
 
-async function candidatesFromIndex(ws: RagWorkspace, input: FindUsagesInput, prefixes: string[]): Promise<{ files: string[]; notice: string | null; saturated: boolean } | null> {
+async function candidatesFromIndex(ws: UsageWorkspace, input: FindUsagesInput, prefixes: string[]): Promise<{ files: string[]; notice: string | null; saturated: boolean } | null> {
   try {
     const engine = await ws.engine();
     // The hits only name candidate files, so retrieval.maxChunks (a bound on what a search
@@ -59,7 +74,7 @@ async function candidatesFromIndex(ws: RagWorkspace, input: FindUsagesInput, pre
   }
 }
 
-async function candidatesByScan(ws: RagWorkspace, symbol: string, prefixes: string[]): Promise<{ files: string[]; truncated: boolean }> {
+async function candidatesByScan(ws: UsageWorkspace, symbol: string, prefixes: string[]): Promise<{ files: string[]; truncated: boolean }> {
   const cfg = ws.config;
   const walked = await walkWorkspace(ws.root, { rules: new IgnoreRules(ws.root, cfg.indexing), maxFileSizeBytes: cfg.indexing.maxFileSizeBytes });
   const files: string[] = [];
@@ -79,79 +94,88 @@ async function candidatesByScan(ws: RagWorkspace, symbol: string, prefixes: stri
   return { files, truncated: false };
 }
 
-function renderFile(path: string, language: string, content: string, occ: Occurrence[]): string {
-  const lines = content.split("\n");
-  const out = [`### ${path} (${language}) — ${occ.length} reference(s)`];
-  let shownUpTo = 0;
-  for (const o of occ) {
-    const from = Math.max(1, o.line - CONTEXT_LINES, shownUpTo + 1);
-    const to = Math.min(lines.length, o.line + CONTEXT_LINES);
-    if (from > shownUpTo + 1 && shownUpTo > 0) out.push("   …");
-    for (let n = from; n <= to; n++) {
-      const mark = occ.some((x) => x.line === n) ? ">" : " ";
-      out.push(`${mark}${String(n).padStart(5)} | ${lines[n - 1].slice(0, 200)}`);
-    }
-    shownUpTo = Math.max(shownUpTo, to);
+/** The files that may use the symbol, and notes on how complete that list is. */
+async function candidateFiles(ws: UsageWorkspace, input: FindUsagesInput, prefixes: string[]): Promise<{ files: string[]; notes: string[] }> {
+  const notes: string[] = [];
+  const fromIndex = await candidatesFromIndex(ws, input, prefixes);
+  if (!fromIndex) {
+    const scan = await candidatesByScan(ws, input.symbolName, prefixes);
+    notes.push(`(no usable index: scanned the workspace directly${scan.truncated ? `, stopped after ${SCAN_MAX_FILES} files` : ""})`);
+    return { files: scan.files, notes };
   }
-  return out.join("\n");
+  if (fromIndex.notice) notes.push(fromIndex.notice);
+  if (!fromIndex.saturated) return { files: fromIndex.files, notes };
+  const scan = await candidatesByScan(ws, input.symbolName, prefixes);
+  if (scan.truncated) notes.push(`(many matches: scanned only the first ${SCAN_MAX_FILES} files beyond the index's hits, so the list may be incomplete; narrow with pathHint)`);
+  return { files: [...new Set([...fromIndex.files, ...scan.files])], notes };
 }
 
-export async function runFindUsages(ws: RagWorkspace, input: FindUsagesInput): Promise<string> {
-  const prefixes = pathPrefixes(ws.root, input.pathHint ? [input.pathHint] : undefined);
-  if (typeof prefixes === "string") return prefixes;
-  const limit = input.topK ?? 30;
-  const notes: string[] = [];
-  let files: string[];
-  const fromIndex = await candidatesFromIndex(ws, input, prefixes);
-  if (fromIndex) {
-    files = fromIndex.files;
-    if (fromIndex.notice) notes.push(fromIndex.notice);
-    if (fromIndex.saturated) {
-      const scan = await candidatesByScan(ws, input.symbolName, prefixes);
-      files = [...new Set([...files, ...scan.files])];
-      if (scan.truncated) notes.push(`(many matches: scanned only the first ${SCAN_MAX_FILES} files beyond the index's hits, so the list may be incomplete; narrow with pathHint)`);
+/** One file's uses, through its grammar when it has one; null when it cannot be read. */
+async function usesInFile(ws: UsageWorkspace, rel: string, input: FindUsagesInput, parse = true): Promise<{ file: FileOccurrences; content: string } | null> {
+  // Deleted, moved out through a symlink or replaced by a FIFO since it was indexed: skipped.
+  const read = await readWorkspaceFile(ws, rel);
+  if (typeof read === "string" || read.kind !== "file") return null;
+  const content = read.text;
+  if (!content.includes(input.symbolName)) return { file: { path: read.path.rel, language: ws.deps.languageForPath(rel) ?? "text", occurrences: [] }, content };
+  const parsed = parse ? await ws.deps.parseSource(rel, content).catch(() => null) : null;
+  const occurrences: Occurrence[] = parsed
+    ? findOccurrences(parsed.root, input.symbolName, { includeCommentsAndStrings: input.includeComments })
+    : findOccurrencesInText(content, input.symbolName);
+  return { file: { path: read.path.rel, language: parsed?.language ?? ws.deps.languageForPath(rel) ?? "text", occurrences }, content };
+}
+
+/**
+ * Every use of the symbol (or of one file's, with `file`), as a report with one page of uses;
+ * a string when the arguments cannot be answered (a path outside the workspace, a file that
+ * cannot be read).
+ */
+export async function collectUsages(ws: UsageWorkspace, input: FindUsagesInput): Promise<CollectedUsages | string> {
+  const limit = input.topK ?? DEFAULT_USAGE_PAGE;
+  const contents = new Map<string, string>();
+  const found: FileOccurrences[] = [];
+  let notes: string[] = [];
+  let file: string | undefined;
+  if (input.file !== undefined) {
+    // One file asked for by name: read it alone, no index needed.
+    const one = await readWorkspaceFile(ws, input.file);
+    if (typeof one === "string") return one;
+    if (one.kind !== "file") return `\`${one.path.rel}\` is a directory; pass a file from the answer's file list, or use pathHint for a folder.`;
+    file = one.path.rel;
+    const uses = await usesInFile(ws, file, input);
+    if (uses) {
+      found.push(uses.file);
+      contents.set(file, uses.content);
     }
   } else {
-    const scan = await candidatesByScan(ws, input.symbolName, prefixes);
-    files = scan.files;
-    notes.push(`(no usable index: scanned the workspace directly${scan.truncated ? `, stopped after ${SCAN_MAX_FILES} files` : ""})`);
-  }
-  const sections: string[] = [];
-  let total = 0;
-  let fileCount = 0;
-  let cut = false;
-  for (const rel of files.sort()) {
-    if (total >= limit) {
-      cut = true;
-      break;
+    const prefixes = pathPrefixes(ws.root, input.pathHint ? [input.pathHint] : undefined);
+    if (typeof prefixes === "string") return prefixes;
+    const candidates = await candidateFiles(ws, input, prefixes);
+    notes = candidates.notes;
+    let read = 0;
+    let countedByText = false;
+    // Sorted, so which files are parsed when there are too many is the same on every call.
+    for (const rel of candidates.files.sort()) {
+      const parse = read < MAX_PARSED_FILES;
+      const uses = await usesInFile(ws, rel, input, parse);
+      if (!uses) continue;
+      read++;
+      if (uses.file.occurrences.length === 0) continue;
+      countedByText ||= !parse;
+      found.push(uses.file);
+      contents.set(uses.file.path, uses.content);
     }
-    // Deleted, moved out through a symlink or replaced by a FIFO since it was indexed: skipped.
-    const read = await readWorkspaceFile(ws, rel);
-    if (typeof read === "string" || read.kind !== "file") continue;
-    const content = read.text;
-    if (!content.includes(input.symbolName)) continue;
-    let occ: Occurrence[];
-    let language = ws.deps.languageForPath(rel) ?? "text";
-    const parsed = await ws.deps.parseSource(rel, content).catch(() => null);
-    if (parsed) {
-      language = parsed.language;
-      occ = findOccurrences(parsed.root, input.symbolName, { includeCommentsAndStrings: input.includeComments });
-    } else {
-      occ = findOccurrencesInText(content, input.symbolName);
+    if (countedByText) {
+      notes.push(`(over ${MAX_PARSED_FILES} candidate files: those past the first ${MAX_PARSED_FILES} were counted by whole-word match, so comments may count there and kinds are guessed from the line; narrow with pathHint for exact counts)`);
     }
-    if (occ.length === 0) continue;
-    if (occ.length > limit - total) {
-      occ = occ.slice(0, limit - total);
-      cut = true;
-    }
-    total += occ.length;
-    fileCount++;
-    sections.push(renderFile(rel, language, content, occ));
   }
-  if (cut) notes.push(`(stopped at topK=${limit}: there may be more references; raise topK (up to 100) or narrow with pathHint)`);
-  const header = [`## Usages of \`${input.symbolName}\` — ${total} reference(s) in ${fileCount} file(s) (definition excluded)`, ...notes].join("\n");
-  if (total === 0) {
-    return `${header}\nNo references found${input.pathHint ? ` under ${input.pathHint}` : ""}. Check the spelling (names are case-sensitive) or try search_semantic.`;
-  }
-  return fitSections(header, sections, ws.config.openCode.toolTokenBudget, { omittedNote: (n) => `_${n} more file(s) omitted to stay within the token budget; narrow with pathHint._` }).text;
+  const page: UsagePageOptions = { limit, offset: input.offset, file };
+  const report = buildUsageReport(input.symbolName, found, page);
+  return { symbol: input.symbolName, files: found, page, report, notes, contents, ...(input.pathHint ? { pathHint: input.pathHint } : {}) };
+}
+
+/** The find_usages answer: every file with its count and kinds, one page of uses, and how to see the rest. */
+export async function runFindUsages(ws: UsageWorkspace, input: FindUsagesInput): Promise<string> {
+  const collected = await collectUsages(ws, input);
+  if (typeof collected === "string") return collected;
+  return renderUsages(collected, { budget: ws.config.openCode.toolTokenBudget, style: "tool" });
 }

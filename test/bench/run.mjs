@@ -19,8 +19,9 @@ import cliQuery from "./sections/cli-query.mjs";
 import sharedS3 from "./sections/shared-s3.mjs";
 import scale from "./sections/scale.mjs";
 import neighbour from "./sections/neighbour.mjs";
+import smallRepo from "./sections/small-repo.mjs";
 
-const SECTIONS = [indexing, indexingWithModel, scale, neighbour, remote, tokens, agentTokens, mcp, cliQuery, sharedS3];
+const SECTIONS = [indexing, indexingWithModel, smallRepo, scale, neighbour, remote, tokens, agentTokens, mcp, cliQuery, sharedS3];
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const repoRoot = join(here, "..", "..");

@@ -5,10 +5,12 @@ import { existsSync, readFileSync, rmSync, symlinkSync, mkdirSync } from "node:f
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GUIDANCE_TEXT } from "../../opencode-plugin/guidance.js";
+import { heavyFileList, heavyUsageFiles, HEAVY_SYMBOL } from "../fixtures/heavy-usages.js";
 import { calledTools, FakeLlm, systemText, toolNames, toolResults, type ChatRequest } from "./fake-llm.js";
 import { E2EProject } from "./opencode.js";
 
 const searchTool = (r: ChatRequest) => toolNames(r).find((n) => n.endsWith("search_semantic"));
+const usagesTool = (r: ChatRequest) => toolNames(r).find((n) => n.endsWith("find_usages"));
 
 describe("opencode-rag mcp inside the real OpenCode", () => {
   const llm = new FakeLlm([
@@ -17,8 +19,12 @@ describe("opencode-rag mcp inside the real OpenCode", () => {
       name: "agent",
       when: () => true,
       reply: (r: ChatRequest) => {
-        const name = searchTool(r);
-        return name && calledTools(r).length === 0 ? { toolCalls: [{ name, arguments: { query: "remove sessions whose expiry time has passed", topK: 3 } }] } : { text: "E2E_FINAL done" };
+        const search = searchTool(r);
+        const usages = usagesTool(r);
+        const called = calledTools(r).length;
+        if (search && called === 0) return { toolCalls: [{ name: search, arguments: { query: "remove sessions whose expiry time has passed", topK: 3 } }] };
+        if (usages && called === 1) return { toolCalls: [{ name: usages, arguments: { symbolName: HEAVY_SYMBOL } }] };
+        return { text: "E2E_FINAL done" };
       },
     },
   ]);
@@ -27,7 +33,7 @@ describe("opencode-rag mcp inside the real OpenCode", () => {
 
   beforeAll(async () => {
     const port = await llm.start();
-    project = new E2EProject(port).setup({ ragConfig: { embedding: { provider: "none" }, memory: { enabled: false } }, index: true });
+    project = new E2EProject(port).setup({ ragConfig: { embedding: { provider: "none" }, memory: { enabled: false } }, index: true, files: heavyUsageFiles() });
     // The MCP server alone: take the plugin init wrote back out.
     rmSync(join(project.dir, ".opencode/plugins/rag-plugin.js"));
     // `npx opencode-rag` runs the project's bin, as after `npm install --save-dev opencode-rag`.
@@ -67,5 +73,13 @@ describe("opencode-rag mcp inside the real OpenCode", () => {
     expect(answer).toContain("src/auth/session.ts");
     expect(answer).toContain("keyword-only search");
     expect(run.events.some((e) => e.type === "tool_use")).toBe(true);
+  });
+
+  it("answers find_usages through MCP with every file and its count, as the plugin does", () => {
+    const [, usages] = toolResults(llm.agentRequests().at(-1)!);
+    expect(usages).toContain("## Usages of `recordHit` — 96 reference(s) in 4 file(s) (definition excluded)");
+    expect(usages).toContain(["Files, importers first, tests last:", ...heavyFileList()].join("\n"));
+    expect(usages).toContain("Uses 1-30 of 96, taken in turn from each file:");
+    expect(usages).toContain("66 more uses in 1 file: call find_usages again with the same arguments and offset=30");
   });
 });

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GUIDANCE_TEXT, WIKI_PROTOCOL } from "../../opencode-plugin/guidance.js";
 import { INJECT_FILES_MARKER } from "../../opencode-plugin/markers.js";
+import { heavyFileList, heavyUsageFiles, HEAVY_SYMBOL } from "../fixtures/heavy-usages.js";
 import { calledTools, FakeLlm, systemText, textOf, toolNames, toolResults, userTexts, type ChatRequest } from "./fake-llm.js";
 import { E2EProject } from "./opencode.js";
 
@@ -17,6 +18,8 @@ const SCRIPT: Array<{ name: string; arguments: Record<string, unknown> }> = [
   { name: "get_file_skeleton", arguments: { filePath: "src/auth/session.ts" } },
   { name: "find_usages", arguments: { symbolName: "expireSessions" } },
   { name: "describe_image", arguments: { filePath: "docs/diagram.png" } },
+  // A symbol used 90 times in the file alphabetically first and a few times in three others.
+  { name: "find_usages", arguments: { symbolName: HEAVY_SYMBOL } },
 ];
 
 /** Calls the scripted tools one per turn, then answers with a final text. */
@@ -61,7 +64,7 @@ describe("opencode-rag in the real OpenCode: tools, guidance and injection on an
         // Descriptions from the same fake model, so the image has one stored for describe_image.
         description: { enabled: true, provider: "openai", model: "fake-model", visionModel: "fake-model", baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: "fake-key" },
       },
-      files: { "docs/diagram.png": TINY_PNG },
+      files: { "docs/diagram.png": TINY_PNG, ...heavyUsageFiles() },
       install: "copy",
     });
     await project.indexAsync();
@@ -132,8 +135,8 @@ describe("opencode-rag in the real OpenCode: tools, guidance and injection on an
   it("returns each tool's answer to the model", () => {
     const last = llm.agentRequests().at(-1)!;
     const results = toolResults(last);
-    expect(results).toHaveLength(4);
-    const [search, skeleton, usages, image] = results;
+    expect(results).toHaveLength(5);
+    const [search, skeleton, usages, image, heavy] = results;
     expect(search).toContain("src/auth/session.ts:");
     expect(search).toContain("expireSessions");
     expect(skeleton).toContain("## Skeleton — src/auth/session.ts (typescript");
@@ -143,6 +146,12 @@ describe("opencode-rag in the real OpenCode: tools, guidance and injection on an
     expect(usages).toContain("### src/api/handler.ts (typescript) — 3 reference(s)");
     expect(usages).not.toContain("src/auth/session.ts");
     expect(image).toBe(`## Image — docs/diagram.png\n${IMAGE_DESCRIPTION}`);
+    // Every file that uses the symbol, with its count and kinds, not only the heavy first one.
+    expect(heavy).toContain("## Usages of `recordHit` — 96 reference(s) in 4 file(s) (definition excluded)");
+    expect(heavy).toContain(["Files, importers first, tests last:", ...heavyFileList()].join("\n"));
+    expect(heavy).toContain("Uses 1-30 of 96, taken in turn from each file:");
+    expect(heavy.match(/^### /gm)).toHaveLength(4);
+    expect(heavy).toContain('66 more uses in 1 file: call find_usages again with the same arguments and offset=30 for the next ones, or with file="src/analytics/aggregate.ts"');
   });
 
   it("puts the guidance in the system prompt, byte-identical on every turn, after OpenCode's own prompt", () => {

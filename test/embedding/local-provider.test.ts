@@ -1,5 +1,6 @@
-// The local provider on the model that ships in models/, through transformers.js and
-// onnxruntime-node, offline. A Hugging Face id is exercised against a fake hub on 127.0.0.1.
+// The local provider on the model that ships in models/ (computed from its table, checked
+// against transformers.js), offline. A Hugging Face id (run by transformers.js on
+// onnxruntime-node) is exercised against a fake hub on 127.0.0.1.
 import { createServer, type Server } from "node:http";
 import { cpSync, mkdtempSync, readFileSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,12 +1,11 @@
 // Secret files are never indexed (reported as skipped with the reason "secret"), and secrets
 // inside ordinary files are redacted before they are stored, embedded or described.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "../../core/config/defaults.js";
 import { openEngine } from "../../core/engine.js";
 import type { Engine, IndexSummary } from "../../core/engine-types.js";
 import { IgnoreRules, statPaths, walkWorkspace } from "../../core/files/index.js";
+import { readManifest } from "../../core/indexing/manifest.js";
 import { hostileWorkspace, SECRET_FILE_MARKERS, SECRET_FILES, SECRETS, type HostileWorkspace } from "./fixture.js";
 
 let ws: HostileWorkspace;
@@ -48,8 +47,10 @@ describe("secret files", () => {
   });
 
   it("are skipped by content when the name says nothing (a service-account JSON)", () => {
-    const manifest = JSON.parse(readFileSync(join(engine.stateDir, "manifest.json"), "utf8"));
-    expect(manifest.files["deploy/my-project-3f2a1b.json"]).toMatchObject({ skipped: "secret", chunkIds: [] });
+    const read = readManifest(engine.stateDir);
+    if (read.status !== "ok") throw new Error(`manifest: ${read.status}`);
+    const entry = read.manifest.files["deploy/my-project-3f2a1b.json"];
+    expect({ skipped: entry.skipped, chunkIds: entry.chunkIds }).toEqual({ skipped: "secret", chunkIds: [] });
     expect(summary.filesSkipped).toBeGreaterThanOrEqual(Object.keys(SECRET_FILES).length);
   });
 

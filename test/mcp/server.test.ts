@@ -13,6 +13,7 @@ import { DEFAULT_CONFIG } from "../../core/config/defaults.js";
 import { guidanceOptions, systemGuidance } from "../../opencode-plugin/guidance.js";
 import { createRagHooks } from "../../opencode-plugin/server.js";
 import { repoRoot } from "../indexing/dist-build.js";
+import { heavyFileList, heavyUsageFiles, HEAVY_SYMBOL } from "../fixtures/heavy-usages.js";
 import { makeWorkspace, writeTree } from "../plugin/helpers.js";
 
 const cli = join(repoRoot, "dist", "cli.js");
@@ -25,6 +26,7 @@ const FILES: Record<string, string> = {
   "src/config.ts": "export function parseConfig(text: string) {\n  return JSON.parse(text);\n}\n\nexport class ConfigStore {\n  load(path: string) {\n    return parseConfig(path);\n  }\n}\n",
   "src/main.ts": 'import { parseConfig } from "./config";\n\nexport const settings = parseConfig("{}");\n',
   "README.md": "# Demo\n\nExpired sessions are purged by the session sweeper.\n",
+  ...heavyUsageFiles("heavy/"),
 };
 
 type CallResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
@@ -78,6 +80,8 @@ describe("opencode-rag mcp", () => {
     expect(props.pathHints).toMatchObject({ type: "array", maxItems: 10 });
     const usages = tools.find((t) => t.name === "find_usages")!.inputSchema.properties as Record<string, Record<string, unknown>>;
     expect(usages.symbolName.pattern).toBeDefined();
+    expect(usages.file).toMatchObject({ type: "string" });
+    expect(usages.offset).toMatchObject({ type: "integer", minimum: 0 });
     expect(client.getInstructions()).toBe(systemGuidance(guidanceOptions(DEFAULT_CONFIG)));
     expect(client.getServerVersion()?.name).toBe("opencode-rag");
   });
@@ -103,6 +107,30 @@ describe("opencode-rag mcp", () => {
     expect(image.text).toContain("No stored description for `docs/logo.png`");
     const outside = await call("get_file_skeleton", { filePath: "../../etc/passwd" });
     expect(outside.text).toContain("is outside the workspace");
+  });
+
+  it("lists every file that uses a symbol with its count, spreads the uses across files, and pages with offset and file", async () => {
+    const first = await call("find_usages", { symbolName: HEAVY_SYMBOL, pathHint: "heavy/" });
+    expect(first.isError).toBe(false);
+    expect(first.text).toContain("## Usages of `recordHit` — 96 reference(s) in 4 file(s) (definition excluded)");
+    expect(first.text).toContain(["Files, importers first, tests last:", ...heavyFileList("heavy/")].join("\n"));
+    expect(first.text).toContain("Uses 1-30 of 96, taken in turn from each file:");
+    for (const f of ["metrics", "routes"]) expect(first.text).toContain(`### heavy/src/server/${f}.ts (typescript)`);
+    expect(first.text).toContain("### heavy/test/routes.test.ts (typescript)");
+    expect(first.text).toContain('66 more uses in 1 file: call find_usages again with the same arguments and offset=30 for the next ones, or with file="heavy/src/analytics/aggregate.ts"');
+    const rest = await call("find_usages", { symbolName: HEAVY_SYMBOL, pathHint: "heavy/", offset: 30, topK: 100 });
+    expect(rest.text).toContain("Uses 31-96 of 96");
+    expect(rest.text).not.toMatch(/more uses? in/);
+    // One file's uses do not depend on the index: the plugin gives the same text.
+    const args = { symbolName: HEAVY_SYMBOL, file: "heavy/src/analytics/aggregate.ts", offset: 60 };
+    const one = await call("find_usages", args);
+    expect(one.text).toContain("Uses 61-90 of 90:");
+    const { ws } = makeWorkspace(work);
+    try {
+      expect(one.text).toBe(await createRagHooks(ws).tool!.find_usages.execute(args as never, { sessionID: "s" } as never));
+    } finally {
+      await ws.close();
+    }
   });
 
   it("remembers and recalls quirks", async () => {

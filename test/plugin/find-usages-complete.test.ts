@@ -42,13 +42,17 @@ describe("find_usages on a symbol used in more files than retrieval.maxChunks", 
   it("lists every file that uses it when topK allows", async () => {
     const out = await runFindUsages(ws, { symbolName: "Mapping", topK: 100 });
     expect(out).toContain(`${USERS * 2} reference(s) in ${USERS} file(s)`);
-    for (let i = 0; i < USERS; i++) expect(out).toContain(`### src/users/user${String(i).padStart(2, "0")}.ts`);
-    expect(out).not.toMatch(/may be more|stopped at/);
+    for (let i = 0; i < USERS; i++) expect(out).toContain(`- src/users/user${String(i).padStart(2, "0")}.ts — 2 (import 1, type 1)`);
+    expect(out).not.toMatch(/may be incomplete|stopped after/);
   });
 
-  it("says plainly that the list stops at topK", async () => {
+  it("still lists every file when topK shows only a few uses, and says how to see the rest", async () => {
     const out = await runFindUsages(ws, { symbolName: "Mapping", topK: 10 });
-    expect(out).toContain("10 reference(s) in 5 file(s)");
-    expect(out).toMatch(/stopped at topK=10.*may be more/);
+    expect(out).toContain(`${USERS * 2} reference(s) in ${USERS} file(s)`);
+    for (let i = 0; i < USERS; i++) expect(out).toContain(`- src/users/user${String(i).padStart(2, "0")}.ts — 2`);
+    // One use from each of the first ten files, not five files' worth of two.
+    expect(out).toContain("Uses 1-10 of 68, taken in turn from each file:");
+    expect(out.match(/^### src\/users\//gm)).toHaveLength(10);
+    expect(out).toMatch(new RegExp(`${USERS * 2 - 10} more uses in ${USERS} files: call find_usages again with the same arguments and offset=10`));
   });
 });

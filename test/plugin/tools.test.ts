@@ -5,6 +5,8 @@ import { DescribeImageSchema, runDescribeImage } from "../../opencode-plugin/too
 import { FileSkeletonSchema, runFileSkeleton } from "../../opencode-plugin/tools/file-skeleton.js";
 import { FindUsagesSchema, runFindUsages } from "../../opencode-plugin/tools/find-usages.js";
 import { runSearchSemantic, SearchSemanticSchema } from "../../opencode-plugin/tools/search-semantic.js";
+import { DEFAULT_CONFIG } from "../../core/config/defaults.js";
+import { heavyFileList, heavyUsageFiles, HEAVY_SYMBOL, HEAVY_USES } from "../fixtures/heavy-usages.js";
 import { chunk, configWith, makeWorkspace, tempRoot } from "./helpers.js";
 
 const roots: string[] = [];
@@ -221,4 +223,81 @@ describe("find_usages with many indexed hits", () => {
     const out = await runFindUsages(ws, { symbolName: "tick" });
     expect(out).toContain("### src/late.ts (typescript) — 2 reference(s)");
   });
+});
+
+describe("find_usages when one file holds most of the uses", () => {
+  const files = heavyUsageFiles();
+  const total = HEAVY_USES + 6;
+
+  it("lists every file with its count and kinds, spreads the excerpts, and says how to see the rest", async () => {
+    const { ws } = makeWorkspace(root(files), { status: { chunks: 0 } });
+    const out = await runFindUsages(ws, { symbolName: HEAVY_SYMBOL });
+    expect(out).toContain(`## Usages of \`recordHit\` — ${total} reference(s) in 4 file(s) (definition excluded)`);
+    expect(out).toContain(["Files, importers first, tests last:", ...heavyFileList()].join("\n"));
+    // Excerpts come in turn from each file, not all from the heavy one.
+    expect(out).toContain("Uses 1-30 of 96, taken in turn from each file:");
+    expect(out).toContain("### src/server/metrics.ts (typescript) — 1 reference(s)\n>    1 | export { recordHit } from \"../analytics/aggregate\";");
+    expect(out).toContain("### src/server/routes.ts (typescript) — 3 reference(s)");
+    expect(out).toContain(">    9 |   recordHit(\"/about\");");
+    expect(out).toContain("### src/analytics/aggregate.ts (typescript) — 90 reference(s), 24 shown here");
+    expect(out).toContain("### test/routes.test.ts (typescript) — 2 reference(s)");
+    expect(out).toContain(`66 more uses in 1 file: call find_usages again with the same arguments and offset=30 for the next ones, or with file="src/analytics/aggregate.ts" (no offset) for that file's alone.`);
+    expect(out.indexOf("src/server/metrics.ts (typescript)")).toBeLessThan(out.indexOf("src/analytics/aggregate.ts (typescript)"));
+    expect(out.indexOf("src/analytics/aggregate.ts (typescript)")).toBeLessThan(out.indexOf("test/routes.test.ts (typescript)"));
+  });
+
+  it("pages through the rest with offset, and through one file with file", async () => {
+    const { ws } = makeWorkspace(root(files), { status: { chunks: 0 } });
+    const next = await runFindUsages(ws, { symbolName: HEAVY_SYMBOL, offset: 30, topK: 50 });
+    expect(next).toContain(heavyFileList().join("\n"));
+    expect(next).toContain("Uses 31-80 of 96");
+    expect(next).toContain("### src/analytics/aggregate.ts (typescript) — 90 reference(s), 50 shown here");
+    expect(next).toContain("16 more uses in 1 file: call find_usages again with the same arguments and offset=80");
+    const last = await runFindUsages(ws, { symbolName: HEAVY_SYMBOL, offset: 80, topK: 50 });
+    expect(last).toContain("Uses 81-96 of 96");
+    expect(last).not.toMatch(/more uses? in/);
+    // Every use was shown exactly once over the three pages.
+    const first = await runFindUsages(ws, { symbolName: HEAVY_SYMBOL });
+    const marked = (text: string) => text.match(/^>\s+\d+ \| .*recordHit\(/gm)?.length ?? 0;
+    expect(marked(first) + marked(next) + marked(last)).toBe(total - 3);
+
+    const one = await runFindUsages(ws, { symbolName: HEAVY_SYMBOL, file: "src/analytics/aggregate.ts", topK: 40 });
+    expect(one).toContain("## Usages of `recordHit` in src/analytics/aggregate.ts — 90 reference(s) (call 90) (definition excluded)");
+    expect(one).not.toContain("src/server/routes.ts");
+    expect(one).toContain("Uses 1-40 of 90:");
+    expect(one).toContain(`50 more uses in this file: call find_usages again with the same arguments and offset=40.`);
+    const tail = await runFindUsages(ws, { symbolName: HEAVY_SYMBOL, file: "src/analytics/aggregate.ts", offset: 40, topK: 100 });
+    expect(tail).toContain("Uses 41-90 of 90:");
+    expect(tail).toContain(`>   97 |   recordHit("route-89");`);
+    expect(await runFindUsages(ws, { symbolName: HEAVY_SYMBOL, file: "../outside.ts" })).toMatch(/outside the workspace/);
+  });
+
+  it("keeps the whole file list within the token budget by showing fewer excerpts", async () => {
+    const { ws } = makeWorkspace(root(files), { status: { chunks: 0 }, config: configWith({ openCode: { toolTokenBudget: 400 } }) });
+    const out = await runFindUsages(ws, { symbolName: HEAVY_SYMBOL, topK: 100 });
+    expect(countTokens(out)).toBeLessThanOrEqual(400);
+    expect(out).toContain(heavyFileList().join("\n"));
+    const shown = Number(/Uses 1-(\d+) of 96/.exec(out)?.[1]);
+    expect(shown).toBeGreaterThan(0);
+    expect(out).toContain(`more uses in`);
+    expect(out).toContain(`offset=${shown}`);
+  });
+});
+
+describe("find_usages on a symbol used in hundreds of files", () => {
+  it("counts every file, parsing the first 500 and matching words in the rest, and says so", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 510; i++) files[`src/m${String(i).padStart(3, "0")}.ts`] = `import { tick } from "./clock";\ntick(); // tick\n`;
+    const { ws } = makeWorkspace(root(files), { status: { chunks: 0 } });
+    const out = await runFindUsages(ws, { symbolName: "tick" });
+    // Past the parsed files the comment's mention counts too (10 more): the note says so.
+    expect(out).toContain("1,030 reference(s) in 510 file(s)");
+    expect(out).toContain("those past the first 500 were counted by whole-word match");
+    // The list stays within the budget; the files it has no room for are still counted.
+    expect(countTokens(out)).toBeLessThanOrEqual(DEFAULT_CONFIG.openCode.toolTokenBudget);
+    expect(out).toContain("- src/m000.ts — 2 (import 1, call 1)");
+    const listed = out.match(/^- src\/m\d+\.ts — /gm)!.length;
+    const rest = /^- … and (\d+) more files with ([\d,]+) uses \(narrow with pathHint to list them\)$/m.exec(out)!;
+    expect(listed + Number(rest[1])).toBe(510);
+  }, 60_000);
 });

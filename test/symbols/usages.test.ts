@@ -42,7 +42,42 @@ describe("findOccurrences", () => {
   it("excludes a const declaration's name and reports column positions", async () => {
     const js = "const limit = 3;\nfunction f(x) { return x < limit; }\n";
     const occ = findOccurrences(await parse("javascript", js), "limit");
-    expect(occ).toEqual([{ line: 2, column: 27, where: "code" }]);
+    expect(occ).toEqual([{ line: 2, column: 27, where: "code", use: "other" }]);
+  });
+});
+
+describe("the kind of each use", () => {
+  const uses = (occ: Array<{ line: number; use: string }>) => occ.map((o) => `${o.line}:${o.use}`);
+
+  it("tells imports, re-exports, calls, constructions and type references apart in TypeScript", async () => {
+    const ts = [
+      'import { Tick } from "./clock";', // 1 import
+      'export { Tick } from "./clock";', // 2 re-export
+      "const t: Tick = new Tick();", // 3 type, call
+      "Tick();", // 4 call
+      "obj.Tick();", // 5 call through a member
+      "const f = Tick;", // 6 other
+      "function g(x: Array<Tick>) {}", // 7 type
+      'const { Tick: T } = require("./clock");', // 8 import
+    ].join("\n");
+    expect(uses(findOccurrences(await parse("typescript", ts), "Tick"))).toEqual(["1:import", "2:re-export", "3:type", "3:call", "4:call", "5:call", "6:other", "7:type", "8:import"]);
+  });
+
+  it("reads the same kinds from Python, Go, Java and Rust trees", async () => {
+    const py = "from clock import tick\ntick()\ndef f(x: tick): pass\n";
+    expect(uses(findOccurrences(await parse("python", py), "tick"))).toEqual(["1:import", "2:call", "3:type"]);
+    const go = "package a\nfunc f(x Tick) { Tick(); var y Tick }\n";
+    expect(uses(findOccurrences(await parse("go", go), "Tick"))).toEqual(["2:type", "2:call", "2:type"]);
+    const java = "import a.b.Tick;\nclass X { Tick t = new Tick(); void f() { o.Tick(); } }\n";
+    expect(uses(findOccurrences(await parse("java", java), "Tick"))).toEqual(["1:import", "2:type", "2:call", "2:call"]);
+    const rust = "use crate::clock::Tick;\npub use crate::clock::Tick;\nfn f(x: Tick) { Tick(); }\n";
+    expect(uses(findOccurrences(await parse("rust", rust), "Tick"))).toEqual(["1:import", "2:re-export", "3:type", "3:call"]);
+  });
+
+  it("calls comment and string matches mentions, and guesses from the line without a grammar", async () => {
+    const occ = findOccurrences(await parse("typescript", "// Tick here\nTick();\n"), "Tick", { includeCommentsAndStrings: true });
+    expect(uses(occ)).toEqual(["1:mention", "2:call"]);
+    expect(uses(findOccurrencesInText("import Tick\nTick(1)\nx = Tick\n", "Tick"))).toEqual(["1:import", "2:call", "3:other"]);
   });
 });
 

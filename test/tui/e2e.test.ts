@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeOpenAI } from "../fakes/openai.js";
 import { acquireIndexLock } from "../../core/indexing/lock.js";
+import { readManifest } from "../../core/indexing/manifest.js";
 import { clearProgress, writeProgress } from "../../core/indexing/state-files.js";
 import type { FakeHttpServer } from "../fakes/http-fake.js";
 import { INJECT_CHUNKS_MARKER, INJECT_FILES_MARKER } from "../../opencode-plugin/markers.js";
@@ -163,10 +164,12 @@ test.skipIf(!hasTmux() && !process.env.CI)(
     expect(withChunks).not.toContain(INJECT_CHUNKS_MARKER);
 
     // The session view's sidebar shows what the index holds.
-    const manifest = JSON.parse(readFileSync(join(stateDir, "manifest.json"), "utf8"));
+    const read = readManifest(stateDir);
+    if (read.status !== "ok") throw new Error(`manifest: ${read.status}`);
+    const manifest = read.manifest;
     const screen = await term.waitFor((s) => /RAG index/.test(s) && /Chunks\s+\d/.test(s), 30_000);
     expect(screen).toMatch(new RegExp(`Chunks\\s+${manifest.chunkCount}\\b`));
-    const indexedFiles = Object.values(manifest.files as Record<string, { skipped?: string }>).filter((f) => !f.skipped).length;
+    const indexedFiles = Object.values(manifest.files).filter((f) => !f.skipped).length;
     expect(screen).toMatch(new RegExp(`Files\\s+${indexedFiles}\\b`));
     capture("session-sidebar");
 

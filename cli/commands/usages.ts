@@ -1,0 +1,116 @@
+// `opencode-rag usages SYMBOL`: the find_usages answer in a terminal — every file that uses the
+// symbol with its count and kinds, one page of uses taken in turn from each file, and the
+// --offset / --file that show the rest. Same collection and text as the agent tool; --json
+// prints the report itself.
+import { existsSync } from "node:fs";
+import { languageForPath, parseSource } from "../../core/chunking/index.js";
+import { loadConfig } from "../../core/config/load.js";
+import { openEngine } from "../../core/engine.js";
+import { manifestPath } from "../../core/indexing/manifest.js";
+import type { SyntaxNodeLike } from "../../core/symbols/index.js";
+import { collectUsages, FindUsagesSchema, type CollectedUsages, type UsageWorkspace } from "../../opencode-plugin/tools/find-usages.js";
+import { renderUsages } from "../../opencode-plugin/tools/find-usages-text.js";
+import { UsageError, type Command, type CommandContext } from "../command.js";
+import { terminalSafe } from "../format.js";
+
+function wholeNumber(flag: string, value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`${flag} must be a whole number, got "${value}"`);
+  return n;
+}
+
+/** The tool's arguments from the command line, checked by the tool's own schema. */
+function usageInput(ctx: CommandContext) {
+  if (ctx.positionals.length !== 1) throw new UsageError("give one identifier: opencode-rag usages parseConfig");
+  const parsed = FindUsagesSchema.safeParse({
+    symbolName: ctx.positionals[0],
+    file: ctx.values.file,
+    offset: wholeNumber("--offset", ctx.values.offset),
+    topK: wholeNumber("--top-k", ctx.values["top-k"]),
+    pathHint: ctx.values.path,
+    includeComments: ctx.values.comments === true ? true : undefined,
+  });
+  if (!parsed.success) {
+    const flags: Record<string, string> = { symbolName: "SYMBOL", topK: "--top-k", pathHint: "--path", file: "--file", offset: "--offset" };
+    throw new UsageError(parsed.error.issues.map((i) => `${flags[String(i.path[0])] ?? String(i.path[0])}: ${i.message}`).join("; "));
+  }
+  return parsed.data;
+}
+
+/** The CLI's stand-in for the plugin's workspace: the index when there is one, else the scan. */
+function cliWorkspace(ctx: CommandContext): UsageWorkspace {
+  const loaded = loadConfig({ configPath: ctx.configPath });
+  const indexed = existsSync(manifestPath(loaded.stateDir));
+  return {
+    root: loaded.root,
+    config: loaded.config,
+    // No index yet: fail the engine so the bounded workspace scan answers, instead of creating one.
+    engine: () => (indexed ? ctx.engine() : Promise.reject(new Error("no index yet"))),
+    deps: {
+      openEngine,
+      async parseSource(filePath, content) {
+        const parsed = await parseSource(filePath, content);
+        return parsed ? { language: parsed.language, root: parsed.tree.rootNode as unknown as SyntaxNodeLike } : null;
+      },
+      languageForPath: (filePath) => languageForPath(filePath) ?? null,
+    },
+  };
+}
+
+/** The report as JSON: files with counts and kinds, this page's uses with their line, and what is left. */
+function jsonReport(collected: CollectedUsages): object {
+  const { report } = collected;
+  return {
+    symbol: report.symbol,
+    total: report.total,
+    files: report.files.map((f) => ({ filePath: f.path, language: f.language, count: f.count, kinds: f.kinds, importer: f.importer, test: f.test })),
+    ...(report.file === undefined ? {} : { file: report.file }),
+    offset: report.offset,
+    uses: report.page.map((u) => ({
+      filePath: u.path,
+      line: u.occurrence.line,
+      column: u.occurrence.column,
+      kind: u.occurrence.use,
+      text: (collected.contents.get(u.path) ?? "").split("\n")[u.occurrence.line - 1] ?? "",
+    })),
+    remaining: report.remaining,
+    ...(report.remaining.uses > 0 ? { nextOffset: report.offset + report.page.length } : {}),
+    notes: collected.notes,
+  };
+}
+
+export const usagesCommand: Command = {
+  name: "usages",
+  summary: "every file that uses an identifier, with counts and kinds, and its uses page by page",
+  help: `Usage: opencode-rag usages SYMBOL [--file F] [--offset N] [--top-k N] [--path PREFIX] [--comments] [--json]
+
+Lists every file that references SYMBOL (an identifier, e.g. parseConfig) with its count and
+kinds of use (import, re-export, call, type), importers first and tests last, then the uses
+with the line before and after, taken in turn from each file; the definition is left out. The
+same answer the agent's find_usages tool gives.
+
+  --file F         only this file's uses (a workspace-relative path from the list)
+  --offset N       skip N uses: the answer names the offset of the next page
+  --top-k N        uses per page, 1-100 (default 30)
+  --path PREFIX    only files under this workspace-relative prefix
+  --comments       also count mentions in comments and strings
+  --json           print {symbol, total, files, offset, uses, remaining, nextOffset}`,
+  options: {
+    file: { type: "string" },
+    offset: { type: "string" },
+    "top-k": { type: "string", short: "k" },
+    path: { type: "string" },
+    comments: { type: "boolean" },
+    json: { type: "boolean" },
+  },
+  allowPositionals: true,
+  async run(ctx) {
+    const input = usageInput(ctx);
+    const collected = await collectUsages(cliWorkspace(ctx), input);
+    if (typeof collected === "string") throw new UsageError(collected);
+    if (ctx.values.json === true) ctx.out(JSON.stringify(jsonReport(collected), null, 2));
+    else ctx.out(terminalSafe(renderUsages(collected, { style: "cli" }), { keepNewlines: true }));
+    return 0;
+  },
+};

@@ -1,0 +1,26 @@
+import { singleLine } from "../syntax.js";
+import { COMMENTS, type AstLanguage } from "./types.js";
+
+export const elixir: AstLanguage = {
+  language: "elixir",
+  grammar: "tree-sitter-elixir",
+  extensions: [".ex", ".exs"],
+  // Elixir declarations are macro calls: `def name(args) do … end`.
+  units: {
+    module: ['(call target: (identifier) @_k (#any-of? @_k "defmodule" "defprotocol" "defimpl")) @module'],
+    function: ['(call target: (identifier) @_k (#any-of? @_k "def" "defp" "defmacro" "defmacrop" "defguard" "defdelegate")) @function'],
+  },
+  // `@doc`, `@spec` and other module attributes above a def belong to it.
+  leading: [...COMMENTS, "unary_operator"],
+  refine(node) {
+    const head = node.namedChildren.find((c) => c?.type === "arguments")?.namedChildren[0];
+    if (!head) return { symbol: "" };
+    // `def add(cart, item)` is a call node; `def total(items) when …` wraps it in a binary operator.
+    const call = head.type === "binary_operator" ? head.childForFieldName("left") : head;
+    if (call?.type === "call") {
+      const args = call.namedChildren.find((c) => c?.type === "arguments");
+      return { symbol: call.childForFieldName("target")?.text ?? "", params: singleLine(args?.text ?? "") };
+    }
+    return { symbol: singleLine(head.text) };
+  },
+};

@@ -1,0 +1,28 @@
+import { headerHasWord } from "../syntax.js";
+import { COMMENTS, type AstLanguage } from "./types.js";
+
+export const kotlin: AstLanguage = {
+  language: "kotlin",
+  grammar: "tree-sitter-kotlin",
+  extensions: [".kt", ".kts"],
+  units: {
+    class: ["class_declaration", "object_declaration", "companion_object"],
+    function: ["function_declaration"],
+    constructor: ["secondary_constructor"],
+    property: ["property_declaration"],
+    type: ["type_alias"],
+  },
+  leading: COMMENTS,
+  refine(node, kind) {
+    if (node.type === "function_declaration") {
+      // Extension functions read as `Note.preview`: the receiver type comes before the name.
+      const name = node.namedChildren.find((c) => c?.type === "simple_identifier")?.text ?? "";
+      const receiver = node.namedChildren.find((c) => c?.type === "user_type" && c.startIndex < (node.namedChildren.find((n) => n?.type === "simple_identifier")?.startIndex ?? 0));
+      return { symbol: receiver ? `${receiver.text}.${name}` : name };
+    }
+    if (node.type !== "class_declaration") return null;
+    if (node.namedChildren.some((c) => c?.type === "enum_class_body")) return { kind: "enum" };
+    if (headerHasWord(node, "interface")) return { kind: "interface" };
+    return { kind };
+  },
+};

@@ -1,0 +1,80 @@
+// What searches read of the last committed pass: the manifest's dimension and store
+// checkpoint, and the keyword index; re-read when the manifest file changes (a pass of this
+// or another process committed).
+import { statSync } from "node:fs";
+import { KeywordIndex } from "../keyword/keyword-index.js";
+import { loadKeywordSnapshot } from "../indexing/keyword-files.js";
+import { manifestPath, readManifestHeader } from "../indexing/manifest.js";
+import type { PassEnv } from "../indexing/pass-env.js";
+
+type ManifestStamp = { mtimeMs: number; size: number };
+
+export class CommittedIndex {
+  /** The manifest file as last seen by search, to notice passes by other processes. */
+  private seenManifest: ManifestStamp | null = null;
+  /** committedRead()'s last manifest read, keyed by the manifest's mtime and size. */
+  private lastRead: { key: string; dimension: number | null; checkpoint: number | null } | null = null;
+
+  /** `passEnv` holds the keyword index this process's passes keep current. */
+  constructor(
+    private readonly stateDir: () => string,
+    private readonly passEnv: PassEnv,
+  ) {}
+
+  /** Forgets what was read (the store moved, was cleared or replaced). */
+  forget(): void {
+    this.passEnv.keyword = null;
+    this.passEnv.keywordGeneration = -1;
+    this.seenManifest = null;
+  }
+
+  /** After a pass of this process committed: its keyword index is the current one. */
+  passCommitted(): void {
+    this.seenManifest = this.stamp();
+  }
+
+  private stamp(): ManifestStamp | null {
+    try {
+      const st = statSync(manifestPath(this.stateDir()));
+      return { mtimeMs: st.mtimeMs, size: st.size };
+    } catch {
+      return null;
+    }
+  }
+
+  /** The keyword index of the latest committed pass, reloaded when another process commits one. */
+  keyword(): KeywordIndex {
+    const env = this.passEnv;
+    const stamp = this.stamp();
+    const changed = !stamp || !this.seenManifest || stamp.mtimeMs !== this.seenManifest.mtimeMs || stamp.size !== this.seenManifest.size;
+    if (env.keyword && !changed) return env.keyword;
+    this.seenManifest = stamp;
+    const read = readManifestHeader(this.stateDir());
+    if (read.status !== "ok") return env.keyword ?? new KeywordIndex();
+    if (env.keyword && env.keywordGeneration === read.header.generation) return env.keyword;
+    const loaded = loadKeywordSnapshot(this.stateDir(), read.header);
+    if (loaded) {
+      env.keyword = loaded;
+      env.keywordGeneration = read.header.generation;
+      return loaded;
+    }
+    return env.keyword ?? new KeywordIndex();
+  }
+
+  /**
+   * The vector length and store version of the index on disk (nulls without a manifest). Read
+   * once per manifest version: parsing the manifest of a 10k-file tree costs more than a search.
+   */
+  read(): { dimension: number | null; checkpoint: number | null } {
+    const stamp = this.stamp();
+    const key = stamp ? `${stamp.mtimeMs}:${stamp.size}` : "";
+    if (this.lastRead?.key !== key) {
+      const read = readManifestHeader(this.stateDir());
+      this.lastRead =
+        read.status === "ok"
+          ? { key, dimension: read.header.dimension, checkpoint: read.header.storeCheckpoint }
+          : { key, dimension: null, checkpoint: null };
+    }
+    return this.lastRead;
+  }
+}

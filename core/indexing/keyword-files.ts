@@ -1,0 +1,69 @@
+// The keyword index on disk: a snapshot per commit (`keyword-<generation>.bin`) plus small
+// delta files for small passes, all named by the manifest. See README.md in this folder.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { KeywordIndex, type KeywordDoc } from "../keyword/keyword-index.js";
+import { removeQuietly } from "./atomic-file.js";
+import type { Manifest } from "./manifest.js";
+
+/** What of a manifest names the keyword files (its header has it). */
+type KeywordFields = Pick<Manifest, "keywordFile" | "keywordDeltas" | "chunkCount">;
+
+export const KEYWORD_FILE_PREFIX = "keyword-";
+
+/** Keyword changes of one small pass, stored beside the snapshot instead of a new snapshot. */
+export interface KeywordDelta {
+  remove: string[];
+  add: KeywordDoc[];
+}
+
+/** A pass whose keyword changes are at most this big writes a delta file, not a snapshot... */
+export const KEYWORD_DELTA_MAX_OPS = 2000;
+/** ...until this many deltas have piled up; then the next pass folds them into a snapshot. */
+export const KEYWORD_DELTA_MAX_FILES = 16;
+
+/** Loads the keyword snapshot a manifest names, plus its deltas; null when any is missing or unreadable. */
+export function loadKeywordSnapshot(stateDir: string, manifest: KeywordFields): KeywordIndex | null {
+  if (!manifest.keywordFile) return manifest.chunkCount === 0 ? new KeywordIndex() : null;
+  try {
+    const index = KeywordIndex.deserialize(new Uint8Array(readFileSync(join(stateDir, manifest.keywordFile))));
+    for (const file of manifest.keywordDeltas ?? []) {
+      const delta = JSON.parse(readFileSync(join(stateDir, file), "utf8")) as KeywordDelta;
+      index.removeIds(delta.remove);
+      index.add(delta.add);
+    }
+    return index;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the keyword files a manifest names are all there and not empty (not whether they parse). */
+export function keywordFilesExist(stateDir: string, manifest: KeywordFields): boolean {
+  if (!manifest.keywordFile) return manifest.chunkCount === 0;
+  return keywordFilesOf(manifest).every((f) => {
+    try {
+      return statSync(join(stateDir, f)).size > 0;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The keyword files a manifest names (snapshot and deltas). */
+export function keywordFilesOf(manifest: KeywordFields): string[] {
+  return [...(manifest.keywordFile ? [manifest.keywordFile] : []), ...(manifest.keywordDeltas ?? [])];
+}
+
+/** Keyword files no manifest names: left by a pass killed before its commit. */
+export function removeOrphanSnapshots(stateDir: string, keep: Set<string>): void {
+  let names: string[];
+  try {
+    names = readdirSync(stateDir);
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    if (n.startsWith(KEYWORD_FILE_PREFIX) && !keep.has(n) && !n.endsWith(".tmp")) removeQuietly(join(stateDir, n));
+  }
+}

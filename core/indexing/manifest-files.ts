@@ -1,0 +1,233 @@
+// The manifest's per-file table in a compact binary form (the `filesFile` its header names).
+// At 100k files the one-document JSON form is ~19 MB that every pass, status call and search
+// parsed whole; here a pass that changes nothing decodes paths, sizes and mtimes only. Content
+// hashes and chunk ids stay as bytes until a pass asks for an entry's (a changed file's).
+//
+// Layout, little-endian: magic (8) | entries n (u32) | chunk ids total (u32) |
+// size f64[n] | mtime f64[n] | chunk count u32[n] | sha1 20 bytes[n] | chunk id 16 bytes[total] |
+// paths (u32 length, UTF-8, NUL-separated) | extras (u32 length, JSON: skip reasons by entry,
+// and whole entries whose hash or ids are not the usual hex, e.g. written by hand).
+import type { ManifestFileEntry } from "./manifest.js";
+
+const MAGIC = Buffer.from("RAGFILE1", "latin1");
+const HASH_BYTES = 20;
+const CHUNK_ID_BYTES = 16;
+const HASH_HEX = /^[0-9a-f]{40}$/;
+const CHUNK_ID_HEX = /^[0-9a-f]{32}$/;
+
+interface Extras {
+  /** [entry index, reason] for entries skipped on purpose. */
+  skipped?: Array<[number, string]>;
+  /** Entries kept whole, by path. */
+  other?: Record<string, ManifestFileEntry>;
+}
+
+/** The decoded columns of one body; entries point into it by index. */
+class FilesBody {
+  /** First chunk id of each entry (prefix sums of the counts), filled on the first look-up. */
+  private firstChunk: Uint32Array | null = null;
+
+  constructor(
+    readonly bytes: Buffer,
+    readonly counts: Uint32Array,
+    readonly hashesAt: number,
+    readonly idsAt: number,
+  ) {}
+
+  hashBytes(i: number): Buffer {
+    return this.bytes.subarray(this.hashesAt + i * HASH_BYTES, this.hashesAt + (i + 1) * HASH_BYTES);
+  }
+
+  idBytes(i: number): Buffer {
+    if (!this.firstChunk) {
+      const first = new Uint32Array(this.counts.length);
+      let sum = 0;
+      for (let k = 0; k < this.counts.length; k++) {
+        first[k] = sum;
+        sum += this.counts[k];
+      }
+      this.firstChunk = first;
+    }
+    const start = this.idsAt + this.firstChunk[i] * CHUNK_ID_BYTES;
+    return this.bytes.subarray(start, start + this.counts[i] * CHUNK_ID_BYTES);
+  }
+}
+
+/**
+ * One file's entry read from a body: size and mtime are plain fields (the diff reads them for
+ * every file); the hash and chunk ids are decoded on first access. Assignments replace them.
+ */
+export class StoredFileEntry implements ManifestFileEntry {
+  skipped?: string;
+  #hash: string | undefined;
+  #chunkIds: string[] | undefined;
+
+  constructor(
+    public size: number,
+    public mtimeMs: number,
+    private readonly body: FilesBody,
+    private readonly index: number,
+  ) {}
+
+  get hash(): string {
+    return (this.#hash ??= this.body.hashBytes(this.index).toString("hex"));
+  }
+  set hash(value: string) {
+    this.#hash = value;
+  }
+
+  get chunkIds(): string[] {
+    if (this.#chunkIds === undefined) {
+      const raw = this.body.idBytes(this.index);
+      const ids: string[] = new Array(raw.length / CHUNK_ID_BYTES);
+      for (let k = 0; k < ids.length; k++) ids[k] = raw.toString("hex", k * CHUNK_ID_BYTES, (k + 1) * CHUNK_ID_BYTES);
+      this.#chunkIds = ids;
+    }
+    return this.#chunkIds;
+  }
+  set chunkIds(value: string[]) {
+    this.#chunkIds = value;
+  }
+
+  /** Chunks of this file, without decoding their ids. */
+  get chunkCount(): number {
+    return this.#chunkIds?.length ?? this.body.counts[this.index];
+  }
+
+  /** The hash's bytes as read, or null once it was replaced (the writer then encodes the string). */
+  rawHash(): Buffer | null {
+    return this.#hash === undefined ? this.body.hashBytes(this.index) : null;
+  }
+
+  /** The chunk ids' bytes as read, or null once they were replaced or decoded. */
+  rawChunkIds(): Buffer | null {
+    return this.#chunkIds === undefined ? this.body.idBytes(this.index) : null;
+  }
+
+  toJSON(): ManifestFileEntry {
+    return { size: this.size, mtimeMs: this.mtimeMs, hash: this.hash, chunkIds: this.chunkIds, ...(this.skipped !== undefined ? { skipped: this.skipped } : {}) };
+  }
+}
+
+/** Chunks an entry holds; an entry read from a body answers without decoding its ids. */
+export function entryChunkCount(entry: ManifestFileEntry): number {
+  return entry instanceof StoredFileEntry ? entry.chunkCount : entry.chunkIds.length;
+}
+
+/** A typed array over `bytes` at `offset`; copied when the offset is not aligned for it. */
+function f64At(bytes: Buffer, offset: number, n: number): Float64Array {
+  const at = bytes.byteOffset + offset;
+  if (at % 8 === 0) return new Float64Array(bytes.buffer, at, n);
+  return new Float64Array(new Uint8Array(bytes.buffer, at, n * 8).slice().buffer);
+}
+
+function u32At(bytes: Buffer, offset: number, n: number): Uint32Array {
+  const at = bytes.byteOffset + offset;
+  if (at % 4 === 0) return new Uint32Array(bytes.buffer, at, n);
+  return new Uint32Array(new Uint8Array(bytes.buffer, at, n * 4).slice().buffer);
+}
+
+/** The per-file table of a body; throws a one-line reason when the bytes are not a whole body. */
+export function decodeFiles(bytes: Buffer): Record<string, ManifestFileEntry> {
+  const need = (end: number) => {
+    if (end > bytes.length) throw new Error("the file table is truncated");
+  };
+  need(16);
+  if (!bytes.subarray(0, 8).equals(MAGIC)) throw new Error("the file table has an unknown format");
+  const n = bytes.readUInt32LE(8);
+  const totalIds = bytes.readUInt32LE(12);
+  const sizesAt = 16;
+  const mtimesAt = sizesAt + n * 8;
+  const countsAt = mtimesAt + n * 8;
+  const hashesAt = countsAt + n * 4;
+  const idsAt = hashesAt + n * HASH_BYTES;
+  const pathsAt = idsAt + totalIds * CHUNK_ID_BYTES;
+  need(pathsAt + 4);
+  const pathsLen = bytes.readUInt32LE(pathsAt);
+  const extrasAt = pathsAt + 4 + pathsLen;
+  need(extrasAt + 4);
+  const extrasLen = bytes.readUInt32LE(extrasAt);
+  if (extrasAt + 4 + extrasLen !== bytes.length) throw new Error("the file table has a wrong length");
+
+  const sizes = f64At(bytes, sizesAt, n);
+  const mtimes = f64At(bytes, mtimesAt, n);
+  const counts = u32At(bytes, countsAt, n);
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += counts[i];
+  if (sum !== totalIds) throw new Error("the file table's chunk counts do not add up");
+  const paths = n === 0 ? [] : bytes.toString("utf8", pathsAt + 4, pathsAt + 4 + pathsLen).split("\0");
+  if (paths.length !== n) throw new Error("the file table's paths do not match its entries");
+  const extras = JSON.parse(bytes.toString("utf8", extrasAt + 4, extrasAt + 4 + extrasLen)) as Extras;
+
+  const body = new FilesBody(bytes, counts, hashesAt, idsAt);
+  const files: Record<string, ManifestFileEntry> = {};
+  const entries: StoredFileEntry[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    entries[i] = new StoredFileEntry(sizes[i], mtimes[i], body, i);
+    // A file named __proto__ is a key like any other (as JSON.parse makes it), not a prototype.
+    if (paths[i] === "__proto__") Object.defineProperty(files, paths[i], { value: entries[i], enumerable: true, writable: true, configurable: true });
+    else files[paths[i]] = entries[i];
+  }
+  for (const [i, reason] of extras.skipped ?? []) {
+    if (!entries[i]) throw new Error("the file table names a skip reason for no entry");
+    entries[i].skipped = reason;
+  }
+  for (const [path, entry] of Object.entries(extras.other ?? {})) files[path] = entry;
+  return files;
+}
+
+/** Whether an entry fits the columns (the usual hex hash and ids); otherwise it is kept whole. */
+function fitsColumns(entry: ManifestFileEntry): boolean {
+  if (entry instanceof StoredFileEntry) {
+    if (entry.rawHash() === null && !HASH_HEX.test(entry.hash)) return false;
+    return entry.rawChunkIds() !== null || entry.chunkIds.every((id) => CHUNK_ID_HEX.test(id));
+  }
+  return typeof entry.hash === "string" && HASH_HEX.test(entry.hash) && entry.chunkIds.every((id) => CHUNK_ID_HEX.test(id));
+}
+
+/** The body bytes for a per-file table. */
+export function encodeFiles(files: Record<string, ManifestFileEntry>): Buffer {
+  const paths: string[] = [];
+  const entries: ManifestFileEntry[] = [];
+  const extras: Extras = {};
+  let totalIds = 0;
+  for (const path in files) {
+    const entry = files[path];
+    if (!fitsColumns(entry) || path.includes("\0")) {
+      (extras.other ??= {})[path] = entry instanceof StoredFileEntry ? entry.toJSON() : entry;
+      continue;
+    }
+    if (entry.skipped !== undefined) (extras.skipped ??= []).push([paths.length, entry.skipped]);
+    paths.push(path);
+    entries.push(entry);
+    totalIds += entryChunkCount(entry);
+  }
+  const n = entries.length;
+  const pathBytes = Buffer.from(paths.join("\0"), "utf8");
+  const extraBytes = Buffer.from(JSON.stringify(extras), "utf8");
+  const hashesAt = 16 + n * 20;
+  const idsAt = hashesAt + n * HASH_BYTES;
+  const pathsAt = idsAt + totalIds * CHUNK_ID_BYTES;
+  const out = Buffer.alloc(pathsAt + 4 + pathBytes.length + 4 + extraBytes.length);
+  MAGIC.copy(out, 0);
+  out.writeUInt32LE(n, 8);
+  out.writeUInt32LE(totalIds, 12);
+  let idAt = idsAt;
+  for (let i = 0; i < n; i++) {
+    const e = entries[i];
+    out.writeDoubleLE(e.size, 16 + i * 8);
+    out.writeDoubleLE(e.mtimeMs, 16 + n * 8 + i * 8);
+    out.writeUInt32LE(entryChunkCount(e), 16 + n * 16 + i * 4);
+    const rawHash = e instanceof StoredFileEntry ? e.rawHash() : null;
+    if (rawHash) rawHash.copy(out, hashesAt + i * HASH_BYTES);
+    else out.write(e.hash, hashesAt + i * HASH_BYTES, HASH_BYTES, "hex");
+    const rawIds = e instanceof StoredFileEntry ? e.rawChunkIds() : null;
+    if (rawIds) idAt += rawIds.copy(out, idAt);
+    else for (const id of e.chunkIds) idAt += out.write(id, idAt, CHUNK_ID_BYTES, "hex");
+  }
+  out.writeUInt32LE(pathBytes.length, pathsAt);
+  pathBytes.copy(out, pathsAt + 4);
+  out.writeUInt32LE(extraBytes.length, pathsAt + 4 + pathBytes.length);
+  extraBytes.copy(out, pathsAt + 8 + pathBytes.length);
+  return out;
+}

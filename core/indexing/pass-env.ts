@@ -1,0 +1,56 @@
+// What an index pass needs from its host (the Engine), and the few types every step shares.
+import { join } from "node:path";
+import type { RagConfig } from "../config/defaults.js";
+import { isRemoteOrMemoryUri } from "../config/load.js";
+import type { Logger } from "../engine-types.js";
+import type { EmbeddingProvider, VectorStore } from "../types.js";
+import type { KeywordIndex } from "../keyword/keyword-index.js";
+import type { CpuBudget } from "./cpu-share.js";
+import type { EmbeddingCache } from "./embedding-cache.js";
+import type { SharedIndex } from "./shared-index.js";
+
+/** What a pass needs from its host (the Engine): resources it opens once and reuses. */
+export interface PassEnv {
+  root: string;
+  config: RagConfig;
+  stateDir: string;
+  storeUri: string;
+  logger: Logger;
+  embedding(): Promise<{ provider: EmbeddingProvider | null; reason: string | null }>;
+  /** The store for this dimension, opened (or re-created for a new dimension) as needed. */
+  store(dimension: number | null): Promise<VectorStore>;
+  /** The in-memory keyword index matching the current manifest, if loaded. */
+  keyword: KeywordIndex | null;
+  /** The generation `keyword` was loaded at. */
+  keywordGeneration: number;
+  /** The embedding cache the last pass used, kept for the next pass of this process. */
+  embeddingCache?: EmbeddingCache | null;
+  /** Why the store is known to be damaged (a failed read during search), or null. */
+  storeDamage?: string | null;
+  /** Moves a damaged local table aside and opens a fresh, empty one; null where it cannot. */
+  resetStore?(dimension: number | null): Promise<VectorStore | null>;
+  /** A background pass's share of the cores; null or absent: a foreground pass, every core. */
+  cpu?: CpuBudget | null;
+  /** A team-shared index on object storage: the bucket's lock, and its state files mirrored in stateDir. */
+  shared?: SharedIndex | null;
+}
+
+/** The store operations a pass uses beyond the VectorStore contract, where the store has them. */
+export interface StoreLike extends VectorStore {
+  waitForAnnBuild?(): Promise<void>;
+  compact?(keepVersion: number): Promise<void>;
+  dropOldVersions?(): Promise<void>;
+}
+
+/** The local table folder of a pass's store, or null for object storage and memory://. */
+export function localTableDir(env: Pick<PassEnv, "storeUri" | "config">): string | null {
+  if (isRemoteOrMemoryUri(env.storeUri)) return null;
+  return join(env.storeUri, `${env.config.vectorStore.tableName}.lance`);
+}
+
+export class IndexCancelledError extends Error {
+  constructor() {
+    super("indexing cancelled");
+    this.name = "IndexCancelledError";
+  }
+}

@@ -1,0 +1,115 @@
+// The keyword side of one pass: the in-memory index it edits (read lazily: a no-op pass of a
+// big workspace never parses the snapshot), and its changes, written at commit as a delta
+// file or a new snapshot.
+import { join } from "node:path";
+import type { ChunkRecord } from "../types.js";
+import { KeywordIndex, type KeywordDoc } from "../keyword/keyword-index.js";
+import { removeQuietly, writeFileAtomic } from "./atomic-file.js";
+import {
+  KEYWORD_DELTA_MAX_FILES,
+  KEYWORD_DELTA_MAX_OPS,
+  KEYWORD_FILE_PREFIX,
+  keywordFilesOf,
+  loadKeywordSnapshot,
+  removeOrphanSnapshots,
+  type KeywordDelta,
+} from "./keyword-files.js";
+import type { Manifest } from "./manifest.js";
+import type { PassEnv } from "./pass-env.js";
+
+export function keywordDoc(r: ChunkRecord, text: string): KeywordDoc {
+  return { id: r.id, text, filePath: r.filePath, language: r.language, kind: r.kind, symbol: r.symbol };
+}
+
+export class PassKeywords {
+  /** Removals apply before additions in a delta: a pass never removes and re-adds the same id. */
+  readonly removed: string[] = [];
+  readonly added: KeywordDoc[] = [];
+  private loaded: KeywordIndex | null;
+  /** The keyword files the committed manifest named when the pass began. */
+  private readonly previousFiles: string[];
+
+  /**
+   * `start`: the index this pass begins from, or null to read the committed one when the pass
+   * first changes something. `searchable`: whether searches of this process may see it
+   * mid-pass (not for a rebuild over a committed index: searches keep the committed one).
+   */
+  constructor(
+    private readonly env: PassEnv,
+    private readonly committed: Manifest | null,
+    start: KeywordIndex | null,
+    searchable: boolean,
+  ) {
+    this.loaded = start;
+    this.previousFiles = committed ? keywordFilesOf(committed) : [];
+    // Searches in this process may see it mid-pass (hits whose rows are not stored yet are
+    // dropped by retrieval); a failed pass discards it.
+    if (start && searchable) env.keyword = start;
+  }
+
+  /** The index the pass edits, read from the committed files the first time it is needed. */
+  index(): KeywordIndex {
+    if (this.loaded) return this.loaded;
+    const loaded = this.committed ? loadKeywordSnapshot(this.env.stateDir, this.committed) : null;
+    if (!loaded) {
+      // Gone, the next pass finds the snapshot missing and rebuilds the index.
+      if (this.committed) for (const f of keywordFilesOf(this.committed)) removeQuietly(join(this.env.stateDir, f));
+      throw new Error("the keyword index snapshot is unreadable; the next index pass rebuilds the index");
+    }
+    this.loaded = loaded;
+    this.env.keyword = loaded;
+    return loaded;
+  }
+
+  remove(ids: string[]): void {
+    if (ids.length === 0) return;
+    this.index().removeIds(ids);
+    this.removed.push(...ids);
+  }
+
+  add(docs: KeywordDoc[]): void {
+    if (docs.length === 0) return;
+    this.index().add(docs);
+    if (this.added.length + this.removed.length <= KEYWORD_DELTA_MAX_OPS) this.added.push(...docs);
+  }
+
+  /** A failed pass: searches must not see its half-edited index. */
+  discard(): void {
+    this.env.keyword = null;
+  }
+
+  /**
+   * Writes this pass's keyword files for `manifest` (a delta when the pass was small and
+   * `deltaAllowed`, else a snapshot) and names them in it.
+   */
+  write(manifest: Manifest, deltaAllowed: boolean): void {
+    const stateDir = this.env.stateDir;
+    const deltas = manifest.keywordDeltas ?? [];
+    const small = this.added.length + this.removed.length <= KEYWORD_DELTA_MAX_OPS;
+    if (deltaAllowed && manifest.keywordFile && small && deltas.length < KEYWORD_DELTA_MAX_FILES) {
+      const deltaFile = `${KEYWORD_FILE_PREFIX}${manifest.generation}.delta.json`;
+      const delta: KeywordDelta = { remove: this.removed, add: this.added };
+      writeFileAtomic(join(stateDir, deltaFile), JSON.stringify(delta));
+      manifest.keywordDeltas = [...deltas, deltaFile];
+    } else {
+      const keywordFile = `${KEYWORD_FILE_PREFIX}${manifest.generation}.bin`;
+      writeFileAtomic(join(stateDir, keywordFile), this.index().serialize());
+      manifest.keywordFile = keywordFile;
+      manifest.keywordDeltas = [];
+    }
+  }
+
+  /** After the manifest naming the new files is written: the files it no longer names go. */
+  removeOldFiles(manifest: Manifest): void {
+    const keep = new Set(keywordFilesOf(manifest));
+    for (const f of this.previousFiles) if (!keep.has(f)) removeQuietly(join(this.env.stateDir, f));
+    removeOrphanSnapshots(this.env.stateDir, keep);
+  }
+
+  /** The committed index for searches of this process (a pass that never read it leaves it unread). */
+  publish(generation: number): void {
+    if (!this.loaded) return;
+    this.env.keyword = this.loaded;
+    this.env.keywordGeneration = generation;
+  }
+}

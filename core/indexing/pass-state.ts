@@ -1,0 +1,48 @@
+// What the steps of one pass share: where it started (pass-start.ts), what it has done so far
+// (summary, progress, keyword changes, the write queue), and the files it left out.
+import type { RagConfig } from "../config/defaults.js";
+import type { IndexOptions, IndexSummary } from "../engine-types.js";
+import { IndexCancelledError, type PassEnv } from "./pass-env.js";
+import type { PassKeywords } from "./pass-keywords.js";
+import type { PassProgress } from "./pass-progress.js";
+import type { PassStart } from "./pass-start.js";
+import type { WriteQueue } from "./write-queue.js";
+
+export interface PassState extends PassStart {
+  env: PassEnv;
+  config: RagConfig;
+  options: IndexOptions;
+  summary: IndexSummary;
+  progress: PassProgress;
+  keywords: PassKeywords;
+  writes: WriteQueue;
+  /** Files this pass left out, and why. */
+  skippedFiles: Map<string, string>;
+  /** The paths a partial pass looked at (null: the whole workspace). */
+  examined: string[] | null;
+  /** Manifest entries changed without adding or removing chunks (a touched file's mtime). */
+  touchedEntries: number;
+}
+
+export function checkAbort(pass: Pick<PassState, "options">): void {
+  if (pass.options.signal?.aborted) throw new IndexCancelledError();
+}
+
+export function emptySummary(): IndexSummary {
+  return {
+    filesScanned: 0,
+    filesIndexed: 0,
+    filesUnchanged: 0,
+    filesDeleted: 0,
+    filesSkipped: 0,
+    chunksAdded: 0,
+    chunksRemoved: 0,
+    chunksEmbedded: 0,
+    chunksFromCache: 0,
+    bytesRead: 0,
+    durationMs: 0,
+    rebuildReason: null,
+    errors: [],
+    warnings: [],
+  };
+}

@@ -1,0 +1,47 @@
+// Step 6 of a pass: old rows out, new rows in; the keyword index and the manifest's entries
+// follow the store. Nothing here is committed until pass-commit.ts writes the manifest.
+import { keywordDoc } from "./pass-keywords.js";
+import type { BatchChanges } from "./pass-records.js";
+import type { PassState } from "./pass-state.js";
+
+/** Rows of files that are gone from the workspace. */
+export async function removeDeletedFiles(pass: PassState, deleted: string[]): Promise<void> {
+  if (deleted.length === 0) return;
+  const { manifest, summary, progress } = pass;
+  const ids: string[] = [];
+  for (const p of deleted) {
+    ids.push(...manifest.files[p].chunkIds);
+    delete manifest.files[p];
+  }
+  await pass.store.deleteByIds(ids);
+  pass.keywords.remove(ids);
+  summary.filesDeleted = deleted.length;
+  summary.chunksRemoved += ids.length;
+  progress.state.filesDone += deleted.length;
+  progress.report();
+}
+
+export async function writeBatch(pass: PassState, changes: BatchChanges, vectors: Array<Float32Array | null>): Promise<void> {
+  const { store, writes, progress, summary, manifest } = pass;
+  const { removeIds, addRecords, addTexts, touched } = changes;
+  progress.state.phase = "writing";
+  // The store writes in its own threads: this batch's write runs while the next batch is
+  // embedded (writes stay in order; the pass waits for the last before committing, and a
+  // failed write fails the pass at the next batch or the commit).
+  await writes.settle();
+  progress.mark("batch:store");
+  const rows = addRecords.map((r, i) => ({ ...r, vector: vectors[i] }));
+  writes.start(async () => {
+    if (removeIds.length > 0) await store.deleteByIds(removeIds);
+    if (rows.length > 0) await store.add(rows);
+  });
+  pass.keywords.remove(removeIds);
+  pass.keywords.add(addRecords.map((r, i) => keywordDoc(r, addTexts[i])));
+  progress.mark("batch:keyword");
+  for (const t of touched) manifest.files[t.path] = t.entry;
+  pass.touchedEntries += touched.length;
+  summary.chunksAdded += addRecords.length;
+  summary.chunksRemoved += removeIds.length;
+  if (!pass.provider) progress.state.chunksDone += addRecords.length;
+  progress.report();
+}

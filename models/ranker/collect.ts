@@ -1,0 +1,61 @@
+// Step 1 of the ranker pipeline: the candidates of every semble-dev query, collected once.
+// Opens each laid-out repository with the default config (the stores `npm run eval:semble-dev`
+// built are reused), and for every query keeps what the ranking stage is given in production:
+// the first KEYWORD_POOL keyword hits and the first VECTOR_POOL vector hits with their scores,
+// plus every hit's chunk record (once per repo) and the engine's own default top 10, so
+// train.ts can check that its replay of the current ranking matches the engine.
+// Run: node models/ranker/run.mjs collect [--out DIR] (after npm run eval:semble-dev).
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { openEngine } from "../../core/engine.js";
+import { silentLogger } from "../../core/logging/index.js";
+import type { ChunkRecord } from "../../core/types.js";
+import { loadTasks, type RepoSpec } from "../../test/eval/semble-score.js";
+import { assertTrainable, loadPolicy } from "./provenance.js";
+import { KEYWORD_POOL, VECTOR_POOL, type CollectedRepo } from "./data.js";
+
+export async function collect(kit: string, evalOut: string, target: string): Promise<void> {
+  const policy = loadPolicy(join(kit, ".."));
+  const specs: RepoSpec[] = JSON.parse(readFileSync(join(kit, "repos.json"), "utf8"));
+  mkdirSync(target, { recursive: true });
+  for (const spec of specs) {
+    // Only the 21 dev repositories may be read, and the held-out list must not name them otherwise.
+    assertTrainable(spec.name, policy);
+    const file = join(target, `${spec.name}.json`);
+    if (existsSync(file)) continue;
+    const checkout = join(evalOut, "repos", spec.name);
+    if (!existsSync(checkout)) throw new Error(`ranker collect: ${checkout} is missing; run npm run eval:semble-dev first (it lays out and indexes the repos)`);
+    const root = spec.benchmark_root ? join(checkout, spec.benchmark_root) : checkout;
+    const prefix = spec.benchmark_root ? `${spec.benchmark_root.replace(/\/+$/, "")}/` : "";
+    const engine = await openEngine({
+      root,
+      logger: silentLogger,
+      overrides: {
+        vectorStore: { path: join(evalOut, "stores", spec.name) },
+        logging: { logFilePath: join(evalOut, "logs", `${spec.name}.log`) },
+        autoIndex: { enabled: false },
+      },
+    });
+    const records = new Map<string, ChunkRecord>();
+    const out: CollectedRepo = { repo: spec.name, language: spec.language, prefix, records: {}, queries: [] };
+    try {
+      await engine.index();
+      for (const task of loadTasks(kit, [spec])) {
+        const hits = async (mode: "keyword" | "vector", k: number) => {
+          const rs = await engine.search(task.query, { topK: k, mode, rank: false, uncapped: true });
+          for (const r of rs) records.set(r.chunk.id, r.chunk);
+          return rs.map((r) => [r.chunk.id, r.score] as [string, number]);
+        };
+        const keyword = await hits("keyword", KEYWORD_POOL);
+        const vector = await hits("vector", VECTOR_POOL);
+        const engineTop = (await engine.search(task.query, { topK: 10 })).map((r) => r.chunk.id);
+        out.queries.push({ query: task.query, category: task.category, targets: task.targets, relevantCount: task.relevantCount, keyword, vector, engineTop });
+      }
+    } finally {
+      await engine.close();
+    }
+    for (const [id, r] of records) out.records[id] = r;
+    writeFileSync(file, JSON.stringify(out));
+    process.stderr.write(`collected ${spec.name}: ${out.queries.length} queries, ${records.size} chunks\n`);
+  }
+}

@@ -1,0 +1,52 @@
+// transformers.js is an optional install. Where it is missing (the built library copied into a
+// package folder whose node_modules has every runtime dependency but transformers.js), the
+// bundled model still embeds, and a model that needs transformers.js is one line saying how
+// to install it.
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt, repoRoot } from "../indexing/dist-build.js";
+
+const pkg = mkdtempSync(join(tmpdir(), "rag-no-transformers-"));
+afterAll(() => rmSync(pkg, { recursive: true, force: true }));
+
+beforeAll(() => {
+  ensureBuilt();
+  const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+  expect(Object.keys(manifest.dependencies)).not.toContain("@huggingface/transformers");
+  writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "opencode-rag", type: "module" }));
+  mkdirSync(join(pkg, "dist"));
+  copyFileSync(join(repoRoot, "dist", "library.js"), join(pkg, "dist", "library.js"));
+  symlinkSync(join(repoRoot, "models"), join(pkg, "models"));
+  for (const dep of Object.keys(manifest.dependencies)) {
+    mkdirSync(dirname(join(pkg, "node_modules", dep)), { recursive: true });
+    symlinkSync(join(repoRoot, "node_modules", dep), join(pkg, "node_modules", dep));
+  }
+});
+
+function runInPackage(model: string): { reason: string | null; dim: number | null } {
+  const script = `
+    import { createEmbeddingProvider, DEFAULT_CONFIG } from "./dist/library.js";
+    const config = { ...DEFAULT_CONFIG, embedding: { ...DEFAULT_CONFIG.embedding, model: ${JSON.stringify(model)}, cacheDir: ".cache" } };
+    const { provider, reason } = await createEmbeddingProvider(config, { root: process.cwd() });
+    const dim = provider ? (await provider.embed(["parse the config file"], "query"))[0].length : null;
+    console.log(JSON.stringify({ reason, dim }));
+  `;
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: pkg, encoding: "utf8", timeout: 60_000 });
+  return JSON.parse(out.trim().split("\n").at(-1)!);
+}
+
+describe("without transformers.js installed", () => {
+  it("embeds with the bundled model", () => {
+    expect(runInPackage("")).toEqual({ reason: null, dim: 256 });
+  });
+
+  it("explains in one line how to install it for a model that needs it", () => {
+    const { reason, dim } = runInPackage("some-org/some-model");
+    expect(dim).toBeNull();
+    expect(reason).toMatch(/^embedding model "some-org\/some-model" could not be loaded: it runs on transformers\.js, which is not installed: run `npm install @huggingface\/transformers@\^4\.3\.2` where opencode-rag is installed/);
+    expect(reason!.split("\n")).toHaveLength(1);
+  });
+});

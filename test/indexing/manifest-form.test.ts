@@ -1,0 +1,95 @@
+// The manifest on disk: a small JSON header naming a binary file table, read back into the same
+// per-file entries; the older one-document form still read and replaced at the next commit.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { emptyManifest, readManifest, readManifestHeader, writeManifest, type Manifest } from "../../core/indexing/manifest.js";
+
+const dirs: string[] = [];
+function stateDir(): string {
+  const d = mkdtempSync(join(tmpdir(), "rag-manifest-"));
+  dirs.push(d);
+  return d;
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const hex = (seed: number, len: number) => Array.from({ length: len }, (_, i) => ((seed * 7 + i * 13) % 16).toString(16)).join("");
+
+function sample(files: number): Manifest {
+  const m = emptyManifest("local", "code-v1", 256, "fp");
+  m.generation = 3;
+  m.chunkCount = 0;
+  for (let i = 0; i < files; i++) {
+    const ids = Array.from({ length: i % 4 }, (_, k) => hex(i * 10 + k, 32));
+    m.chunkCount += ids.length;
+    m.files[`src/dir ${i % 7}/fïle-${i}.ts`] = { size: 100 + i, mtimeMs: 1_700_000_000_000.5 + i, hash: hex(i, 40), chunkIds: ids };
+  }
+  m.files["logo.png"] = { size: 9, mtimeMs: 1, hash: hex(99, 40), chunkIds: [], skipped: "binary" };
+  m.files["hand-written.ts"] = { size: 1, mtimeMs: 2, hash: "abc", chunkIds: ["not-hex"] };
+  return m;
+}
+
+const plain = (m: Manifest) => JSON.parse(JSON.stringify(m)) as Manifest;
+
+describe("the manifest on disk", () => {
+  it("reads back every entry, field and skip reason it wrote, from a header and a file table", () => {
+    const dir = stateDir();
+    const m = sample(500);
+    writeManifest(dir, m);
+    const names = readdirSync(dir).sort();
+    expect(names).toEqual([expect.stringMatching(/^manifest-files-3-[0-9a-f]+\.bin$/), "manifest.json"]);
+    expect(statSync(join(dir, "manifest.json")).size).toBeLessThan(1000);
+    const read = readManifest(dir);
+    expect(read.status).toBe("ok");
+    if (read.status !== "ok") return;
+    expect(plain(read.manifest)).toEqual(plain(m));
+    const header = readManifestHeader(dir);
+    expect(header.status === "ok" && header.header).toMatchObject({ generation: 3, chunkCount: m.chunkCount, listedFiles: 501 });
+  });
+
+  it("rewrites entries read from a table, edited or not, and keeps one table per commit", () => {
+    const dir = stateDir();
+    writeManifest(dir, sample(50));
+    const read = readManifest(dir);
+    if (read.status !== "ok") throw new Error(read.status);
+    const m = read.manifest;
+    m.files["src/dir 1/fïle-1.ts"].chunkIds = [hex(5, 32), hex(6, 32)];
+    m.files["src/dir 2/fïle-2.ts"].mtimeMs = 42;
+    m.files["src/dir 3/fïle-3.ts"].hash = hex(77, 40);
+    delete m.files["src/dir 4/fïle-4.ts"];
+    m.generation = 4;
+    const expected = plain(m);
+    writeManifest(dir, m);
+    expect(readdirSync(dir).filter((n) => n.startsWith("manifest-files-"))).toHaveLength(1);
+    const again = readManifest(dir);
+    expect(again.status === "ok" && plain(again.manifest)).toEqual(expected);
+  });
+
+  it("reads the one-document form, and says which it read", () => {
+    const dir = stateDir();
+    const m = sample(20);
+    writeFileSync(join(dir, "manifest.json"), JSON.stringify(m));
+    const read = readManifest(dir);
+    expect(read.status === "ok" && read.inline).toBe(true);
+    expect(read.status === "ok" && plain(read.manifest)).toEqual(plain(m));
+    writeManifest(dir, m, { inline: true });
+    expect(JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")).files["logo.png"].skipped).toBe("binary");
+  });
+
+  it("calls a missing, truncated or foreign file table corrupt", () => {
+    const dir = stateDir();
+    writeManifest(dir, sample(30));
+    const table = readdirSync(dir).find((n) => n.startsWith("manifest-files-"))!;
+    const bytes = readFileSync(join(dir, table));
+    writeFileSync(join(dir, table), bytes.subarray(0, bytes.length - 5));
+    expect(readManifest(dir)).toMatchObject({ status: "corrupt", reason: expect.stringMatching(/file table .* has \d+ bytes, not \d+/) });
+    writeFileSync(join(dir, table), Buffer.concat([Buffer.from("XXXXXXXX"), bytes.subarray(8)]));
+    expect(readManifest(dir)).toMatchObject({ status: "corrupt", reason: expect.stringMatching(/unknown format/) });
+    rmSync(join(dir, table));
+    expect(readManifest(dir)).toMatchObject({ status: "corrupt", reason: expect.stringMatching(/cannot be read/) });
+    expect(existsSync(join(dir, "manifest.json"))).toBe(true);
+  });
+});
