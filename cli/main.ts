@@ -7,6 +7,7 @@ import { ConfigError } from "../core/config/validate.js";
 import type { Engine, Logger } from "../core/engine-types.js";
 import { cleanErrorMessage } from "../core/error-line.js";
 import { IndexBusyError } from "../core/indexing/lock.js";
+import { PlainError } from "../core/errors/plain-error.js";
 import { COMMANDS } from "./command-table.js";
 import { GLOBAL_HELP, GLOBAL_OPTIONS, hoistGlobalOptions, UsageError, type Command } from "./command.js";
 
@@ -101,6 +102,8 @@ export async function main(rawArgv: string[]): Promise<number> {
     return code;
   } catch (e) {
     if (debugAsked && e instanceof Error && e.stack) err(e.stack);
+    // A failure said in plain words: --debug also shows the store's or the system's own error.
+    if (debugAsked && e instanceof PlainError && e.cause instanceof Error) err(`caused by: ${e.cause.stack ?? e.cause.message}`);
     if (e instanceof UsageError) {
       err(`opencode-rag ${command.name}: ${e.message} (see opencode-rag ${command.name} --help)`);
       return EXIT.usage;

@@ -17,6 +17,7 @@ import { loadCustomChunkers } from "./chunking/index.js";
 import { createFileLogger, isLogLevel, teeLogger } from "./logging/index.js";
 import { recoverInterruptedPass, runIndexPass, type PassEnv } from "./indexing/indexer.js";
 import { oneLine } from "./indexing/prepare-file.js";
+import { plainError } from "./errors/plain-error.js";
 import { storeDamage } from "./indexing/store-files.js";
 import { readManifestHeader } from "./indexing/manifest.js";
 import { startWatcher } from "./indexing/watch.js";
@@ -152,7 +153,7 @@ class WorkspaceEngine implements Engine {
   /** Pulls a shared index's latest commit into the mirror (throttled): other machines' passes become visible. */
   private async refreshShared(): Promise<void> {
     if (!this.shared || Date.now() - this.sharedRefreshedAt < SHARED_REFRESH_MS) return;
-    await this.shared.refresh();
+    await this.shared.refresh().catch((err: unknown) => Promise.reject(plainError(err, "read", this.passEnv)));
     this.sharedRefreshedAt = Date.now();
   }
 
@@ -195,12 +196,12 @@ class WorkspaceEngine implements Engine {
       this.committed.passCommitted();
       this.quirks.invalidate();
       return summary;
-    });
+    }, (err: unknown) => Promise.reject(plainError(err, "pass", this.passEnv)));
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchResult[]> {
     this.assertOpen();
-    return runQuery(this.query, query, options);
+    return runQuery(this.query, query, options).catch((err: unknown) => Promise.reject(plainError(err, "read", this.passEnv)));
   }
 
   async status(options: { countPending?: boolean } = {}): Promise<IndexStatus> {

@@ -3,9 +3,10 @@
 import type { Command, CommandContext } from "../command.js";
 import type { IndexProgress } from "../../core/engine-types.js";
 import { progressLine, summaryLine, terminalSafe } from "../format.js";
-import { IndexBusyError } from "../../core/indexing/lock.js";
+import { IndexBusyError, waitingLine } from "../../core/indexing/lock.js";
 import { WatcherStoppedError } from "../../core/indexing/watch.js";
 import { lowerThisThread } from "../../core/indexing/cpu-share.js";
+import { plainRebuildReason } from "../../core/errors/plain-errors.js";
 
 /** The CLI's debounce (F7): short, a person is waiting at a terminal. */
 const WATCH_DEBOUNCE_MS = 300;
@@ -32,21 +33,31 @@ function progressPrinter(ctx: CommandContext): { onProgress?: (p: IndexProgress)
 const BUSY_WAIT_MS = 10 * 60 * 1000;
 const BUSY_POLL_MS = 500;
 
-/** Runs the pass, waiting (and saying so once) while another process holds the store's lock. */
+/**
+ * Runs the pass, waiting while another process holds the store's lock, and saying whose pass it
+ * is and until when its lock holds: again whenever that changes (another holder, a refreshed
+ * expiry), in place on a terminal.
+ */
 async function indexWhenFree<T>(ctx: CommandContext, run: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + BUSY_WAIT_MS;
-  let told = false;
-  for (;;) {
-    try {
-      return await run();
-    } catch (err) {
-      if (!(err instanceof IndexBusyError) || Date.now() > deadline) throw err;
-      if (!told) {
-        ctx.err(`waiting for another index pass to finish (pid ${err.owner.pid})…`);
-        told = true;
+  let told = "";
+  try {
+    for (;;) {
+      try {
+        return await run();
+      } catch (err) {
+        if (!(err instanceof IndexBusyError) || Date.now() > deadline) throw err;
+        const line = waitingLine(err);
+        if (line !== told) {
+          if (ctx.interactive) process.stderr.write(`\r\x1b[2K${line}`);
+          else ctx.err(line);
+          told = line;
+        }
+        await new Promise((r) => setTimeout(r, BUSY_POLL_MS));
       }
-      await new Promise((r) => setTimeout(r, BUSY_POLL_MS));
     }
+  } finally {
+    if (told && ctx.interactive) process.stderr.write("\n");
   }
 }
 
@@ -69,8 +80,9 @@ Indexes the current directory. Unchanged files are skipped without being read.
     const watching = ctx.values.watch === true;
     if (watching) lowerThisThread();
     const engine = await ctx.engine({ background: watching });
-    const status = await engine.status({ countPending: false });
-    if (status.keywordOnlyReason) ctx.err(`note: search will be keyword-only: ${status.keywordOnlyReason}`);
+    // A store that cannot be read now fails the pass below, which says so in a pass's words.
+    const status = await engine.status({ countPending: false }).catch(() => null);
+    if (status?.keywordOnlyReason) ctx.err(`note: search will be keyword-only: ${status.keywordOnlyReason}`);
     const printer = progressPrinter(ctx);
     let summary;
     try {
@@ -78,7 +90,8 @@ Indexes the current directory. Unchanged files are skipped without being read.
     } finally {
       printer.done();
     }
-    if (summary.rebuildReason) ctx.err(`rebuilt the index: ${summary.rebuildReason}`);
+    if (summary.rebuildReason) ctx.err(`rebuilt the index: ${plainRebuildReason(summary.rebuildReason)}`);
+    if (summary.rebuildReason && ctx.debug) ctx.err(`rebuild reason as found: ${summary.rebuildReason}`);
     // File names come from the workspace: printed escaped, like query's output.
     for (const e of summary.errors.slice(0, 20)) ctx.err(`warning: ${terminalSafe(e.filePath)}: ${terminalSafe(e.error)}`);
     if (summary.errors.length > 20) ctx.err(`warning: ${summary.errors.length - 20} more files could not be indexed (see the log)`);

@@ -14,7 +14,7 @@ import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } f
 import { join } from "node:path";
 import type { Logger } from "../engine-types.js";
 import { acquireRemoteLock, type RemoteLock, type RemoteLockOptions } from "../objectstore/lock.js";
-import { PreconditionFailedError, type ObjectStore } from "../objectstore/object-store.js";
+import { CommitLostError, PreconditionFailedError, type ObjectStore } from "../objectstore/object-store.js";
 import { isS3Uri, S3ObjectStore } from "../objectstore/s3.js";
 import { readJsonState, removeQuietly, writeFileAtomic, writeJsonAtomic } from "./atomic-file.js";
 import { EMBEDDING_CACHE_DIR } from "./embedding-cache.js";
@@ -307,7 +307,7 @@ export class SharedIndex {
     delete this.record.etags[MANIFEST_FILE];
     delete this.record.manifestHash;
     this.saveRecord();
-    return new Error(`another writer committed to the shared index ${this.location} while this pass ran (its lock expired); run the pass again`);
+    return new CommitLostError(this.location);
   }
 
   /** Under the bucket's lock: `clearTable`, then the index's files in the bucket and the mirror's record. */

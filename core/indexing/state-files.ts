@@ -47,7 +47,14 @@ export function readProgress(stateDir: string): ProgressFile | null {
   return p;
 }
 
+/**
+ * The last status this process's watchers wrote, by state folder: on a full or read-only disk
+ * the file keeps an older one, and the status a host shows must still be this error.
+ */
+const writtenHere = new Map<string, WatcherStatusFile>();
+
 export function writeWatcherStatus(stateDir: string, s: WatcherStatusFile): void {
+  writtenHere.set(stateDir, s);
   try {
     writeJsonAtomic(join(stateDir, WATCHER_STATUS_FILE), s);
   } catch {
@@ -66,8 +73,11 @@ function alive(pid: number): boolean {
 
 /** The watcher's state; "off" when no watcher process is alive. */
 export function readWatcherStatus(stateDir: string): WatcherStatusFile | null {
-  const s = readJsonState<WatcherStatusFile>(join(stateDir, WATCHER_STATUS_FILE));
-  if (!s || s === "corrupt") return null;
+  const read = readJsonState<WatcherStatusFile>(join(stateDir, WATCHER_STATUS_FILE));
+  const file = read && read !== "corrupt" ? read : null;
+  const mine = writtenHere.get(stateDir);
+  const s = mine && (!file || file.updatedAt <= mine.updatedAt) ? mine : file;
+  if (!s) return null;
   if (s.state !== "off" && !alive(s.pid)) return { ...s, state: "off", message: "the watching process has exited" };
   return s;
 }

@@ -10,7 +10,8 @@ import type { RagConfig } from "../config/defaults.js";
 import type { IndexOptions, IndexSummary, Logger, Watcher, WatchOptions } from "../engine-types.js";
 import { isIgnoreFile, type IgnoreRules } from "../files/ignore-rules.js";
 import { toPosix } from "../files/walk.js";
-import { IndexBusyError } from "./lock.js";
+import { IndexBusyError, waitingLine } from "./lock.js";
+import { PlainError } from "../errors/plain-error.js";
 import { isS3Uri } from "../objectstore/s3.js";
 import { IndexCancelledError } from "./indexer.js";
 import { oneLine } from "./prepare-file.js";
@@ -96,7 +97,7 @@ export async function startWatcher(host: WatchHost, options: WatchOptions = {}):
     } catch (err) {
       if (err instanceof IndexBusyError) {
         // Another process is indexing; look again shortly (its pass may not cover our changes).
-        status("watching", "waiting for another process's index pass");
+        status("watching", waitingLine(err));
         if (!closed) {
           retryTimer = setTimeout(() => scheduler.notify(null), BUSY_RETRY_MS);
           retryTimer.unref?.();
@@ -109,7 +110,8 @@ export async function startWatcher(host: WatchHost, options: WatchOptions = {}):
       // A store that cannot be read or written is rebuilt once; a second failure is reported.
       // Not a shared index in a bucket: its failures are the network's or another writer's,
       // which a rebuild (everyone's, under the bucket's lock) would not fix.
-      if (!forcedAfterFailure && !isS3Uri(host.config.vectorStore.path)) {
+      // Nor a failure of the disk or the network said in plain words: a rebuild cannot fix those.
+      if (!forcedAfterFailure && !isS3Uri(host.config.vectorStore.path) && !(err instanceof PlainError && err.kind !== "damaged")) {
         forcedAfterFailure = true;
         host.logger.info("rebuilding the index after a failed pass");
         return pass(null, true);

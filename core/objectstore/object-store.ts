@@ -37,3 +37,26 @@ export class PreconditionFailedError extends Error {
     this.name = "PreconditionFailedError";
   }
 }
+
+/** What kind of trouble an object store call met: lets hosts word it without parsing messages. */
+export type ObjectStoreFailure = "unreachable" | "credentials" | "no-credentials" | "no-bucket" | "other";
+
+/** A failed object store call, in one line, with the SDK's error kept as `cause`. */
+export class ObjectStoreError extends Error {
+  constructor(
+    message: string,
+    readonly failure: ObjectStoreFailure,
+    cause: unknown,
+  ) {
+    super(message, { cause });
+    this.name = "ObjectStoreError";
+  }
+}
+
+/** A pass's commit refused because another writer took over its lock (it stalled past the expiry). */
+export class CommitLostError extends Error {
+  constructor(readonly location: string) {
+    super(`another writer committed to the shared index ${location} while this pass ran (its lock expired); run the pass again`);
+    this.name = "CommitLostError";
+  }
+}

@@ -5,7 +5,7 @@
 // ~/.aws profiles, SSO, instance and container roles).
 import type * as S3 from "@aws-sdk/client-s3";
 import { oneLine } from "../error-line.js";
-import { PreconditionFailedError, type ObjectInfo, type ObjectStore, type PutCondition, type StoredObject } from "./object-store.js";
+import { ObjectStoreError, PreconditionFailedError, type ObjectInfo, type ObjectStore, type PutCondition, type StoredObject } from "./object-store.js";
 
 export interface S3Location {
   bucket: string;
@@ -109,22 +109,22 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   /** One line naming what failed and what to check. */
-  describe(err: unknown, rel: string): Error {
+  describe(err: unknown, rel: string): ObjectStoreError {
     const { name, status, code } = errorCode(err);
     const target = `${this.location}/${rel}`;
     if (name === "CredentialsProviderError" || /could not load credentials/i.test(String((err as Error)?.message))) {
-      return new Error(`no credentials for ${this.location}: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or AWS_PROFILE), or vectorStore.storageOptions.aws_access_key_id and aws_secret_access_key`);
+      return new ObjectStoreError(`no credentials for ${this.location}: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or AWS_PROFILE), or vectorStore.storageOptions.aws_access_key_id and aws_secret_access_key`, "no-credentials", err);
     }
     if (CREDENTIAL_ERRORS.has(name) || status === 403) {
-      return new Error(`${this.where} refused the credentials for ${this.location} (${name}): check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or AWS_PROFILE), or vectorStore.storageOptions, and the key's access to the bucket`);
+      return new ObjectStoreError(`${this.where} refused the credentials for ${this.location} (${name}): check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or AWS_PROFILE), or vectorStore.storageOptions, and the key's access to the bucket`, "credentials", err);
     }
     if (name === "NoSuchBucket") {
-      return new Error(`the bucket "${this.loc.bucket}" does not exist at ${this.where}: create it, or fix vectorStore.path`);
+      return new ObjectStoreError(`the bucket "${this.loc.bucket}" does not exist at ${this.where}: create it, or fix vectorStore.path`, "no-bucket", err);
     }
     if ((code && NETWORK_CODES.has(code)) || name === "TimeoutError" || /ECONNREFUSED|ENOTFOUND|getaddrinfo|socket hang up|connect ETIMEDOUT/i.test(String((err as Error)?.message))) {
-      return new Error(`cannot reach ${this.where} for ${this.location} (${code ?? name}): check the endpoint (vectorStore.storageOptions.aws_endpoint or AWS_ENDPOINT_URL) and the network`);
+      return new ObjectStoreError(`cannot reach ${this.where} for ${this.location} (${code ?? name}): check the endpoint (vectorStore.storageOptions.aws_endpoint or AWS_ENDPOINT_URL) and the network`, "unreachable", err);
     }
-    return new Error(`${this.where} failed on ${target} (${name}${status ? ` ${status}` : ""}): ${oneLine(err)}`);
+    return new ObjectStoreError(`${this.where} failed on ${target} (${name}${status ? ` ${status}` : ""}): ${oneLine(err)}`, "other", err);
   }
 
   async get(rel: string, options: { ifNoneMatch?: string } = {}): Promise<StoredObject | null | "unchanged"> {

@@ -163,6 +163,8 @@ export async function executeTool(ws: RagWorkspace, def: ToolDefinition, args: u
     return { text: await def.run(ws, parsed.data as never, ctx), isError: false };
   } catch (err) {
     ws.logger.error(`tool ${name} failed`, { error: err as Error });
+    // A disk or network failure already says what happened and what to do, in one line.
+    if (err instanceof Error && err.name === "PlainError") return { text: `${name} failed: ${err.message}. Use your usual tools meanwhile.`, isError: true };
     return { text: `${name} failed: ${(err as Error).message || String(err)}. The index may be rebuilding; try again, or use your usual tools.`, isError: true };
   }
 }

@@ -30,12 +30,12 @@ describe("index while another pass holds the lock", () => {
     const waiting = new Promise<void>((resolve) =>
       cli.stderr.on("data", (d) => {
         stderr += d;
-        if (stderr.includes("waiting for another index pass")) resolve();
+        if (stderr.includes("waiting for the index pass of")) resolve();
       }),
     );
     const exited = new Promise<number>((resolve) => cli.on("exit", (code) => resolve(code ?? -1)));
     await waiting;
-    expect(stderr).toContain(`pid ${other.pid}`);
+    expect(stderr).toContain(`waiting for the index pass of ${hostname()} pid ${other.pid} (since `);
     other.kill("SIGKILL");
     expect(await exited).toBe(0);
     expect(stdout).toMatch(/^indexed \d+ files/);
