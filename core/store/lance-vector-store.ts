@@ -168,9 +168,11 @@ export class LanceVectorStore implements VectorStore {
       const slice = ids.slice(i, i + ID_BATCH);
       const rows = (await this.table
         .query()
-        .where(`\`id\` IN (${slice.map(sqlString).join(", ")}) AND \`vector\` IS NOT NULL`)
+        .where(`\`id\` IN (${slice.map(sqlString).join(", ")})`)
         .select(["contentHash", "description", "vector"])
         .toArray()) as Array<Record<string, unknown>>;
+      // Rows without a vector are left out here: a filter on the vector column would read
+      // every row's vector, not just the matching ones'.
       for (const raw of rows) {
         const vector = toFloat32(raw.vector);
         if (vector) out.push({ contentHash: raw.contentHash as string, description: (raw.description as string) ?? "", vector });
