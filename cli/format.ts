@@ -51,7 +51,12 @@ export function summaryLine(s: IndexSummary): string {
   ];
   if (s.filesSkipped) parts.push(`${formatCount(s.filesSkipped)} skipped`);
   parts.push(`+${formatCount(s.chunksAdded)}/-${formatCount(s.chunksRemoved)} chunks`);
-  if (s.chunksEmbedded || s.chunksFromCache) parts.push(`${formatCount(s.chunksEmbedded)} embedded, ${formatCount(s.chunksFromCache)} from cache`);
+  if (s.chunksEmbedded || s.chunksFromCache || s.chunksReused) {
+    let vectors = `${formatCount(s.chunksEmbedded)} embedded`;
+    if (s.chunksFromCache) vectors += `, ${formatCount(s.chunksFromCache)} from cache`;
+    if (s.chunksReused) vectors += `, ${formatCount(s.chunksReused)} reused`;
+    parts.push(vectors);
+  }
   const secs = s.durationMs / 1000;
   if (s.bytesRead > 0 && secs > 0) parts.push(`${formatBytes(s.bytesRead)} read (${formatRate(s.bytesRead, secs)})`);
   parts.push(`in ${formatDuration(s.durationMs)}`);

@@ -55,8 +55,13 @@ export interface IndexSummary {
   chunksAdded: number;
   chunksRemoved: number;
   chunksEmbedded: number;
-  /** Chunks whose vectors came from the content-hash cache instead of the model. */
+  /** Chunks whose vectors came from the embedding cache (remote models) instead of the model. */
   chunksFromCache: number;
+  /**
+   * Chunks whose vectors came from the rows they replace (same text, lines moved) instead of
+   * the model: for models cheap to recompute, which keep no embedding cache.
+   */
+  chunksReused: number;
   bytesRead: number;
   durationMs: number;
   /** Why the pass rebuilt from scratch, if it did (e.g. "embedding model changed"). */

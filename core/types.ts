@@ -81,6 +81,12 @@ export interface EmbeddingProvider {
   readonly model: string;
   /** Identifies the weights behind the id (e.g. a hash of the model files), when known. */
   readonly fingerprint?: string;
+  /**
+   * Its vectors cost less to compute again than to keep a second copy of (a local static
+   * model, thousands of chunks a second): an index keeps no embedding cache for it and takes
+   * a moved chunk's vector from the row it replaces instead. Remote models leave it unset.
+   */
+  readonly cheapToRecompute?: boolean;
   /** Vector length; probed on first use for remote providers. */
   dimension(): Promise<number>;
   /** Embeds texts in order; vectors are L2-normalised. */
@@ -104,6 +110,13 @@ export interface ScoredId {
   score: number;
 }
 
+/** A stored vector with what it was computed from: its row's content hash and description. */
+export interface StoredVector {
+  contentHash: string;
+  description: string;
+  vector: Float32Array;
+}
+
 /** Vector storage. LanceDB on disk (Node) and in memory (tests, browser) implement it. */
 export interface VectorStore {
   /** Number of rows, all kinds. */
@@ -114,6 +127,11 @@ export interface VectorStore {
   /** Nearest neighbours by cosine similarity; score in [0,1]. */
   searchVector(vector: Float32Array, topK: number, filter?: SearchFilter): Promise<ScoredId[]>;
   getByIds(ids: string[]): Promise<ChunkRecord[]>;
+  /**
+   * The vectors of these rows (rows without one, and unknown ids, are left out): an index
+   * pass re-uses them for new chunks with the same embedded text, e.g. lines that only moved.
+   */
+  vectorsByIds?(ids: string[]): Promise<StoredVector[]>;
   /** Every row's id, file path and content hash, for rebuilding derived indexes. */
   listAll(): Promise<Array<Pick<ChunkRecord, "id" | "filePath" | "contentHash">>>;
   /** A point the store can be rolled back to after an interrupted pass. */

@@ -123,7 +123,8 @@ async function runSteps(pass: PassState): Promise<void> {
   await removeDeletedFiles(pass, deleted);
 
   const { provider, dimension } = pass;
-  const cache = provider && dimension ? EmbeddingCache.reuseOrOpen(env.embeddingCache, env.stateDir, pass.providerName, pass.modelName, dimension) : null;
+  // No cache for a model cheap to recompute: its vectors are re-used from the table (embedding-cache.ts).
+  const cache = provider && dimension && !provider.cheapToRecompute ? EmbeddingCache.reuseOrOpen(env.embeddingCache, env.stateDir, pass.providerName, pass.modelName, dimension) : null;
   env.embeddingCache = cache;
   try {
     await prepareInBatches(pass, changed, async (prepared) => {

@@ -1,7 +1,7 @@
 // Step 7 of a pass, the commit: store durable -> keyword files -> manifest (atomic, last) ->
 // files the old manifest named removed. Until the manifest is written, readers and the next
 // pass see the previous index.
-import type { EmbeddingCache } from "./embedding-cache.js";
+import { removeEmbeddingCacheFile, type EmbeddingCache } from "./embedding-cache.js";
 import { entryChunkCount, writeManifest } from "./manifest.js";
 import type { PassState } from "./pass-state.js";
 import { sameFiles, tableFiles } from "./store-files.js";
@@ -62,6 +62,8 @@ export async function commitPass(pass: PassState, cache: EmbeddingCache | null):
       writeManifest(pass.env.stateDir, manifest, form);
     }
   }
+  // One copy of every vector on disk: a cache file an older version kept for this model goes.
+  if (pass.provider?.cheapToRecompute && pass.dimension) removeEmbeddingCacheFile(pass.env.stateDir, pass.providerName, pass.modelName, pass.dimension);
   // A pass that changed nothing may not have read the keyword index: searches read it then.
   pass.keywords.publish(manifest.generation);
 }

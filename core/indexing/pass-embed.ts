@@ -1,5 +1,6 @@
 // Step 5 of a pass: optional enrichers (descriptions, …) between chunking and embedding, then
-// vectors: from the embedding cache by content, the rest from the model in batches.
+// vectors: from the embedding cache by content (remote models) or from the rows the batch
+// replaces (models cheap to recompute, which keep no cache), the rest from the model in batches.
 import { embeddingText } from "../chunking/index.js";
 import type { EmbeddingCache } from "./embedding-cache.js";
 import { chunkEnrichers } from "./handlers.js";
@@ -7,6 +8,7 @@ import { hashBytes } from "./hash.js";
 import type { BatchChanges } from "./pass-records.js";
 import { checkAbort, type PassState } from "./pass-state.js";
 import { oneLine } from "./prepare-file.js";
+import { reuseKey, vectorsOfRows } from "./vector-reuse.js";
 
 export async function enrichRecords(pass: PassState, changes: BatchChanges): Promise<void> {
   const { config, env, options, progress } = pass;
@@ -22,7 +24,10 @@ export async function enrichRecords(pass: PassState, changes: BatchChanges): Pro
   }
 }
 
-/** One vector per added record (null without a provider); cached vectors are not computed again. */
+/**
+ * One vector per added record (null without a provider). Vectors in `cache`, or without a
+ * cache those of the rows this batch replaces (same text, lines moved), are not computed again.
+ */
 export async function embedRecords(pass: PassState, changes: BatchChanges, cache: EmbeddingCache | null): Promise<Array<Float32Array | null>> {
   const { provider, config, summary, progress } = pass;
   const { addRecords, addTexts } = changes;
@@ -32,12 +37,18 @@ export async function embedRecords(pass: PassState, changes: BatchChanges, cache
     // A description written by an enricher is part of what gets embedded (and of the cache key).
     const inputs = addRecords.map((r, i) => (r.description ? embeddingText(r) : addTexts[i]));
     const keys = addRecords.map((r, i) => (r.description ? hashBytes(inputs[i]) : r.contentHash));
+    // The rows this batch replaces are still in the store: their deletion is written after this.
+    const replaced = cache ? null : await vectorsOfRows(pass.store, changes.removeIds);
     const missing: number[] = [];
     for (let i = 0; i < addRecords.length; i++) {
-      const hit = cache?.get(keys[i]);
-      if (hit) {
-        vectors[i] = hit;
+      const cached = cache?.get(keys[i]);
+      const reused = cached ? undefined : replaced?.get(reuseKey(addRecords[i].contentHash, addRecords[i].description));
+      if (cached) {
+        vectors[i] = cached;
         summary.chunksFromCache++;
+      } else if (reused) {
+        vectors[i] = reused;
+        summary.chunksReused++;
       } else missing.push(i);
     }
     // A remote provider sends up to `concurrency` batches at once: give it that many per call.

@@ -39,6 +39,7 @@ export function emptySummary(): IndexSummary {
     chunksRemoved: 0,
     chunksEmbedded: 0,
     chunksFromCache: 0,
+    chunksReused: 0,
     bytesRead: 0,
     durationMs: 0,
     rebuildReason: null,

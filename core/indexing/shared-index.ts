@@ -242,11 +242,17 @@ export class SharedIndex {
     const text = this.localText(MANIFEST_FILE);
     const cacheNow = this.cacheSizes();
     const grownCaches = [...cacheNow].filter(([f, size]) => cacheBefore.get(f) !== size || !this.record.etags[f]).map(([f]) => f);
+    // A cache the pass removed (a model cheap to recompute keeps none) leaves the bucket too.
+    const removedCaches = [...cacheBefore.keys()].filter((f) => !cacheNow.has(f));
     this.rememberStats();
-    if (text === pulledText && grownCaches.length === 0) return;
+    if (text === pulledText && grownCaches.length === 0 && removedCaches.length === 0) return;
     // A pass that stalled past its lock's expiry must not write anything: check just before.
     if (!(await lock.confirm())) throw this.lost();
     for (const f of grownCaches) this.record.etags[f] = await this.store.put(this.remote(f), readFileSync(join(this.stateDir, f)));
+    for (const f of removedCaches) {
+      await this.store.delete(this.remote(f)).catch(() => undefined);
+      delete this.record.etags[f];
+    }
     if (text === null || text === pulledText) {
       this.saveRecord();
       return;

@@ -2,7 +2,7 @@
 // id look-ups, versions (checkpoints, rollback, snapshots) and compaction. Opened by
 // openLanceStore (lancedb.ts). Node only.
 import type * as LanceDb from "@lancedb/lancedb";
-import type { ChunkRecord, ScoredId, SearchFilter, VectorStore } from "../types.js";
+import type { ChunkRecord, ScoredId, SearchFilter, StoredVector, VectorStore } from "../types.js";
 import { oneLine } from "../error-line.js";
 import { ANN_BEAM_MIN, ANN_BEAM_PER_RESULT, ANN_CHECK_EVERY, buildAnnIndexIfDue } from "./lance-ann.js";
 import { RECORD_COLUMNS, toRecord, toTableRow, VECTOR_RESULT_COLUMNS, type Row } from "./lance-table.js";
@@ -156,6 +156,27 @@ export class LanceVectorStore implements VectorStore {
     for (const id of ids) {
       const record = found.get(id);
       if (record) out.push(record);
+    }
+    return out;
+  }
+
+  async vectorsByIds(ids: string[]): Promise<StoredVector[]> {
+    this.assertOpen();
+    if (this.dimension === null) return [];
+    const out: StoredVector[] = [];
+    for (let i = 0; i < ids.length; i += ID_BATCH) {
+      const slice = ids.slice(i, i + ID_BATCH);
+      const rows = (await this.table
+        .query()
+        .where(`\`id\` IN (${slice.map(sqlString).join(", ")})`)
+        .select(["contentHash", "description", "vector"])
+        .toArray()) as Array<Record<string, unknown>>;
+      // Rows without a vector are left out here: a filter on the vector column would read
+      // every row's vector, not just the matching ones'.
+      for (const raw of rows) {
+        const vector = toFloat32(raw.vector);
+        if (vector) out.push({ contentHash: raw.contentHash as string, description: (raw.description as string) ?? "", vector });
+      }
     }
     return out;
   }
@@ -339,6 +360,14 @@ export class LanceVectorStore implements VectorStore {
   private assertOpen(): void {
     if (this.closed) throw new Error(`vector store ${this.uri} is closed`);
   }
+}
+
+/** A vector column value (an Arrow list, or an array) as its own Float32Array; null when absent. */
+function toFloat32(value: unknown): Float32Array | null {
+  if (value === null || value === undefined) return null;
+  const v = value as { toArray?: () => ArrayLike<number> } & ArrayLike<number>;
+  // A copy: the result must not keep the whole Arrow batch it came from alive.
+  return Float32Array.from(typeof v.toArray === "function" ? v.toArray() : v);
 }
 
 function isImplicitFilter(filter?: SearchFilter): boolean {

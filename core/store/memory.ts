@@ -1,6 +1,6 @@
 // The VectorStore contract held entirely in memory: brute-force cosine search over every row.
 // Used by the browser build and by fast tests; portable (no Node built-ins).
-import type { ChunkRecord, ScoredId, SearchFilter, VectorStore } from "../types.js";
+import type { ChunkRecord, ScoredId, SearchFilter, StoredVector, VectorStore } from "../types.js";
 import { compileFilter } from "./filter.js";
 import { clampScore, validateQueryVector, validateRowVector } from "./vectors.js";
 
@@ -78,6 +78,17 @@ export class MemoryVectorStore implements VectorStore {
     for (const id of ids) {
       const row = this.rows.get(id);
       if (row) out.push(toRecord(row));
+    }
+    return out;
+  }
+
+  /** Vectors as stored: scaled to unit length, which a provider's (L2-normalised) already are. */
+  async vectorsByIds(ids: string[]): Promise<StoredVector[]> {
+    this.assertOpen();
+    const out: StoredVector[] = [];
+    for (const id of ids) {
+      const row = this.rows.get(id);
+      if (row?.unit) out.push({ contentHash: row.contentHash, description: row.description ?? "", vector: row.unit.slice() });
     }
     return out;
   }

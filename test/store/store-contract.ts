@@ -46,6 +46,19 @@ export function storeContract(name: string, open: () => Promise<VectorStore>): v
     await store.close();
   });
 
+  test(`${name}: vectorsByIds gives each stored vector with its content hash and description`, async () => {
+    const store = await open();
+    await store.add([...sampleRows(), row("d1", "src/d.ts", axis(5), { description: "adds two numbers" })]);
+    const got = await store.vectorsByIds!(["a1", "d1", "n1", "zz"]);
+    // n1 has no vector and zz no row: both left out.
+    expect(got.map((v) => `${v.contentHash}:${v.description}`).sort()).toEqual(["h-a1:", "h-d1:adds two numbers"]);
+    const a1 = got.find((v) => v.contentHash === "h-a1")!;
+    expect(a1.vector).toBeInstanceOf(Float32Array);
+    expect(Array.from(a1.vector)).toEqual(Array.from(axis(0)));
+    expect(await store.vectorsByIds!([])).toEqual([]);
+    await store.close();
+  });
+
   test(`${name}: deletes by file path and by id`, async () => {
     const store = await open();
     await store.add(sampleRows());
