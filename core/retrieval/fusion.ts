@@ -69,6 +69,17 @@ export function fuseCandidates(
  * single source present, that source alone; with none, the confidence scores.
  */
 export function orderingScores(candidates: readonly FusedScores[], vectorShare: number): number[] {
+  const scaled = scaledSourceScores(candidates);
+  if (!scaled.hasKeyword && !scaled.hasVector) return candidates.map((c) => c.score);
+  const share = scaled.hasKeyword && scaled.hasVector ? vectorShare : scaled.hasVector ? 1 : 0;
+  return candidates.map((_, i) => share * scaled.vector[i] + (1 - share) * scaled.keyword[i]);
+}
+
+/**
+ * Each candidate's keyword and vector score scaled per query to [0,1]: keyword scores by the
+ * best, vector scores min-max; 0 where that source did not find the candidate.
+ */
+export function scaledSourceScores(candidates: readonly FusedScores[]): { keyword: number[]; vector: number[]; hasKeyword: boolean; hasVector: boolean } {
   let kMax = 0;
   let vMin = Infinity;
   let vMax = -Infinity;
@@ -81,12 +92,11 @@ export function orderingScores(candidates: readonly FusedScores[], vectorShare: 
   }
   const hasKeyword = kMax > 0;
   const hasVector = vMax > -Infinity;
-  if (!hasKeyword && !hasVector) return candidates.map((c) => c.score);
-  const share = hasKeyword && hasVector ? vectorShare : hasVector ? 1 : 0;
   const vSpan = vMax - vMin;
-  return candidates.map((c) => {
-    const k = c.keywordScore !== null && hasKeyword ? c.keywordScore / kMax : 0;
-    const v = c.vectorScore !== null && hasVector ? (vSpan > 0 ? (c.vectorScore - vMin) / vSpan : 1) : 0;
-    return share * v + (1 - share) * k;
-  });
+  return {
+    keyword: candidates.map((c) => (c.keywordScore !== null && hasKeyword ? c.keywordScore / kMax : 0)),
+    vector: candidates.map((c) => (c.vectorScore !== null && hasVector ? (vSpan > 0 ? (c.vectorScore - vMin) / vSpan : 1) : 0)),
+    hasKeyword,
+    hasVector,
+  };
 }

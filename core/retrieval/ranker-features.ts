@@ -5,7 +5,7 @@
 // numbers. Every value is in [0,1]. Portable.
 import type { ChunkRecord } from "../types.js";
 import type { QueryAnalysis } from "./query-analysis.js";
-import type { FusedScores } from "./fusion.js";
+import { scaledSourceScores, type FusedScores } from "./fusion.js";
 import {
   classifyPath,
   definesIdentifier,
@@ -62,24 +62,14 @@ export interface FeatureInput extends FusedScores {
 /** One row per candidate of a hand-set ranking (best first), columns as in RANKER_FEATURES. */
 export function rankerFeatureRows(q: QueryAnalysis, candidates: readonly FeatureInput[]): Float64Array[] {
   const handBest = candidates.reduce((m, c) => Math.max(m, c.score), 0);
-  let kMax = 0;
-  let vMin = Infinity;
-  let vMax = -Infinity;
-  for (const c of candidates) {
-    if (c.keywordScore !== null && c.keywordScore > kMax) kMax = c.keywordScore;
-    if (c.vectorScore !== null) {
-      vMin = Math.min(vMin, c.vectorScore);
-      vMax = Math.max(vMax, c.vectorScore);
-    }
-  }
-  const vSpan = vMax - vMin;
+  const scaled = scaledSourceScores(candidates);
   const width = RANKER_FEATURES.length;
   const col = Object.fromEntries(RANKER_FEATURES.map((n, i) => [n, i])) as Record<RankerFeature, number>;
   const rows = candidates.map((c, place) => {
     const r = c.record;
     const x = new Float64Array(width);
-    x[col.keyword] = c.keywordScore !== null && kMax > 0 ? c.keywordScore / kMax : 0;
-    x[col.vector] = c.vectorScore !== null ? (vSpan > 0 ? (c.vectorScore - vMin) / vSpan : 1) : 0;
+    x[col.keyword] = scaled.keyword[place];
+    x[col.vector] = scaled.vector[place];
     x[col.keywordSeen] = c.keywordScore !== null ? 1 : 0;
     x[col.vectorSeen] = c.vectorScore !== null ? 1 : 0;
     x[col.keywordRank] = c.keywordRank !== null ? 1 / (1 + c.keywordRank) : 0;
