@@ -7,8 +7,7 @@
 // Run: node models/ranker/run.mjs collect [--out DIR] (after npm run eval:semble-dev).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { openEngine } from "../../core/engine.js";
-import { silentLogger } from "../../core/logging/index.js";
+import { openSembleEngine } from "../../test/eval/semble-engine.js";
 import type { ChunkRecord } from "../../core/types.js";
 import { loadTasks, type RepoSpec } from "../../test/eval/semble-score.js";
 import { assertTrainable, loadPolicy } from "./provenance.js";
@@ -25,17 +24,7 @@ export async function collect(kit: string, evalOut: string, target: string): Pro
     if (existsSync(file)) continue;
     const checkout = join(evalOut, "repos", spec.name);
     if (!existsSync(checkout)) throw new Error(`ranker collect: ${checkout} is missing; run npm run eval:semble-dev first (it lays out and indexes the repos)`);
-    const root = spec.benchmark_root ? join(checkout, spec.benchmark_root) : checkout;
-    const prefix = spec.benchmark_root ? `${spec.benchmark_root.replace(/\/+$/, "")}/` : "";
-    const engine = await openEngine({
-      root,
-      logger: silentLogger,
-      overrides: {
-        vectorStore: { path: join(evalOut, "stores", spec.name) },
-        logging: { logFilePath: join(evalOut, "logs", `${spec.name}.log`) },
-        autoIndex: { enabled: false },
-      },
-    });
+    const { engine, prefix } = await openSembleEngine(evalOut, spec);
     const records = new Map<string, ChunkRecord>();
     const out: CollectedRepo = { repo: spec.name, language: spec.language, prefix, records: {}, queries: [] };
     try {

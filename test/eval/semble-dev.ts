@@ -13,8 +13,7 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { openEngine } from "../../core/engine.js";
-import { silentLogger } from "../../core/logging/index.js";
+import { openSembleEngine } from "./semble-engine.js";
 import { loadTasks, scoreRun, type Mode, type RepoSpec, type RunResult } from "./semble-score.js";
 
 const argv = process.argv.slice(2);
@@ -58,19 +57,7 @@ const results: Record<Mode, RunResult[]> = { keyword: [], hybrid: [], vector: []
 const timing: Array<{ repo: string; indexMs: number; files: number; chunks: number; queryMsP50: number }> = [];
 
 for (const spec of chosen) {
-  const checkout = join(out, "repos", spec.name);
-  const root = spec.benchmark_root ? join(checkout, spec.benchmark_root) : checkout;
-  const prefix = spec.benchmark_root ? `${spec.benchmark_root.replace(/\/+$/, "")}/` : "";
-  const engine = await openEngine({
-    root,
-    logger: silentLogger,
-    overrides: {
-      ...extraConfig,
-      vectorStore: { path: join(out, "stores", spec.name + storeSuffix) },
-      logging: { logFilePath: join(out, "logs", `${spec.name}.log`) },
-      autoIndex: { enabled: false },
-    },
-  });
+  const { engine, prefix } = await openSembleEngine(out, spec, { storeSuffix, config: extraConfig });
   try {
     const started = performance.now();
     const summary = await engine.index({ force: flag("force") });
