@@ -32,8 +32,10 @@ ${SESSIONS_USAGE}
 
 Runs a query file (JSONL: {id, query, category, language, repo, relevant:[{filePath,
 startLine?, endLine?}]}) against the index of --root (indexed first when needed) and prints
-Recall@1/5/10 and MRR@10 (chunk level), NDCG@10 (file level) overall and by category,
-language and repo, plus query latency.
+Recall@1/5/10 and MRR@10 (chunk level: a hit overlaps the relevant lines), strict MRR@10
+(the hit covers at least half of them, up to 20 lines), NDCG@10 (file level) overall and by
+category, language and repo (and by whether the query names its symbol, where the file says
+so with "containsSymbolName"), plus query latency.
 
 options:
   --queries FILE        the query file
@@ -281,6 +283,8 @@ function jsonReport(runs: PresetRun[]): unknown {
         repo: o.query.repo,
         ndcg10: o.scores.ndcg10,
         mrr10: o.scores.mrr10,
+        strictMrr10: o.scores.strictMrr10,
+        containsSymbolName: o.query.containsSymbolName,
         recall: o.scores.recall,
         latencyMs: Math.round(o.latencyMs * 100) / 100,
         results: o.results.slice(0, 10),

@@ -1,6 +1,6 @@
 // Public surface of retrieval-quality evaluation (portable: no Node built-ins).
 export type { EvalQuery, RelevantSpan, RetrievedSpan, QueryScores, QueryOutcome, ScoreSummary, EvalSummary } from "./types.js";
-export { spanMatches, recallAtK, reciprocalRankAtK, fileNdcgAtK, rankedFiles, scoreQuery, DEFAULT_RECALL_KS } from "./metrics.js";
+export { spanMatches, spanCovers, recallAtK, reciprocalRankAtK, fileNdcgAtK, rankedFiles, scoreQuery, DEFAULT_RECALL_KS } from "./metrics.js";
 export { parseQueryFile, QueryFileError } from "./queries.js";
 export { summarise, meanScores, percentile } from "./summary.js";
 export { runQueries } from "./run.js";

@@ -14,6 +14,19 @@ export function normalisePath(p: string): string {
   return p.replace(/\\/g, "/").replace(/^\.\//, "");
 }
 
+/**
+ * The strict chunk rule: same file, and the hit covers at least half of the relevant lines, up
+ * to 20 of them. Overlap alone also rewards a neighbour that shares one line with the target;
+ * this rule asks that the hit shows it.
+ */
+export function spanCovers(hit: RetrievedSpan, relevant: RelevantSpan): boolean {
+  if (normalisePath(hit.filePath) !== normalisePath(relevant.filePath)) return false;
+  if (relevant.startLine === undefined || relevant.endLine === undefined) return true;
+  const overlap = Math.min(hit.endLine, relevant.endLine) - Math.max(hit.startLine, relevant.startLine) + 1;
+  const length = relevant.endLine - relevant.startLine + 1;
+  return overlap >= Math.min(Math.ceil(length / 2), 20);
+}
+
 /** Share of relevant spans matched by at least one of the first k hits. */
 export function recallAtK(results: RetrievedSpan[], relevant: RelevantSpan[], k: number): number {
   if (relevant.length === 0) return 0;
@@ -24,9 +37,14 @@ export function recallAtK(results: RetrievedSpan[], relevant: RelevantSpan[], k:
 }
 
 /** 1 / rank of the first hit (within the first k) that matches any relevant span; 0 if none. */
-export function reciprocalRankAtK(results: RetrievedSpan[], relevant: RelevantSpan[], k: number): number {
+export function reciprocalRankAtK(
+  results: RetrievedSpan[],
+  relevant: RelevantSpan[],
+  k: number,
+  matches: (hit: RetrievedSpan, relevant: RelevantSpan) => boolean = spanMatches,
+): number {
   const n = Math.min(k, results.length);
-  for (let i = 0; i < n; i++) if (relevant.some((r) => spanMatches(results[i], r))) return 1 / (i + 1);
+  for (let i = 0; i < n; i++) if (relevant.some((r) => matches(results[i], r))) return 1 / (i + 1);
   return 0;
 }
 
@@ -67,5 +85,10 @@ export function scoreQuery(
 ): QueryScores {
   const recall: Record<number, number> = {};
   for (const k of recallKs) recall[k] = recallAtK(results, relevant, k);
-  return { recall, mrr10: reciprocalRankAtK(results, relevant, 10), ndcg10: fileNdcgAtK(results, relevant, 10) };
+  return {
+    recall,
+    mrr10: reciprocalRankAtK(results, relevant, 10),
+    strictMrr10: reciprocalRankAtK(results, relevant, 10, spanCovers),
+    ndcg10: fileNdcgAtK(results, relevant, 10),
+  };
 }

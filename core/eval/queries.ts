@@ -54,6 +54,7 @@ export function parseQueryFile(text: string, source = "queries"): EvalQuery[] {
       language: typeof obj.language === "string" && obj.language ? obj.language : "unknown",
       repo: typeof obj.repo === "string" && obj.repo ? obj.repo : "default",
       relevant: obj.relevant.map((s, j) => parseSpan(source, lineNo, s, j)),
+      ...(typeof obj.containsSymbolName === "boolean" ? { containsSymbolName: obj.containsSymbolName } : {}),
     });
   });
   if (out.length === 0) throw new QueryFileError(`${source}: no queries found (expected one JSON object per line)`);

@@ -19,6 +19,8 @@ export interface EvalQuery {
   relevant: RelevantSpan[];
   /** Which query set it came from (e.g. "natural", "docstring"); set by the runner. */
   set?: string;
+  /** Whether the query names the symbol it is about (docstring sets record it). */
+  containsSymbolName?: boolean;
 }
 
 /** One returned hit, best first. */
@@ -33,6 +35,8 @@ export interface QueryScores {
   recall: Record<number, number>;
   /** Chunk level reciprocal rank of the first relevant hit within the top 10 (0 when none). */
   mrr10: number;
+  /** The same with the strict chunk rule (`spanCovers`): the hit shows at least half of the target, up to 20 lines. */
+  strictMrr10: number;
   /** File level NDCG over the top 10 distinct files. */
   ndcg10: number;
 }
@@ -49,6 +53,7 @@ export interface ScoreSummary {
   count: number;
   recall: Record<number, number>;
   mrr10: number;
+  strictMrr10: number;
   ndcg10: number;
 }
 
@@ -58,5 +63,7 @@ export interface EvalSummary {
   byLanguage: Record<string, ScoreSummary>;
   byRepo: Record<string, ScoreSummary>;
   bySet: Record<string, ScoreSummary>;
+  /** Queries that name their symbol (`named`) and those that do not (`unnamed`), where the set records it. */
+  bySymbolNamed: Record<string, ScoreSummary>;
   latency: { p50: number; p95: number; mean: number };
 }

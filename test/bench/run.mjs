@@ -20,8 +20,9 @@ import sharedS3 from "./sections/shared-s3.mjs";
 import scale from "./sections/scale.mjs";
 import neighbour from "./sections/neighbour.mjs";
 import smallRepo from "./sections/small-repo.mjs";
+import mediumRepo from "./sections/medium-repo.mjs";
 
-const SECTIONS = [indexing, indexingWithModel, smallRepo, scale, neighbour, remote, tokens, agentTokens, mcp, cliQuery, sharedS3];
+const SECTIONS = [indexing, indexingWithModel, smallRepo, mediumRepo, scale, neighbour, remote, tokens, agentTokens, mcp, cliQuery, sharedS3];
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const repoRoot = join(here, "..", "..");

@@ -34,7 +34,7 @@ function run(cmd, args, cwd) {
 }
 
 /** Downloads and unpacks one package into a fresh temporary folder; returns that folder. */
-function unpack(corpus) {
+export function unpack(corpus) {
   const work = mkdtempSync(join(tmpdir(), `ocr-eval-${corpus.name}-`));
   const out = join(work, "x");
   mkdirSync(out);

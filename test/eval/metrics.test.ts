@@ -8,6 +8,7 @@ import {
   runQueries,
   summarise,
   formatComparison,
+  spanCovers,
   spanMatches,
 } from "../../core/eval/index.js";
 
@@ -24,6 +25,37 @@ describe("chunk-level matching", () => {
 
   it("treats a span without lines as the whole file", () => {
     expect(spanMatches(hit("./src/a.ts", 500, 600), { filePath: "src/a.ts" })).toBe(true);
+  });
+});
+
+describe("the strict chunk rule", () => {
+  it("asks a hit to cover half of a short target", () => {
+    const rel = { filePath: "src/a.ts", startLine: 20, endLine: 29 };
+    expect(spanCovers(hit("src/a.ts", 1, 24), rel)).toBe(true);
+    expect(spanCovers(hit("src/a.ts", 1, 23), rel)).toBe(false);
+    expect(spanCovers(hit("src/a.ts", 29, 40), rel)).toBe(false);
+    expect(spanCovers(hit("src/b.ts", 20, 29), rel)).toBe(false);
+  });
+
+  it("asks at most 20 lines of a long target", () => {
+    const rel = { filePath: "a.py", startLine: 100, endLine: 299 };
+    expect(spanCovers(hit("a.py", 280, 330), rel)).toBe(true);
+    expect(spanCovers(hit("a.py", 281, 330), rel)).toBe(false);
+  });
+
+  it("scores strict MRR beside the lenient one, and splits queries by whether they name the symbol", async () => {
+    const queries = parseQueryFile(
+      [
+        JSON.stringify({ id: "n", query: "parse_limit", repo: "r", relevant: [{ filePath: "a.py", startLine: 10, endLine: 19 }], containsSymbolName: true }),
+        JSON.stringify({ id: "u", query: "read the limit", repo: "r", relevant: [{ filePath: "a.py", startLine: 10, endLine: 19 }], containsSymbolName: false }),
+      ].join("\n"),
+    );
+    // A neighbour touching one line first, then the target itself.
+    const s = summarise(await runQueries(queries, async () => [hit("a.py", 1, 10), hit("a.py", 10, 19)]));
+    expect(s.overall.mrr10).toBe(1);
+    expect(s.overall.strictMrr10).toBe(0.5);
+    expect(Object.keys(s.bySymbolNamed)).toEqual(["named", "unnamed"]);
+    expect(s.bySymbolNamed.unnamed.count).toBe(1);
   });
 });
 
@@ -86,6 +118,7 @@ describe("percentiles and summaries", () => {
     expect(Object.keys(good.byLanguage)).toEqual(["go", "rust"]);
     const table = formatComparison("bad", bad, "good", good);
     expect(table).toMatch(/overall\s+2\s+0\.631\s+1\.000\s+\+0\.369/);
+    expect(good.bySymbolNamed).toEqual({});
   });
 });
 

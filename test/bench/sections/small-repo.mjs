@@ -9,23 +9,12 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { median, spawnTimed as timed } from "../spawn-timed.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const repoRoot = join(here, "..", "..", "..");
 const RUNS = 3;
 const FLOOR_SCRIPT = join(repoRoot, "..", "shared", "eval", "baseline_bm25.py");
-
-/** Runs a command in `cwd`; its wall seconds and peak RSS (MB), measured by a Python parent. */
-function timed(cmd, args, cwd) {
-  const probe =
-    "import json,resource,subprocess,sys,time\n" +
-    "t=time.perf_counter(); r=subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)\n" +
-    "w=time.perf_counter()-t\n" +
-    "if r.returncode: sys.stderr.write(r.stderr.decode()); sys.exit(r.returncode)\n" +
-    "print(json.dumps({'s': w, 'rssMb': resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss/1024}))";
-  const out = execFileSync("python3", ["-c", probe, cmd, ...args], { cwd, encoding: "utf8", env: { ...process.env, LANCEDB_LOG: "error" } });
-  return JSON.parse(out.trim());
-}
 
 function listPy(dir, out = [], rel = "") {
   for (const e of readdirSync(join(dir, rel), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
@@ -74,7 +63,6 @@ export default {
         ours.push(timed(process.execPath, [cli, "index"], tree));
         floor.push(timed("python3", [FLOOR_SCRIPT, tree, "--index-only"], tree));
       }
-      const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
       const s = median(ours.map((r) => r.s));
       const f = median(floor.map((r) => r.s));
       const rss = Math.max(...ours.map((r) => r.rssMb));
