@@ -1,0 +1,371 @@
+// Ranking experiments in seconds instead of minutes: the keyword and vector candidates of every
+// query of both dev benchmarks (semble-dev's 21 repositories at file level, the dev suite's
+// natural and docstring sets at chunk level) are collected once per index configuration, then
+// the ranking stage of the working tree is replayed on them. Scores print side by side so a
+// change that wins one level and loses the other shows at once.
+//
+//   node test/eval/replay.mjs collect [--name N] [--overrides JSON]    candidates (re-uses the indexes)
+//   node test/eval/replay.mjs score   [--name N] [--weights JSON] [--features JSON]
+//   node test/eval/replay.mjs cv      [--name N] --grid '{"weight":[a,b,c]}'
+//
+// `cv` picks each weight leave-one-repo-out on semble-dev (every repo is scored with the value
+// the other 20 liked best) and prints the in-fold and out-of-fold means. Candidates live in
+// test/.cache/replay/<name>/. Replay re-fuses and re-ranks exactly as hybrid.ts does.
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { loadSets, parseEvalArgs } from "../../cli/commands/eval.js";
+import { openEngine } from "../../core/engine.js";
+import type { EvalQuery } from "../../core/eval/types.js";
+import { scoreQuery } from "../../core/eval/metrics.js";
+import { silentLogger } from "../../core/logging/index.js";
+import { fuseCandidates } from "../../core/retrieval/fusion.js";
+import { KEYWORD_POOL, VECTOR_POOL } from "../../core/retrieval/hybrid.js";
+import { rankCandidates, type RankCandidate, type RankFeatureFlags, type RankWeights } from "../../core/retrieval/rank.js";
+import { entryChunkCount, readManifest } from "../../core/indexing/manifest.js";
+import { loadKeywordSnapshot } from "../../core/indexing/keyword-files.js";
+import type { ChunkRecord } from "../../core/types.js";
+import { candidatesOf, ndcgAt10, topTen, type CollectedRepo, type Mode } from "../../models/ranker/data.js";
+import { openSembleEngine } from "./semble-engine.js";
+import { loadTasks, type RepoSpec } from "./semble-score.js";
+
+const argv = process.argv.slice(2);
+const opt = (name: string, fallback?: string): string | undefined => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : fallback;
+};
+const repoRoot = resolve(new URL("../..", import.meta.url).pathname);
+const kit = resolve(opt("kit", join(repoRoot, "..", "shared", "eval", "semble-dev"))!);
+const sembleOut = join(repoRoot, "test", ".cache", "semble-dev");
+const name = opt("name", "default")!;
+const dir = join(repoRoot, "test", ".cache", "replay", name);
+const CLEAN = new Set(
+  (JSON.parse(readFileSync(join(repoRoot, "test", "eval", "corpora.json"), "utf8")).corpora as Array<{ name: string; inModelTraining: boolean }>)
+    .filter((c) => !c.inModelTraining)
+    .map((c) => c.name),
+);
+
+interface DevQuery {
+  query: EvalQuery;
+  keyword: Array<[string, number]>;
+  vector: Array<[string, number]>;
+}
+interface DevSet {
+  set: string;
+  repo: string;
+  records: Record<string, ChunkRecord>;
+  queries: DevQuery[];
+  /** Chunks per file of the whole index (from its manifest). */
+  fileChunks?: Record<string, number>;
+}
+type SembleRepo = CollectedRepo & { fileChunks?: Record<string, number> };
+
+/** Chunks per file of a committed index, read from its manifest. */
+function fileChunksOf(stateDir: string): Record<string, number> {
+  const read = readManifest(stateDir);
+  if (read.status !== "ok") throw new Error(`no manifest in ${stateDir}`);
+  return Object.fromEntries(Object.entries(read.manifest.files).map(([p, e]) => [p, entryChunkCount(e)]));
+}
+
+/** How big each file of an index is, in chunks (for ranking experiments that weigh it). */
+interface FileSizes {
+  chunksIn(filePath: string): number;
+  meanChunks: number;
+}
+
+function sizesOf(fileChunks: Record<string, number> | undefined): FileSizes | undefined {
+  if (!fileChunks) return undefined;
+  const counts = Object.values(fileChunks);
+  const meanChunks = counts.reduce((a, b) => a + b, 0) / Math.max(1, counts.length);
+  return { chunksIn: (p) => fileChunks[p] ?? 1, meanChunks };
+}
+
+/** The stores of an index configuration: the default's, or ones of its own beside them. */
+function storeSuffix(config: Record<string, unknown>): string {
+  return Object.keys(config).length ? `-${createHash("sha1").update(JSON.stringify(config)).digest("hex").slice(0, 8)}` : "";
+}
+
+async function collect(): Promise<void> {
+  const config = JSON.parse(opt("overrides", "{}")!) as Record<string, unknown>;
+  const suffix = storeSuffix(config);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "config.json"), JSON.stringify(config));
+  const specs: RepoSpec[] = JSON.parse(readFileSync(join(kit, "repos.json"), "utf8"));
+  const semble: SembleRepo[] = [];
+  for (const spec of specs) {
+    const { engine, prefix } = await openSembleEngine(sembleOut, spec, { storeSuffix: suffix, config });
+    const records = new Map<string, ChunkRecord>();
+    const repo: SembleRepo = { repo: spec.name, language: spec.language, prefix, records: {}, queries: [] };
+    try {
+      await engine.index();
+      repo.fileChunks = fileChunksOf(engine.stateDir);
+      for (const task of loadTasks(kit, [spec])) {
+        const hits = async (mode: "keyword" | "vector", k: number) => {
+          const rs = await engine.search(task.query, { topK: k, mode, rank: false, uncapped: true });
+          for (const r of rs) records.set(r.chunk.id, r.chunk);
+          return rs.map((r) => [r.chunk.id, r.score] as [string, number]);
+        };
+        const keyword = await hits("keyword", KEYWORD_POOL);
+        const vector = await hits("vector", VECTOR_POOL);
+        repo.queries.push({ query: task.query, category: task.category, targets: task.targets, relevantCount: task.relevantCount, keyword, vector, engineTop: [] });
+      }
+    } finally {
+      await engine.close();
+    }
+    for (const [id, r] of records) repo.records[id] = r;
+    semble.push(repo);
+    process.stderr.write(`semble-dev ${spec.name}: ${repo.queries.length} queries\n`);
+  }
+  writeFileSync(join(dir, "semble.json"), JSON.stringify(semble));
+
+  const dev: DevSet[] = [];
+  for (const set of loadSets(parseEvalArgs(["--suite", join(repoRoot, "test", "eval", "dev-suite.json")]))) {
+    const engine = await openEngine({
+      root: set.root,
+      logger: silentLogger,
+      overrides: { ...config, vectorStore: { path: `.opencode/rag_db${suffix}` }, autoIndex: { enabled: false } },
+    });
+    const records = new Map<string, ChunkRecord>();
+    const out: DevSet = { set: set.name, repo: set.queries[0]?.repo ?? "", records: {}, queries: [] };
+    try {
+      await engine.index();
+      out.fileChunks = fileChunksOf(engine.stateDir);
+      for (const q of set.queries) {
+        const hits = async (mode: "keyword" | "vector", k: number) => {
+          const rs = await engine.search(q.query, { topK: k, mode, rank: false, uncapped: true });
+          for (const r of rs) records.set(r.chunk.id, r.chunk);
+          return rs.map((r) => [r.chunk.id, r.score] as [string, number]);
+        };
+        out.queries.push({ query: q, keyword: await hits("keyword", KEYWORD_POOL), vector: await hits("vector", VECTOR_POOL) });
+      }
+    } finally {
+      await engine.close();
+    }
+    for (const [id, r] of records) out.records[id] = r;
+    dev.push(out);
+    process.stderr.write(`dev ${set.name} ${out.repo}: ${out.queries.length} queries\n`);
+  }
+  writeFileSync(join(dir, "dev.json"), JSON.stringify(dev));
+}
+
+type Ranker = (query: string, candidates: RankCandidate[], sizes: FileSizes | undefined) => RankCandidate[];
+
+/** File-level BM25 of each query's candidate files, per `b` (filescores command), keyed by query text. */
+let fileScoreTable: Record<string, Record<string, number[]>> | null = null;
+const FILE_B = [0, 0.3, 0.5, 0.75, 1];
+
+function rankerOf(weights: Partial<RankWeights>, features: Partial<RankFeatureFlags>, fileB?: number): Ranker {
+  const bIndex = fileB === undefined ? -1 : FILE_B.indexOf(fileB);
+  return (query, candidates) => {
+    const table = bIndex >= 0 ? fileScoreTable?.[query] : undefined;
+    const fileScores = table ? new Map(Object.entries(table).map(([p, v]) => [p, v[bIndex]])) : undefined;
+    return rankCandidates(query, candidates, { weights, features, fileScores });
+  };
+}
+
+async function collectFileScores(): Promise<void> {
+  const config = JSON.parse(readFileSync(join(dir, "config.json"), "utf8")) as Record<string, unknown>;
+  const suffix = storeSuffix(config);
+  const { semble, dev } = load();
+  const out: Record<string, Record<string, number[]>> = {};
+  const keywordIndexAt = (stateDir: string) => {
+    const read = readManifest(stateDir);
+    if (read.status !== "ok") throw new Error(`no manifest in ${stateDir}`);
+    const index = loadKeywordSnapshot(stateDir, read.manifest);
+    if (!index) throw new Error(`no keyword index in ${stateDir}`);
+    return index;
+  };
+  for (const repo of semble) {
+    const index = keywordIndexAt(join(sembleOut, "stores", repo.repo + suffix));
+    for (const q of repo.queries) {
+      const files = [...new Set([...q.keyword, ...q.vector].map(([id]) => repo.records[id].filePath))];
+      const per = FILE_B.map((b) => index.fileScores(q.query, files, b));
+      out[q.query] = Object.fromEntries(files.map((f) => [f, per.map((m) => m.get(f) ?? 0)]));
+    }
+  }
+  for (const set of dev) {
+    const root = resolve(repoRoot, "test", ".cache", "eval", set.repo, set.set === "natural" ? "repo" : "docstring/corpus");
+    const index = keywordIndexAt(join(root, `.opencode/rag_db${suffix}`));
+    for (const q of set.queries) {
+      const files = [...new Set([...q.keyword, ...q.vector].map(([id]) => set.records[id].filePath))];
+      const per = FILE_B.map((b) => index.fileScores(q.query.query, files, b));
+      out[q.query.query] = Object.fromEntries(files.map((f) => [f, per.map((m) => m.get(f) ?? 0)]));
+    }
+  }
+  writeFileSync(join(dir, "filescores.json"), JSON.stringify(out));
+}
+
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+
+/** semble-dev NDCG@10 per repo (and per category, averaged over repos as the kit does). */
+function scoreSemble(repos: SembleRepo[], rank: Ranker, mode: Mode) {
+  const byRepo: Record<string, number> = {};
+  const cats: Record<string, number[]> = {};
+  for (const repo of repos) {
+    const per: Record<string, number[]> = {};
+    const all: number[] = [];
+    const sizes = sizesOf(repo.fileChunks);
+    for (const q of repo.queries) {
+      const ranked = rank(q.query, candidatesOf(repo, q, mode), sizes).sort((a, b) => b.score - a.score);
+      const n = ndcgAt10(repo, q, topTen(ranked));
+      all.push(n);
+      (per[q.category] ??= []).push(n);
+    }
+    byRepo[repo.repo] = mean(all);
+    if (argv.includes("--dump") && mode === "hybrid") dumpLosses(repo, rank);
+    for (const [c, xs] of Object.entries(per)) (cats[c] ??= []).push(mean(xs));
+  }
+  const byCategory = Object.fromEntries(Object.entries(cats).map(([c, xs]) => [c, mean(xs)]));
+  return { overall: mean(Object.values(byRepo)), byRepo, byCategory };
+}
+
+/** Questions answered badly: the target files against the first files ranked. */
+function dumpLosses(repo: SembleRepo, rank: Ranker): void {
+  for (const q of repo.queries) {
+    const top = topTen(rank(q.query, candidatesOf(repo, q, "hybrid"), sizesOf(repo.fileChunks)).sort((a, b) => b.score - a.score));
+    const n = ndcgAt10(repo, q, top);
+    if (n >= 0.7) continue;
+    const files = [...new Set(top.map((r) => r.filePath))].slice(0, 4);
+    console.log(`  ${n.toFixed(2)} ${repo.repo} [${q.category}] ${q.query}\n      want ${q.targets.map((t) => t.path.split("/").slice(-2).join("/")).join(", ")}\n      got  ${files.map((f) => f.split("/").slice(-2).join("/")).join(", ")}`);
+  }
+}
+
+function devCandidates(set: DevSet, q: DevQuery, mode: Mode): RankCandidate[] {
+  const kw = mode === "vector" ? [] : q.keyword;
+  const vec = mode === "keyword" ? [] : q.vector;
+  const ids = (hits: Array<[string, number]>) => hits.map(([id, score]) => ({ id, score }));
+  const fused = fuseCandidates(ids(kw), ids(vec), { keyword: mode !== "vector", vector: mode !== "keyword", vectorK: VECTOR_POOL });
+  return [...fused].map(([id, f]) => ({ record: set.records[id], ...f }));
+}
+
+/** The dev suite: natural NDCG@10; docstring MRR@10, lenient and strict, split as the issue tracker asks. */
+function scoreDev(sets: DevSet[], rank: Ranker, mode: Mode) {
+  const groups: Record<string, number[]> = {};
+  const add = (g: string, v: number) => (groups[g] ??= []).push(v);
+  for (const set of sets) {
+    const sizes = sizesOf(set.fileChunks);
+    for (const q of set.queries) {
+      const ranked = rank(q.query.query, devCandidates(set, q, mode), sizes).sort((a, b) => b.score - a.score);
+      const s = scoreQuery(topTen(ranked), q.query.relevant);
+      if (set.set === "natural") {
+        add("natural ndcg", s.ndcg10);
+        continue;
+      }
+      add("docstring mrr", s.mrr10);
+      add("docstring strict", s.strictMrr10);
+      if (q.query.containsSymbolName === false) add("unnamed strict", s.strictMrr10);
+      if (CLEAN.has(set.repo)) add("clean strict", s.strictMrr10);
+      if (CLEAN.has(set.repo) && q.query.containsSymbolName === false) add("clean unnamed strict", s.strictMrr10);
+    }
+  }
+  return Object.fromEntries(Object.entries(groups).map(([g, xs]) => [g, mean(xs)]));
+}
+
+function load(): { semble: SembleRepo[]; dev: DevSet[] } {
+  if (!existsSync(join(dir, "semble.json"))) {
+    console.error(`replay: no candidates in ${dir}; run: node test/eval/replay.mjs collect --name ${name}`);
+    process.exit(2);
+  }
+  const dev = JSON.parse(readFileSync(join(dir, "dev.json"), "utf8")) as DevSet[];
+  if (existsSync(join(dir, "filescores.json"))) fileScoreTable = JSON.parse(readFileSync(join(dir, "filescores.json"), "utf8"));
+  // Collected queries keep containsSymbolName only when the query file had it.
+  return { semble: JSON.parse(readFileSync(join(dir, "semble.json"), "utf8")) as SembleRepo[], dev };
+}
+
+const f3 = (x: number | undefined) => (x === undefined ? "  –  " : x.toFixed(3));
+
+function report(label: string, rank: Ranker, modes: Mode[]): void {
+  const { semble, dev } = load();
+  for (const mode of modes) {
+    const s = scoreSemble(semble, rank, mode);
+    const d = scoreDev(dev, rank, mode);
+    console.log(
+      `${label} ${mode.padEnd(7)} semble ${f3(s.overall)} (arch ${f3(s.byCategory.architecture)} sem ${f3(s.byCategory.semantic)} sym ${f3(s.byCategory.symbol)}) | ` +
+        `natural ${f3(d["natural ndcg"])} | docstring mrr ${f3(d["docstring mrr"])} strict ${f3(d["docstring strict"])} unnamed ${f3(d["unnamed strict"])} clean ${f3(d["clean strict"])} clean-unnamed ${f3(d["clean unnamed strict"])}`,
+    );
+    if (argv.includes("--repos")) console.log("  " + Object.entries(s.byRepo).map(([r, v]) => `${r} ${f3(v)}`).join("  "));
+  }
+}
+
+/** Every combination of the grid's values. */
+function settings(grid: Record<string, number[]>): Array<Record<string, number>> {
+  let out: Array<Record<string, number>> = [{}];
+  for (const [k, vs] of Object.entries(grid)) out = out.flatMap((s) => vs.map((v) => ({ ...s, [k]: v })));
+  return out;
+}
+
+function crossValidate(): void {
+  const grid = JSON.parse(opt("grid", "{}")!) as Record<string, number[]>;
+  const features = JSON.parse(opt("features", "{}")!) as Partial<RankFeatureFlags>;
+  const { semble, dev } = load();
+  const options = settings(grid);
+  const rankerFor = (w: Record<string, number>) => {
+    const { fileB, ...weights } = w;
+    return rankerOf(weights as Partial<RankWeights>, features, fileB);
+  };
+  const table = options.map((w) => scoreSemble(semble, rankerFor(w), "hybrid").byRepo);
+  const repos = semble.map((r) => r.repo);
+  const outOfFold: Record<string, number> = {};
+  const picks: string[] = [];
+  for (const held of repos) {
+    let best = 0;
+    let bestScore = -1;
+    options.forEach((_, i) => {
+      const s = mean(repos.filter((r) => r !== held).map((r) => table[i][r]));
+      if (s > bestScore + 1e-12) {
+        bestScore = s;
+        best = i;
+      }
+    });
+    outOfFold[held] = table[best][held];
+    picks.push(JSON.stringify(options[best]));
+  }
+  const inFold = options.map((w, i) => ({ w, s: mean(repos.map((r) => table[i][r])) })).sort((a, b) => b.s - a.s);
+  for (const x of inFold.slice(0, 8)) console.log(`in fold ${f3(x.s)}  ${JSON.stringify(x.w)}`);
+  const counts = new Map<string, number>();
+  for (const p of picks) counts.set(p, (counts.get(p) ?? 0) + 1);
+  console.log(`out of fold ${f3(mean(Object.values(outOfFold)))}  (folds chose: ${[...counts].map(([p, n]) => `${p} ×${n}`).join(", ")})`);
+  const chosen = inFold[0].w;
+  const d = scoreDev(dev, rankerFor(chosen), "hybrid");
+  console.log(`dev suite at the in-fold best: natural ${f3(d["natural ndcg"])} strict ${f3(d["docstring strict"])} unnamed ${f3(d["unnamed strict"])} clean ${f3(d["clean strict"])}`);
+}
+
+const command = argv[0];
+if (command === "collect") {
+  await collect();
+} else if (command === "filescores") {
+  await collectFileScores();
+} else if (command === "score") {
+  const weights = JSON.parse(opt("weights", "{}")!) as Partial<RankWeights>;
+  const features = JSON.parse(opt("features", "{}")!) as Partial<RankFeatureFlags>;
+  report(name, rankerOf(weights, features, opt("fileb") === undefined ? undefined : Number(opt("fileb"))), (opt("modes", "hybrid")!.split(",") as Mode[]));
+} else if (command === "oracle") {
+  // The per-query better of keyword-only and vectors-only against hybrid: what fusion leaves.
+  const { semble } = load();
+  const rank = rankerOf({}, {});
+  const byRepo: Record<string, { h: number[]; b: number[] }> = {};
+  let worse = 0;
+  for (const repo of semble) {
+    const sizes = sizesOf(repo.fileChunks);
+    for (const q of repo.queries) {
+      const run = (m: Mode) => ndcgAt10(repo, q, topTen(rank(q.query, candidatesOf(repo, q, m), sizes).sort((a, b) => b.score - a.score)));
+      const h = run("hybrid");
+      const k = run("keyword");
+      const v = run("vector");
+      const r = (byRepo[repo.repo] ??= { h: [], b: [] });
+      r.h.push(h);
+      r.b.push(Math.max(k, v));
+      if (Math.max(k, v) - h >= 0.2) {
+        worse++;
+        if (argv.includes("--dump")) console.log(`  ${h.toFixed(2)} (kw ${k.toFixed(2)} vec ${v.toFixed(2)}) ${repo.repo} [${q.category}] ${q.query}`);
+      }
+    }
+  }
+  const m = (k: "h" | "b") => mean(Object.values(byRepo).map((r) => mean(r[k])));
+  console.log(`hybrid ${f3(m("h"))}  per-query better of keyword and vectors ${f3(m("b"))}  queries 0.2 or more below it: ${worse}`);
+} else if (command === "cv") {
+  crossValidate();
+} else {
+  console.error("usage: node test/eval/replay.mjs collect|score|cv [--name N] [--overrides JSON] [--weights JSON] [--features JSON] [--grid JSON]");
+  process.exit(2);
+}
