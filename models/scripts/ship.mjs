@@ -1,8 +1,10 @@
 // Copies the staged model into models/<MODEL_ID>/ — exactly the files transformers.js
-// loads — and writes its licence and provenance beside it.
+// loads — and writes its licence and provenance beside it, and wordpiece.txt (the vocabulary
+// as opencode-rag's own loader reads it fastest).
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MODEL_ID, MODELS, SHIPPED, STAGE, WORK } from "./common.mjs";
+import { writeWordPieceFile } from "./wordpiece.mjs";
 
 rmSync(SHIPPED, { recursive: true, force: true });
 mkdirSync(join(SHIPPED, "onnx"), { recursive: true });
@@ -28,9 +30,11 @@ writeFileSync(
     "",
     "The weights are a statistical summary of that code (token vectors); no source text is",
     "contained in the model files. The vocabulary in tokenizer.json lists words and word",
-    "pieces seen in it.",
+    "pieces seen in it; wordpiece.txt holds the same vocabulary, one token per line.",
     "",
   ].join("\n"),
 );
 copyFileSync(join(MODELS, "MODEL_LICENSE"), join(SHIPPED, "LICENSE"));
+// The vocabulary again, in the form the bundled model loads fast (derived from tokenizer.json).
+await writeWordPieceFile(SHIPPED);
 console.log(`shipped ${SHIPPED}`);

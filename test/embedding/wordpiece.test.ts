@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { AutoTokenizer, env } from "@huggingface/transformers";
 import { BUNDLED_MODEL_ID } from "../../core/config/defaults.js";
 import { preprocessForEmbedding } from "../../core/embedding/preprocess.js";
-import { encodeWordPiece, wordPieceFromTokenizerJson, type WordPieceVocab } from "../../core/embedding/wordpiece.js";
+import { encodeWordPiece, WORDPIECE_FILE, wordPieceFileText, wordPieceFromFileText, wordPieceFromTokenizerJson, type WordPieceVocab } from "../../core/embedding/wordpiece.js";
 import { modelsDir } from "../../core/paths.js";
 
 const SAMPLES = [
@@ -87,5 +87,30 @@ describe("fast WordPiece encoder", () => {
 
   it("refuses a tokenizer that is not BERT WordPiece", () => {
     expect(wordPieceFromTokenizerJson({ model: { type: "BPE", vocab: {} } })).toBeNull();
+  });
+});
+
+describe("the compact vocabulary file (wordpiece.txt)", () => {
+  const dir = join(modelsDir(), BUNDLED_MODEL_ID);
+  const json = () => JSON.parse(readFileSync(join(dir, "tokenizer.json"), "utf8"));
+
+  it("ships exactly what tokenizer.json says (regenerate: node models/scripts/wordpiece.mjs)", () => {
+    expect(readFileSync(join(dir, WORDPIECE_FILE), "utf8")).toBe(wordPieceFileText(json()));
+  });
+
+  it("encodes every sample to the same ids as tokenizer.json", () => {
+    const fromJson = wordPieceFromTokenizerJson(json())!;
+    const fromFile = wordPieceFromFileText(readFileSync(join(dir, WORDPIECE_FILE), "utf8"))!;
+    expect(fromFile.vocab.size).toBe(fromJson.vocab.size);
+    for (const s of [...SAMPLES, "Übergrößenträger naïve café 東京タワー"]) {
+      const text = preprocessForEmbedding(s);
+      expect(encodeWordPiece(text, fromFile, 512)).toEqual(encodeWordPiece(text, fromJson, 512));
+    }
+  });
+
+  it("refuses a file of another format, and a tokenizer that is not BERT WordPiece", () => {
+    expect(wordPieceFromFileText('{"format":"something-else"}\n[PAD]\n')).toBeNull();
+    expect(wordPieceFromFileText("not json\n")).toBeNull();
+    expect(wordPieceFileText({ ...json(), model: { type: "BPE", vocab: {} } })).toBeNull();
   });
 });
