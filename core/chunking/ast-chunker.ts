@@ -13,6 +13,8 @@ import { Query, type Language, type Node, type Tree } from "web-tree-sitter";
 import type { Chunk } from "../types.js";
 import type { AstLanguage } from "./languages.js";
 import { fits, LineIndex, splitByLines, type Limits } from "./line-index.js";
+import { PACK_SEPARATOR } from "./pack.js";
+import { fnv1a } from "../text-hash.js";
 import { loadLanguage, parseWith } from "./parser.js";
 import { nameOf, paramsOf, rowsOf } from "./syntax.js";
 
@@ -102,7 +104,7 @@ export async function chunkWithSyntax(
   try {
     const units = collectUnits(spec, tree, query, lines);
     const pieces = emitRegion(tree.rootNode, 0, lines.lineCount - 1, units, null, "", lines, limits);
-    return mergeTiny(pieces, lines, limits).map((p) => ({
+    return packSiblings(mergeTiny(pieces, lines, limits), lines, limits).map((p) => ({
       filePath,
       startLine: p.start + 1,
       endLine: p.end + 1,
@@ -432,6 +434,66 @@ function mergeTiny(pieces: Piece[], lines: LineIndex, limits: Limits): Piece[] {
     }
   });
   return out;
+}
+
+/**
+ * Neighbouring pieces of one parent share a chunk while together they stay within
+ * `packChars` (and the line limit): a file's small functions, a class's short methods. Every
+ * per-chunk cost of an index (a vector, a keyword document, a row) is paid once per pack, and a
+ * question about one of them is answered with its neighbours around it. The pack keeps the
+ * largest member's kind and symbol; its context names every member after their parent's
+ * chain, so each declaration can still be found by name.
+ */
+function packSiblings(pieces: Piece[], lines: LineIndex, limits: Limits): Piece[] {
+  const budget = limits.packChars ?? 0;
+  if (budget <= 0) return pieces;
+  // Packs are cut greedily, but some members always open a pack of their own (chosen by their
+  // first line's hash, so the choice does not move with them): an edit or an insertion then
+  // re-packs only its neighbourhood up to the next such member, and every pack after it keeps
+  // its text, so its vector is re-used instead of embedded again.
+  const anchors = (p: Piece) => fnv1a(lines.line(p.start).trim()) % PACK_ANCHOR_EVERY === 0;
+  const out: Piece[] = [];
+  let members: Piece[] = [];
+  const flush = () => {
+    if (members.length === 1) out.push(members[0]);
+    else if (members.length > 1) out.push(packOf(members, lines));
+    members = [];
+  };
+  for (const piece of pieces) {
+    const head = members[0];
+    const joins =
+      head !== undefined &&
+      !anchors(piece) &&
+      head.group === piece.group &&
+      !piece.detached &&
+      !head.detached &&
+      lines.chars(head.start, piece.end) <= budget &&
+      fits(lines, head.start, piece.end, limits);
+    if (!joins) flush();
+    members.push(piece);
+  }
+  flush();
+  return out;
+}
+
+/** About one member in this many opens a pack whatever room is left (see packSiblings). */
+const PACK_ANCHOR_EVERY = 8;
+
+function packOf(members: Piece[], lines: LineIndex): Piece {
+  let main = members[0];
+  for (const m of members) {
+    const better = m.unit !== main.unit ? m.unit : lines.chars(m.start, m.end) > lines.chars(main.start, main.end);
+    if (better) main = m;
+  }
+  const group = members[0].group;
+  const labels: string[] = [];
+  for (const m of members) {
+    const label = group && m.context.startsWith(`${group} > `) ? m.context.slice(group.length + 3) : m.context;
+    if (label && m.unit && !labels.includes(label)) labels.push(label);
+  }
+  const named = labels.join(PACK_SEPARATOR);
+  const context = named ? (group ? `${group} > ${named}` : named) : main.context;
+  return { ...main, start: members[0].start, end: members[members.length - 1].end, context, unit: members.some((m) => m.unit) };
 }
 
 export type { Tree };

@@ -25,7 +25,7 @@ export type ChunkingOptions = RagConfig["chunking"];
  * Bumped whenever the same file and options may produce different chunks (boundaries, kinds,
  * symbols, context), so an index built by an older chunker can be recognised and rebuilt.
  */
-export const CHUNKING_VERSION = 9;
+export const CHUNKING_VERSION = 10;
 
 export { registerChunker, clearCustomChunkers } from "./registry.js";
 export { loadCustomChunkers, type CustomChunkerEntry } from "./custom-chunkers.js";
@@ -66,7 +66,7 @@ export async function chunkFile(
   // Callers holding an older or partial config still get every limit.
   const options: ChunkingOptions = { ...DEFAULT_CONFIG.chunking, ...given };
   const handler = handlerFor(filePath);
-  const limits = { maxLines: options.maxLines, maxChars: options.maxChars, minChars: options.minChars };
+  const limits = { maxLines: options.maxLines, maxChars: options.maxChars, minChars: options.minChars, packChars: options.packChars };
   if (handler?.type === "text" && handler.format === "pdf") {
     return chunkPdf(filePath, typeof data === "string" ? latin1Bytes(data) : data, limits);
   }

@@ -57,6 +57,8 @@ export interface Limits {
   maxLines: number;
   maxChars: number;
   minChars: number;
+  /** Neighbouring pieces of one parent share a chunk up to this many characters (0: never). */
+  packChars?: number;
 }
 
 export function fits(lines: LineIndex, a: number, b: number, limits: Limits): boolean {

@@ -193,6 +193,12 @@ export const DEFAULT_CONFIG = {
     maxChars: 4000,
     /** Adjacent chunks shorter than this many characters are merged. */
     minChars: 200,
+    /**
+     * Neighbouring declarations of one parent (a file's functions, a class's methods) share a
+     * chunk up to this many characters, each still named in its context; 0 gives every
+     * declaration a chunk of its own.
+     */
+    packChars: 1500,
     /** Line-fallback chunk size and overlap (F3). */
     fallbackLines: 100,
     overlapLines: 10,
@@ -221,6 +227,7 @@ export const DEFAULT_CONFIG = {
       definitions: true,
       chunkKind: true,
       fileAggregation: true,
+      fileMatch: true,
       diversity: true,
       demoteNonSource: true,
     },
@@ -325,6 +332,7 @@ export const REINDEX_KEYS = [
   "chunking.maxLines",
   "chunking.maxChars",
   "chunking.minChars",
+  "chunking.packChars",
   "chunking.fallbackLines",
   "chunking.overlapLines",
   "chunking.nodeTypes",

@@ -65,7 +65,7 @@ export async function runQuery(ctx: QueryContext, query: string, options: Search
       filter: options.filter,
       mode,
       rank: options.rank ?? r.rank,
-      ranker: (q, candidates) => rankCandidates(q, candidates, { features: r.rankFeatures }),
+      ranker: (q, candidates, evidence) => rankCandidates(q, candidates, { ...evidence, features: r.rankFeatures }),
     });
   } catch (err) {
     if (retriesLeft > 0 && (await ctx.store.replacedSince(latest))) return runQuery(ctx, query, options, retriesLeft - 1);

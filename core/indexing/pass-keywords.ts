@@ -2,7 +2,6 @@
 // big workspace never parses the snapshot), and its changes, written at commit as a delta
 // file or a new snapshot.
 import { join } from "node:path";
-import type { ChunkRecord } from "../types.js";
 import { KeywordIndex, type KeywordDoc } from "../keyword/keyword-index.js";
 import { removeQuietly, writeFileAtomic } from "./atomic-file.js";
 import {
@@ -16,10 +15,6 @@ import {
 } from "./keyword-files.js";
 import type { Manifest } from "./manifest.js";
 import type { PassEnv } from "./pass-env.js";
-
-export function keywordDoc(r: ChunkRecord, text: string): KeywordDoc {
-  return { id: r.id, text, filePath: r.filePath, language: r.language, kind: r.kind, symbol: r.symbol };
-}
 
 export class PassKeywords {
   /** Removals apply before additions in a delta: a pass never removes and re-adds the same id. */

@@ -1,6 +1,6 @@
 // Step 6 of a pass: old rows out, new rows in; the keyword index and the manifest's entries
 // follow the store. Nothing here is committed until pass-commit.ts writes the manifest.
-import { keywordDoc } from "./pass-keywords.js";
+import { keywordDocOf } from "../keyword/keyword-doc.js";
 import type { BatchChanges } from "./pass-records.js";
 import type { PassState } from "./pass-state.js";
 
@@ -36,7 +36,7 @@ export async function writeBatch(pass: PassState, changes: BatchChanges, vectors
     if (rows.length > 0) await store.add(rows);
   });
   pass.keywords.remove(removeIds);
-  pass.keywords.add(addRecords.map((r, i) => keywordDoc(r, addTexts[i])));
+  pass.keywords.add(addRecords.map((r, i) => keywordDocOf(r, addTexts[i])));
   progress.mark("batch:keyword");
   for (const t of touched) manifest.files[t.path] = t.entry;
   pass.touchedEntries += touched.length;

@@ -34,6 +34,10 @@ export class Interner {
   values(): string[] {
     return this.list;
   }
+
+  get size(): number {
+    return this.list.length;
+  }
 }
 
 /** value → position, built with a plain loop (no temporary pair arrays: this runs on every load). */

@@ -80,6 +80,8 @@ export class KeywordIndex {
   private paths = new Interner();
   private languages = new Interner();
   private kinds = new Interner();
+  /** Per-file lengths for fileScores(); dropped whenever documents come or go. */
+  private fileLens: { lens: Float64Array; count: number } | null = null;
   // Per-query scratch, reused so a query costs only the postings it touches.
   private scratch = new Float64Array(0);
   // Per-document term-frequency scratch (by term id), reused across add() calls.
@@ -97,6 +99,7 @@ export class KeywordIndex {
 
   /** Adds documents; a document whose id is already present replaces the old one. */
   add(docs: KeywordDoc[]): void {
+    this.fileLens = null;
     if (this.termIds === null && (docs.length > 256 || this.newTermIds.size > 20_000)) this.buildTermMap();
     for (const doc of docs) {
       checkDoc(doc);
@@ -179,15 +182,7 @@ export class KeywordIndex {
    */
   search(query: string, topK: number, filter?: SearchFilter): ScoredId[] {
     if (topK <= 0 || this.liveDocs === 0) return [];
-    const termIds: number[] = [];
-    const seen = new Set<number>();
-    for (const token of tokenizeCode(query)) {
-      const termId = this.lookupTerm(normaliseTerm(token));
-      if (termId !== undefined && !seen.has(termId)) {
-        seen.add(termId);
-        termIds.push(termId);
-      }
-    }
+    const termIds = this.queryTermIds(query);
     if (termIds.length === 0) return [];
 
     if (this.scratch.length < this.docIds.length) this.scratch = new Float64Array(Math.max(this.docIds.length, this.scratch.length * 2));
@@ -227,6 +222,91 @@ export class KeywordIndex {
     }
     const weight = queryWeight > 0 ? queryWeight : 1;
     return heap.sorted().map(([doc, s]) => ({ id: this.docIds[doc] as string, score: 1 - Math.exp(-SCORE_STEEPNESS * (s / weight)) }));
+  }
+
+  /**
+   * BM25 of whole files for `query`, for the files named (a file is the sum of its chunks'
+   * term frequencies and lengths; `b` normalises by file length against the mean file), scaled
+   * like search() by the query's weight into [0,1). How well a file as a whole matches,
+   * whatever number of chunks it was cut into.
+   */
+  fileScores(query: string, files: Iterable<string>, b = B): Map<string, number> {
+    const out = new Map<string, number>();
+    const wanted = new Map<number, string>();
+    for (const f of files) {
+      const n = this.paths.lookup(f);
+      if (n !== undefined) wanted.set(n, f);
+    }
+    const termIds = this.queryTermIds(query);
+    if (termIds.length === 0 || wanted.size === 0 || this.liveDocs === 0) return out;
+    const { lens, count } = this.fileLengths();
+    const avg = this.liveLenSum / Math.max(1, count) || 1;
+    const pathCount = this.paths.size;
+    const seenIn = new Int32Array(pathCount).fill(-1);
+    const tf = new Float64Array(pathCount);
+    const score = new Map<number, number>();
+    let queryWeight = 0;
+    termIds.forEach((termId, t) => {
+      // One walk over the postings: each file's frequency, and in how many files the term is.
+      let df = 0;
+      const touched: number[] = [];
+      const visit = (doc: number, f: number) => {
+        if (this.docIds[doc] === null) return;
+        const p = this.docPath[doc];
+        if (seenIn[p] !== t) {
+          seenIn[p] = t;
+          df++;
+          if (wanted.has(p)) touched.push(p);
+        }
+        tf[p] += f;
+      };
+      if (termId < this.baseTermCount) {
+        const end = this.baseOffsets[termId + 1];
+        for (let i = this.baseOffsets[termId]; i < end; i++) visit(this.baseDocs[i], this.baseTfs[i]);
+      }
+      const list = this.delta.get(termId);
+      if (list) for (let i = 0; i < list.length; i += 2) visit(list[i], list[i + 1]);
+      const idf = Math.log(1 + (count - df + 0.5) / (df + 0.5));
+      queryWeight += idf;
+      for (const p of touched) {
+        const norm = K1 * (1 - b + (b * lens[p]) / avg);
+        score.set(p, (score.get(p) ?? 0) + (idf * tf[p] * (K1 + 1)) / (tf[p] + norm));
+      }
+      // Reset only what this term touched (all files it occurs in, wanted or not).
+      if (termId < this.baseTermCount) {
+        const end = this.baseOffsets[termId + 1];
+        for (let i = this.baseOffsets[termId]; i < end; i++) tf[this.docPath[this.baseDocs[i]]] = 0;
+      }
+      if (list) for (let i = 0; i < list.length; i += 2) tf[this.docPath[list[i]]] = 0;
+    });
+    const weight = queryWeight > 0 ? queryWeight : 1;
+    for (const [p, s] of score) out.set(wanted.get(p)!, 1 - Math.exp(-SCORE_STEEPNESS * (s / weight)));
+    return out;
+  }
+
+  /** Each file's length (the sum of its live chunks' lengths) and how many files have one; cached until the index changes. */
+  private fileLengths(): { lens: Float64Array; count: number } {
+    if (this.fileLens && this.fileLens.lens.length === this.paths.size) return this.fileLens;
+    const lens = new Float64Array(this.paths.size);
+    for (let d = 0; d < this.docIds.length; d++) if (this.docIds[d] !== null) lens[this.docPath[d]] += this.docLens[d];
+    let count = 0;
+    for (const l of lens) if (l > 0) count++;
+    this.fileLens = { lens, count };
+    return this.fileLens;
+  }
+
+  /** Distinct term ids of the query's tokens that the index knows. */
+  private queryTermIds(query: string): number[] {
+    const termIds: number[] = [];
+    const seen = new Set<number>();
+    for (const token of tokenizeCode(query)) {
+      const termId = this.lookupTerm(normaliseTerm(token));
+      if (termId !== undefined && !seen.has(termId)) {
+        seen.add(termId);
+        termIds.push(termId);
+      }
+    }
+    return termIds;
   }
 
   /** Compact binary form; see README.md for the layout. */
@@ -389,6 +469,7 @@ export class KeywordIndex {
   private kill(docNo: number): void {
     const id = this.docIds[docNo];
     if (id === null) return;
+    this.fileLens = null;
     this.docIds[docNo] = null;
     this.idToDoc.delete(id);
     this.liveDocs--;

@@ -3,6 +3,7 @@
 import type { ChunkRecord } from "../types.js";
 import { identifierKey, unsigiled, type QueryAnalysis } from "./query-analysis.js";
 import { distinctTerms, normaliseTerm, tokenizeCode, tokenizePath } from "../keyword/tokenize.js";
+import { declaredNames, packMembers } from "../chunking/pack.js";
 
 /** Kinds that declare something: what a user naming or describing code usually wants. */
 const DEFINITION_KINDS = new Set([
@@ -85,16 +86,6 @@ function identifierWords(name: string): string[] {
   return [...new Set(tokens.filter((t) => t !== whole).map(normaliseTerm))].filter((w) => !/^\d+$/.test(w));
 }
 
-/** Last declared name in a context string like `class Foo > method bar(a, b)`: ["Foo", "bar"]. */
-function contextNames(context: string): string[] {
-  const out: string[] = [];
-  for (const part of context.split(">")) {
-    const m = part.trim().match(/([\p{L}_$][\p{L}\p{N}_$]*)\s*(?:\(|<|$)/u);
-    if (m) out.push(m[1]);
-  }
-  return out;
-}
-
 /** Score of a symbol the query names in another case or with other separators (`command` for `Command`). */
 const LOOSE_SYMBOL_MATCH = 0.5;
 
@@ -106,25 +97,55 @@ const LOOSE_SYMBOL_MATCH = 0.5;
  */
 export function exactSymbolMatch(q: QueryAnalysis, record: ChunkRecord): number {
   if (q.identifierKeys.size === 0) return 0;
-  const names = contextNames(record.context);
+  const { names, parent } = declaredNames(record);
   const written = q.writtenNames;
-  if (record.symbol && written.has(unsigiled(record.symbol))) return 1;
-  if (names.length >= 2 && written.has(names.slice(-2).map(unsigiled).join("."))) return 1;
-  const own = record.symbol ? identifierKey(record.symbol) : "";
-  if (own && q.identifierKeys.has(own)) return LOOSE_SYMBOL_MATCH;
-  if (names.length >= 2 && q.identifierKeys.has(identifierKey(names.slice(-2).join("")))) return LOOSE_SYMBOL_MATCH;
+  for (const name of names) {
+    if (written.has(unsigiled(name))) return 1;
+    if (parent && written.has(`${unsigiled(parent)}.${unsigiled(name)}`)) return 1;
+  }
+  for (const name of names) {
+    if (q.identifierKeys.has(identifierKey(name))) return LOOSE_SYMBOL_MATCH;
+    if (parent && q.identifierKeys.has(identifierKey(parent + name))) return LOOSE_SYMBOL_MATCH;
+  }
   return 0;
+}
+
+/**
+ * A packed chunk as the answer to this query: named (symbol and kind) by the member the query
+ * names, else by the member whose name it spells best; unchanged when it names none of them
+ * or the chunk is not a pack. The lines stay the pack's: the member is shown with its neighbours.
+ */
+export function focusOnMember(q: QueryAnalysis, record: ChunkRecord): ChunkRecord {
+  const members = packMembers(record);
+  if (members.length < 2) return record;
+  let best: { kind: string; name: string } | null = null;
+  let bestScore = 0;
+  for (const m of members) {
+    const one = { ...record, symbol: m.name, context: "" };
+    const score = 2 * exactSymbolMatch(q, one) + symbolTermCoverage(q, one);
+    if (score > bestScore) {
+      bestScore = score;
+      best = m;
+    }
+  }
+  if (!best || (best.name === record.symbol && best.kind === record.kind)) return record;
+  return { ...record, symbol: best.name, kind: best.kind };
 }
 
 /** Share of the symbol's words that the query mentions: "parse a log level" vs `ParseLevel` → 1. */
 export function symbolTermCoverage(q: QueryAnalysis, record: ChunkRecord): number {
   if (!record.symbol || q.terms.length === 0) return 0;
-  const words = identifierWords(record.symbol);
-  if (words.length === 0) return 0;
   const terms = new Set(q.terms);
-  let hit = 0;
-  for (const w of words) if (terms.has(w)) hit++;
-  return hit / words.length;
+  let best = 0;
+  // A packed chunk: the member whose name the query spells best.
+  for (const name of declaredNames(record).names) {
+    const words = identifierWords(name);
+    if (words.length === 0) continue;
+    let hit = 0;
+    for (const w of words) if (terms.has(w)) hit++;
+    best = Math.max(best, hit / words.length);
+  }
+  return best;
 }
 
 /**

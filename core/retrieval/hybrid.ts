@@ -1,9 +1,21 @@
 // Hybrid retrieval (F11): keyword (BM25) and vector candidates, fused (fusion.ts), ranked
 // (rank.ts), de-duplicated, thresholded. Portable: no Node built-ins. See README.md for the design.
 import type { KeywordIndex } from "../keyword/keyword-index.js";
+import { PACK_SEPARATOR } from "../chunking/pack.js";
 import type { ChunkRecord, ScoredId, SearchFilter, SearchResult, VectorStore } from "../types.js";
-import { rankCandidates, type RankCandidate } from "./rank.js";
+import { rankCandidates, type RankCandidate, type RankOptions } from "./rank.js";
+
+/** What the ranking stage gets besides the candidates: how well each candidate's whole file matches. */
+export type RankEvidence = Pick<RankOptions, "fileScores">;
 import { fuseCandidates } from "./fusion.js";
+import { focusOnMember } from "./features.js";
+import { analyseQuery } from "./query-analysis.js";
+
+/** A packed chunk is named by the member the query asks for (analysed once, on the first pack). */
+function memberFocus(query: string): (record: ChunkRecord) => ChunkRecord {
+  let q: ReturnType<typeof analyseQuery> | null = null;
+  return (record) => (record.context.includes(PACK_SEPARATOR) ? focusOnMember((q ??= analyseQuery(query)), record) : record);
+}
 
 export type RetrievalMode = "hybrid" | "keyword" | "vector";
 
@@ -19,7 +31,7 @@ export interface HybridInput {
   mode: RetrievalMode;
   rank: boolean;
   /** The ranking stage used when `rank` is true; rankCandidates() unless replaced (tests, experiments). */
-  ranker?: (query: string, candidates: RankCandidate[]) => RankCandidate[];
+  ranker?: (query: string, candidates: RankCandidate[], evidence: RankEvidence) => RankCandidate[];
 }
 
 /**
@@ -69,17 +81,24 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
     // A keyword hit the store no longer holds (an index pass in flight) is skipped.
     if (record) candidates.push({ record, ...f });
   }
-  candidates = input.rank ? (input.ranker ?? rankCandidates)(query, candidates) : candidates.sort((a, b) => b.score - a.score);
+  if (input.rank) {
+    // File-level BM25 of the candidates' files: keyword evidence, so not for vectors-only.
+    const evidence: RankEvidence = useKeyword ? { fileScores: keyword.fileScores(query, new Set(candidates.map((c) => c.record.filePath))) } : {};
+    candidates = (input.ranker ?? rankCandidates)(query, candidates, evidence);
+  } else {
+    candidates.sort((a, b) => b.score - a.score);
+  }
   // Whatever the ranker did, results leave sorted by their final score.
   if (input.rank) candidates.sort((a, b) => b.score - a.score);
 
   const results: SearchResult[] = [];
   const kept = new Map<string, ChunkRecord[]>();
+  const focus = memberFocus(query);
   for (const c of candidates) {
     const score = clamp01(c.score);
     if (score < input.minScore) break; // sorted: nothing later can pass
     if (overlapsKept(kept, c.record)) continue;
-    results.push({ chunk: c.record, score });
+    results.push({ chunk: focus(c.record), score });
     if (results.length >= input.topK) break;
   }
   return results;

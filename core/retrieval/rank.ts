@@ -33,7 +33,8 @@ export interface RankCandidate extends FusedScores {
  * termCoverage (the chunk contains every content word of the query),
  * pathMatch (query words in file or directory names), definitions (declarations over
  * references of a named identifier), chunkKind (declarations over loose code over prose),
- * fileAggregation (files with several matching chunks go up), diversity (repeated chunks of
+ * fileAggregation (files with several matching chunks go up), fileMatch (files whose whole
+ * text matches the query's words go up: file-level BM25, whatever the number of chunks), diversity (repeated chunks of
  * one file decay), demoteNonSource (tests, generated and vendored code go down unless asked).
  */
 export type RankFeatureFlags = RagConfig["retrieval"]["rankFeatures"];
@@ -67,9 +68,11 @@ export const RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
   /** Multiplier on prose (Markdown sections...) unless the query asks for documentation. */
   prose: 0.7,
   /** Lift for the chunk's file by its aggregated evidence (relative to the best file). */
-  fileAggregation: 0.8,
+  fileAggregation: 0.6,
   /** How much each later chunk of a file counts towards the file's evidence. */
   fileAggregationDecay: 0.75,
+  /** Lift for the chunk's file by how well the whole file matches the query's words (file-level BM25, relative to the best file). */
+  fileMatch: 0.4,
   /** Multiplier per earlier chunk of the same file already ranked above. */
   diversity: 0.9,
   /** Share of its file's lifts (path, file evidence) a further chunk of an already ranked file keeps. */
@@ -91,6 +94,7 @@ export interface RankWeights {
   prose: number;
   fileAggregation: number;
   fileAggregationDecay: number;
+  fileMatch: number;
   diversity: number;
   repeatFileLift: number;
   demote: Record<PathClass, number>;
@@ -99,6 +103,8 @@ export interface RankWeights {
 export interface RankOptions {
   /** Switch parts off (missing keys stay on). */
   features?: Partial<RankFeatureFlags>;
+  /** File-level BM25 of the candidates' files (KeywordIndex.fileScores), for `fileMatch`. */
+  fileScores?: ReadonlyMap<string, number>;
   /** Other weights than the calibrated ones (calibration runs only). */
   weights?: Partial<RankWeights>;
 }
@@ -167,6 +173,11 @@ export function rankCandidates(query: string, candidates: RankCandidate[], optio
     // still reach the top get it (a lift of at most `termCoverage` cannot climb further).
     const top = [...scored].sort((a, b) => b.own + b.fileLift - (a.own + a.fileLift)).slice(0, TERM_COVERAGE_CANDIDATES);
     for (const x of top) x.own += w.termCoverage * queryTermCoverage(q, x.c.record);
+  }
+  if (f.fileMatch && options.fileScores && w.fileMatch > 0) {
+    let best = 0;
+    for (const v of options.fileScores.values()) best = Math.max(best, v);
+    if (best > 0) for (const x of scored) x.fileLift += (w.fileMatch * (options.fileScores.get(x.c.record.filePath) ?? 0)) / best;
   }
   if (f.fileAggregation) {
     const evidence = fileEvidence(scored.map((x) => ({ c: x.c, s: x.own + x.fileLift })), w.fileAggregationDecay);

@@ -6,6 +6,7 @@ import { BUNDLED_MODEL_ID, DEFAULT_CONFIG } from "../config/defaults.js";
 import { chunkFile, embeddingText, languageForPath, setGrammarSource } from "../chunking/index.js";
 import { createBrowserEmbedder, type BrowserEmbedderOptions } from "../embedding/browser.js";
 import { KeywordIndex } from "../keyword/keyword-index.js";
+import { keywordDocOf } from "../keyword/keyword-doc.js";
 import { hybridSearch } from "../retrieval/hybrid.js";
 import { MemoryVectorStore } from "../store/memory.js";
 import { fnv1aHex } from "../text-hash.js";
@@ -106,7 +107,7 @@ export class WebSearch {
         });
         const vectors = this.embedder ? await this.embedder.embed(records.map((r) => embeddingText(r)), "document") : null;
         await this.store.add(records.map((r, i) => ({ ...r, vector: vectors ? vectors[i] : null })));
-        this.keyword.add(records.map((r) => ({ id: r.id, text: embeddingText(r), filePath: r.filePath, language: r.language, kind: r.kind, symbol: r.symbol })));
+        this.keyword.add(records.map((r) => keywordDocOf(r, embeddingText(r))));
         this.files++;
       }
       done++;

@@ -10,6 +10,8 @@ const LIMITS = [
   { minChars: 0 },
   { maxLines: 6, maxChars: 400, minChars: 0 },
   { maxLines: 3, maxChars: 120, minChars: 60 },
+  { packChars: 1500 },
+  { maxLines: 20, maxChars: 600, packChars: 500 },
 ];
 
 const textFixtures = fixtureNames().filter((name) => !name.endsWith(".pdf"));

@@ -23,8 +23,12 @@ export function readFixture(name: string): Uint8Array {
   return new Uint8Array(readFileSync(join(FIXTURES, name)));
 }
 
+/**
+ * The default options but one: these tests look at the declarations a file is cut into, so
+ * neighbours are not packed together (packing has tests of its own, packing.test.ts).
+ */
 export function options(overrides: Partial<ChunkingOptions> = {}): ChunkingOptions {
-  return { ...DEFAULT_CONFIG.chunking, ...overrides };
+  return { ...DEFAULT_CONFIG.chunking, packChars: 0, ...overrides };
 }
 
 /** Chunks a fixture as the indexer would: workspace-relative path, raw bytes. */

@@ -47,6 +47,7 @@ const FEATURES = [
   "no-definitions",
   "no-chunk-kind",
   "no-file-aggregation",
+  "no-file-match",
   "no-diversity",
   "no-demote-non-source",
 ];

@@ -22,7 +22,9 @@ afterAll(async () => {
   await ollama.close();
 });
 
-const BUNDLED = { logging: { logFilePath: "" } };
+// One function a chunk (no packing), so that "the moved chunks" are exactly the old functions.
+const ONE_PER_FUNCTION = { chunking: { packChars: 0 } };
+const BUNDLED = { logging: { logFilePath: "" }, ...ONE_PER_FUNCTION };
 const handlers = Array.from({ length: 6 }, (_, i) => tsFunction(`handler${i}Process`, `handler ${i} does step ${i} of the pipeline ${"x".repeat(200)}`)).join("\n");
 const inserted = tsFunction("brandNewAuditTrail", `records who changed what ${"y".repeat(200)}`);
 
@@ -90,7 +92,7 @@ describe("vectors re-used from the table (bundled model)", () => {
 
 describe("the embedding cache (remote model)", () => {
   it("keeps a cache file and serves moved chunks from it, not from the table", async () => {
-    const { root, engine } = await workspace(ollamaOverrides(ollama.url, "embed-a"));
+    const { root, engine } = await workspace(ollamaOverrides(ollama.url, "embed-a", ONE_PER_FUNCTION));
     await engine.index();
     const files = cacheFiles(engine.stateDir);
     expect(files).toHaveLength(1);

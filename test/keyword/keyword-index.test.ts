@@ -183,3 +183,37 @@ describe("KeywordIndex file format", () => {
     expect(() => KeywordIndex.deserialize(other)).toThrow(/format version 1, expected \d/);
   });
 });
+
+describe("KeywordIndex file scores", () => {
+  const at = (id: string, filePath: string, text: string): KeywordDoc => ({ id, text, filePath, language: "python", kind: "function", symbol: "" });
+  const filler = (n: number) => Array.from({ length: n }, (_, i) => `other_${i} value`).join("\n");
+
+  test("scores a file as a whole: words split over two of its chunks count together", () => {
+    const index = new KeywordIndex();
+    index.add([at("a1", "paths.py", "def join_path(): pass"), at("a2", "paths.py", "def normalise(): return manager"), at("b1", "app.py", "path only")]);
+    const s = index.fileScores("path manager", ["paths.py", "app.py"]);
+    expect(s.get("paths.py")!).toBeGreaterThan(s.get("app.py")!);
+    expect(s.get("paths.py")!).toBeLessThan(1);
+  });
+
+  test("a long file that mentions the words once ranks below a short one that is about them, unless b is 0", () => {
+    const index = new KeywordIndex();
+    index.add([
+      at("s", "small.py", "retry backoff"),
+      ...Array.from({ length: 20 }, (_, i) => at(`l${i}`, "app.py", i === 0 ? `retry backoff\n${filler(30)}` : filler(30))),
+    ]);
+    const normed = index.fileScores("retry backoff", ["small.py", "app.py"]);
+    expect(normed.get("small.py")!).toBeGreaterThan(normed.get("app.py")!);
+    const raw = index.fileScores("retry backoff", ["small.py", "app.py"], 0);
+    expect(raw.get("small.py")!).toBeCloseTo(raw.get("app.py")!, 10);
+  });
+
+  test("names only the files asked for, forgets removed chunks, and knows none of an unknown query", () => {
+    const index = new KeywordIndex();
+    index.add([at("a", "a.py", "alpha beta"), at("b", "b.py", "alpha")]);
+    expect([...index.fileScores("alpha", ["a.py"]).keys()]).toEqual(["a.py"]);
+    index.removeIds(["b"]);
+    expect(index.fileScores("alpha", ["a.py", "b.py"]).has("b.py")).toBe(false);
+    expect(index.fileScores("zeta", ["a.py"]).size).toBe(0);
+  });
+});

@@ -91,7 +91,8 @@ describe("opencode-rag mcp", () => {
     expect(r.isError).toBe(false);
     expect(r.text).toMatch(/^## search_semantic: "parseConfig" — \d+ result\(s\)/);
     expect(r.text).toContain("keyword-only search");
-    expect(r.text).toMatch(/### 1\. src\/config\.ts:1-3 · typescript · function `parseConfig`/);
+    // parseConfig shares a chunk with the class after it (packed), and the answer is named by it.
+    expect(r.text).toMatch(/### 1\. src\/config\.ts:1-9 · typescript · function `parseConfig`/);
   });
 
   it("answers get_file_skeleton, find_usages and describe_image", async () => {

@@ -1,0 +1,104 @@
+// Packing: neighbouring declarations of one parent share a chunk up to `packChars`, and every
+// one of them stays findable by name (its context lists them; ranking and the keyword index
+// read the names back).
+import { describe, expect, it } from "vitest";
+import { chunkFile } from "../../core/chunking/index.js";
+import { declaredNames } from "../../core/chunking/pack.js";
+import { analyseQuery } from "../../core/retrieval/query-analysis.js";
+import { exactSymbolMatch, focusOnMember, symbolTermCoverage } from "../../core/retrieval/features.js";
+import { keywordDocOf } from "../../core/keyword/keyword-doc.js";
+import type { ChunkRecord } from "../../core/types.js";
+import { options } from "./helpers.js";
+
+const small = (name: string) => `def ${name}(value):\n    """Return ${name} of the value."""\n    return value + 1\n`;
+const big = (name: string) => `def ${name}(items):\n${Array.from({ length: 40 }, (_, i) => `    items.append("entry number ${i} for ${name}")`).join("\n")}\n    return items\n`;
+
+const source = [
+  "import os",
+  "",
+  small("parse_limit"),
+  small("read_limit"),
+  small("write_limit"),
+  big("build_table"),
+  "class Cache:",
+  ...big("rebuild").split("\n").map((l) => (l ? `    ${l}` : l)),
+  "    def get(self, key):",
+  "        return self.items[key]",
+  "",
+  "    def put(self, key, value):",
+  "        self.items[key] = value",
+  "",
+  small("after_class"),
+].join("\n");
+
+describe("packing neighbouring declarations", () => {
+  it("puts small neighbours together and names each in the context", async () => {
+    const chunks = await chunkFile("pkg/limits.py", source, options({ packChars: 1500 }));
+    const first = chunks[0];
+    expect(first.startLine).toBe(1);
+    for (const name of ["parse_limit", "read_limit", "write_limit"]) expect(first.context).toContain(`function ${name}(value)`);
+    expect(first.content).toContain("import os");
+    // The big function does not fit beside them: a chunk of its own, named as before.
+    const table = chunks.find((c) => c.symbol === "build_table")!;
+    expect(table.context).toBe("function build_table(items)");
+    expect(table.content.length).toBeGreaterThan(1500);
+    // Only a pack is bounded by packChars; one declaration alone keeps the usual limits.
+    for (const c of chunks) if (c.context.includes("; ")) expect(c.content.length).toBeLessThanOrEqual(1500);
+  });
+
+  it("never packs across a parent: a split class's methods pack with each other, not with the function after it", async () => {
+    const chunks = await chunkFile("pkg/limits.py", source, options({ packChars: 800, maxChars: 1000 }));
+    const methods = chunks.find((c) => c.context === "class Cache > method get(self, key); method put(self, key, value)");
+    expect(methods, chunks.map((c) => c.context).join("\n")).toBeDefined();
+    expect(methods!.content).not.toContain("after_class");
+    const after = chunks.find((c) => c.context.includes("after_class"))!;
+    expect(after.startLine).toBeGreaterThan(methods!.endLine);
+  });
+
+  it("keeps every declaration its own chunk with packChars 0", async () => {
+    const chunks = await chunkFile("pkg/limits.py", source, options({ packChars: 0 }));
+    expect(chunks.map((c) => c.symbol)).toEqual(expect.arrayContaining(["parse_limit", "read_limit", "write_limit", "build_table", "Cache", "after_class"]));
+  });
+
+  it("finds a packed member by its name: symbol match, symbol words and the keyword document", async () => {
+    const chunks = await chunkFile("pkg/limits.py", source, options({ packChars: 1500 }));
+    const record: ChunkRecord = { ...chunks[0], id: "x", contentHash: "h", description: "" };
+    expect(declaredNames(record).names).toEqual(expect.arrayContaining(["parse_limit", "read_limit", "write_limit"]));
+    expect(exactSymbolMatch(analyseQuery("read_limit"), record)).toBe(1);
+    expect(symbolTermCoverage(analyseQuery("write the limit"), record)).toBe(1);
+    expect(keywordDocOf(record, "text").symbol.split(" ")).toEqual(expect.arrayContaining(["parse_limit", "read_limit", "write_limit"]));
+  });
+});
+
+describe("packs after an edit", () => {
+  it("an inserted function re-packs only its neighbourhood: most packs keep their text (and so their vector)", async () => {
+    const many = Array.from({ length: 80 }, (_, i) => small(`step_${i}_of_the_pipeline`)).join("\n");
+    const before = await chunkFile("pkg/steps.py", many, options({ packChars: 1500 }));
+    const after = await chunkFile("pkg/steps.py", `${small("inserted_first")}\n${many}`, options({ packChars: 1500 }));
+    const old = new Set(before.map((c) => c.content));
+    const changed = after.filter((c) => !old.has(c.content));
+    expect(before.length).toBeGreaterThanOrEqual(6);
+    expect(changed.length).toBeLessThanOrEqual(3);
+  });
+});
+
+describe("declared names from a context", () => {
+  it("reads the name after the kind word, whatever follows it", () => {
+    const names = (context: string, symbol = "") => declaredNames({ symbol, context });
+    expect(names("class Cache > method get(self, key); method put(self, key, value)")).toEqual({ names: ["get", "put"], parent: "Cache" });
+    expect(names("function withDisplay :: (Display -> X a) -> X a", "withDisplay").names).toEqual(["withDisplay"]);
+    expect(names("function <+> :: a -> a -> a", "<+>").names).toEqual(["<+>"]);
+    expect(names("class Box<T>").names).toEqual(["Box"]);
+    expect(names("impl").names).toEqual([]);
+  });
+});
+
+describe("a packed answer is named by the member asked for", () => {
+  it("takes the member's kind and name when the query names it, and keeps the pack's lines", async () => {
+    const chunks = await chunkFile("pkg/limits.py", source, options({ packChars: 1500 }));
+    const record: ChunkRecord = { ...chunks[0], id: "x", contentHash: "h", description: "" };
+    const focused = focusOnMember(analyseQuery("write_limit"), record);
+    expect(focused).toMatchObject({ symbol: "write_limit", kind: "function", startLine: record.startLine, endLine: record.endLine });
+    expect(focusOnMember(analyseQuery("something unrelated"), record)).toBe(record);
+  });
+});
