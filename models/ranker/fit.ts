@@ -1,10 +1,10 @@
-// Fitting the linear ranker (core/retrieval/learned-rank.ts) on feature rows: standardise,
+// Fitting the linear ranker (models/ranker/learned-rank.ts) on feature rows: standardise,
 // then minimise each query's softmax loss (−log of the probability mass on chunks of relevant
 // files) with Adam, full batch, from zero weights: deterministic for the same data.
 // Weights: shared + a per-kind delta (symbol / natural), the deltas regularised harder so
 // that the few symbol queries move their weights only where the evidence is consistent.
-import { RANKER_FEATURES } from "../../core/retrieval/ranker-features.js";
-import type { RankerModel } from "../../core/retrieval/learned-rank.js";
+import { RANKER_FEATURES } from "./ranker-features.js";
+import type { RankerModel } from "./learned-rank.js";
 
 export interface TrainingQuery {
   kind: "symbol" | "natural";

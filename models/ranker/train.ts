@@ -7,8 +7,8 @@
 import { writeFileSync } from "node:fs";
 import { analyseQuery } from "../../core/retrieval/query-analysis.js";
 import { rankCandidates, type RankCandidate } from "../../core/retrieval/rank.js";
-import { rankerFeatureRows } from "../../core/retrieval/ranker-features.js";
-import { learnedRerank, orderByLogit, scoreRows, type RankerModel } from "../../core/retrieval/learned-rank.js";
+import { rankerFeatureRows } from "./ranker-features.js";
+import { learnedRerank, orderByLogit, scoreRows, type RankerModel } from "./learned-rank.js";
 import { candidatesOf, hitsTarget, ndcgAt10, topTen, type CollectedQuery, type CollectedRepo, type Mode } from "./data.js";
 import { DEFAULT_FIT, fitRanker, type FitOptions, type TrainingQuery } from "./fit.js";
 import { assertFold, type TrainingPolicy } from "./provenance.js";

@@ -5,8 +5,8 @@ import { assertFold, assertTrainable, heldOutNames, loadPolicy, type TrainingPol
 import { crossValidate, prepare } from "../../models/ranker/train.js";
 import type { CollectedRepo } from "../../models/ranker/data.js";
 import { DEFAULT_FIT } from "../../models/ranker/fit.js";
-import { checkRankerModel, learnedRerank, type RankerModel } from "../../core/retrieval/learned-rank.js";
-import { RANKER_FEATURES } from "../../core/retrieval/ranker-features.js";
+import { checkRankerModel, learnedRerank, type RankerModel } from "../../models/ranker/learned-rank.js";
+import { RANKER_FEATURES } from "../../models/ranker/ranker-features.js";
 import { rankCandidates, type RankCandidate } from "../../core/retrieval/rank.js";
 import type { ChunkRecord } from "../../core/types.js";
 

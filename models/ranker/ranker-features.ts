@@ -3,9 +3,9 @@
 // file's other candidates and the analysed query. The
 // trainer (models/ranker) calls this same function, so training and search see identical
 // numbers. Every value is in [0,1]. Portable.
-import type { ChunkRecord } from "../types.js";
-import type { QueryAnalysis } from "./query-analysis.js";
-import { scaledSourceScores, type FusedScores } from "./fusion.js";
+import type { ChunkRecord } from "../../core/types.js";
+import type { QueryAnalysis } from "../../core/retrieval/query-analysis.js";
+import { scaledSourceScores, type FusedScores } from "../../core/retrieval/fusion.js";
 import {
   classifyPath,
   definesIdentifier,
@@ -17,7 +17,7 @@ import {
   pathTermCoverage,
   queryTermCoverage,
   symbolTermCoverage,
-} from "./features.js";
+} from "../../core/retrieval/features.js";
 
 /** Names of the columns, in order: the model file lists them and is refused if they differ. */
 export const RANKER_FEATURES = [

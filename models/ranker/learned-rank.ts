@@ -4,7 +4,7 @@
 // relevant file first (softmax over each query's head). After scoring, each further chunk of
 // a file already listed loses `repeatPenalty` per earlier chunk, so the first results name
 // different files. Below the head the hand-set order stays. Portable.
-import { analyseQuery, type QueryAnalysis } from "./query-analysis.js";
+import { analyseQuery, type QueryAnalysis } from "../../core/retrieval/query-analysis.js";
 import { RANKER_FEATURES, rankerFeatureRows, type FeatureInput } from "./ranker-features.js";
 
 export interface RankerModel {
