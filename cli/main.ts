@@ -6,7 +6,7 @@ import { openEngine } from "../core/engine.js";
 import { ConfigError } from "../core/config/validate.js";
 import type { Engine, Logger } from "../core/engine-types.js";
 import { cleanErrorMessage } from "../core/error-line.js";
-import { IndexBusyError } from "../core/indexing/lock.js";
+import { IndexBusyError } from "../core/locking/busy.js";
 import { PlainError } from "../core/errors/plain-error.js";
 import { COMMANDS } from "./command-table.js";
 import { GLOBAL_HELP, GLOBAL_OPTIONS, hoistGlobalOptions, UsageError, type Command } from "./command.js";
