@@ -8,6 +8,7 @@ import type { Engine, Logger } from "../core/engine-types.js";
 import { cleanErrorMessage } from "../core/error-line.js";
 import { IndexBusyError } from "../core/locking/busy.js";
 import { PlainError } from "../core/errors/plain-error.js";
+import { packageVersion } from "../core/paths.js";
 import { COMMANDS } from "./command-table.js";
 import { GLOBAL_HELP, GLOBAL_OPTIONS, hoistGlobalOptions, UsageError, type Command } from "./command.js";
 
@@ -16,7 +17,7 @@ export const EXIT = { ok: 0, failure: 1, usage: 2, busy: 3 } as const;
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
-  return `opencode-rag: local semantic code search
+  return `opencode-rag ${packageVersion()}: local semantic code search
 
 Usage: opencode-rag <command> [options]
 
@@ -26,7 +27,7 @@ ${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join("\n")}
 Options for every command:
 ${GLOBAL_HELP}
 
-Run \`opencode-rag <command> --help\` for a command's options.`;
+Run \`opencode-rag <command> --help\` for a command's options; \`opencode-rag --version\` prints the version.`;
 }
 
 const stderrLogger: Logger = {
@@ -50,7 +51,7 @@ export async function main(rawArgv: string[]): Promise<number> {
     return name ? EXIT.ok : EXIT.usage;
   }
   if (name === "--version" || name === "-v") {
-    out(process.env.npm_package_version ?? "opencode-rag");
+    out(packageVersion());
     return EXIT.ok;
   }
   const command: Command | undefined = COMMANDS.find((c) => c.name === name);
