@@ -41,6 +41,16 @@ function firstLine(err: unknown): string {
   return msg.trim() || (err instanceof Error ? err.name : "unknown error");
 }
 
+/** Node's option parser in one line of ours: its hints about positionals and dashes are for programmers. */
+function optionProblem(message: string): string {
+  const ambiguous = /^Option '(?:-\w, )?(-{1,2}[\w-]+)[^']*' argument is ambiguous/.exec(message);
+  if (ambiguous) {
+    const option = ambiguous[1];
+    return `${option} takes a value; write one that starts with a dash joined to it, as ${option}${option.startsWith("--") ? "=" : ""}-1`;
+  }
+  return message.split("\n")[0].replace(/\. To specify a positional.*$/, "");
+}
+
 export async function main(rawArgv: string[]): Promise<number> {
   const out = (t: string) => void process.stdout.write(t + "\n");
   const err = (t: string) => void process.stderr.write(t + "\n");
@@ -73,7 +83,7 @@ export async function main(rawArgv: string[]): Promise<number> {
         strict: true,
       });
     } catch (e) {
-      throw new UsageError(firstLine(e).replace(/\. To specify a positional.*$/, ""));
+      throw new UsageError(optionProblem(firstLine(e)));
     }
     const values = parsed.values as Record<string, string | boolean | string[] | boolean[] | undefined>;
     if (values.help) {
