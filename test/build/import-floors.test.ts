@@ -17,14 +17,13 @@ const FLOORS: Floor[] = [
     name: "foundations",
     members: ["core/types.ts", "core/error-line.ts", "core/redact.ts", "core/text-hash.ts", "core/bounded-memo.ts", "core/paths.ts", "core/config/", "core/locking/"],
   },
-  {
-    name: "stores and files",
-    members: ["core/files/", "core/objectstore/", "core/store/", "core/keyword/", "core/retrieval/", "core/memory/", "core/symbols/", "core/telemetry/", "core/eval/"],
-  },
+  { name: "files and stores", members: ["core/files/", "core/objectstore/", "core/store/", "core/telemetry/"] },
+  { name: "chunking", members: ["core/chunking/"] },
+  { name: "search", members: ["core/keyword/", "core/retrieval/", "core/memory/", "core/symbols/", "core/eval/"] },
   // The engine's contract (types only): the rooms below know nothing of it; the ones above log
   // through its Logger and run passes with its options.
   { name: "engine contract", members: ["core/engine-types.ts"] },
-  { name: "services", members: ["core/logging/", "core/errors/", "core/embedding/", "core/chunking/", "core/ipc/"] },
+  { name: "services", members: ["core/logging/", "core/errors/", "core/embedding/", "core/ipc/"] },
   { name: "indexing", members: ["core/indexing/"] },
   { name: "description", members: ["core/description/"] },
   { name: "engine", members: ["core/engine.ts", "core/engine/", "core/index.ts", "core/web/"] },
