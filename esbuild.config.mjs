@@ -1,7 +1,8 @@
 // Builds every host bundle from one place: one entry per host (CLI, library, server plugin,
-// TUI plugin, web), plus the grammar files copied once to dist/grammars/.
+// TUI plugin, web), plus the grammar files copied once to dist/grammars/ and the config's JSON
+// Schema written to dist/config.schema.json.
 import { build } from "esbuild";
-import { existsSync, mkdirSync, copyFileSync, readdirSync, readFileSync, chmodSync } from "node:fs";
+import { existsSync, mkdirSync, copyFileSync, readdirSync, readFileSync, chmodSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -133,6 +134,46 @@ function copyGrammars() {
   for (const [from, name] of sources) copyFileSync(from, join(out, name));
 }
 
+/** Each config key's doc comment in core/config/defaults.ts, by dotted path ("retrieval.topK"). */
+export async function configKeyDocs() {
+  const { default: ts } = await import("typescript");
+  const file = join(root, "core", "config", "defaults.ts");
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+  const docs = {};
+  const visit = (literal, prefix) => {
+    for (const prop of literal.properties) {
+      if (!ts.isPropertyAssignment(prop)) continue;
+      const path = (prefix ? prefix + "." : "") + (ts.isStringLiteral(prop.name) ? prop.name.text : prop.name.getText(source));
+      const comments = ts.getJSDocCommentsAndTags(prop).filter((d) => ts.isJSDoc(d));
+      const text = comments.map((d) => ts.getTextOfJSDocComment(d.comment) ?? "").join(" ").replace(/\s+/g, " ").trim();
+      if (text) docs[path] = text;
+      let value = prop.initializer;
+      while (ts.isAsExpression(value) || ts.isSatisfiesExpression(value)) value = value.expression;
+      if (ts.isObjectLiteralExpression(value)) visit(value, path);
+    }
+  };
+  for (const statement of source.statements) {
+    if (!ts.isVariableStatement(statement)) continue;
+    for (const d of statement.declarationList.declarations) {
+      if (d.name.getText(source) === "DEFAULT_CONFIG" && d.initializer && ts.isObjectLiteralExpression(d.initializer)) visit(d.initializer, "");
+    }
+  }
+  if (Object.keys(docs).length === 0) throw new Error("no documented keys found in DEFAULT_CONFIG of core/config/defaults.ts");
+  return docs;
+}
+
+/** The config's JSON Schema as the package ships it: built from core/config/schema.ts, never edited by hand. */
+export async function configSchemaText() {
+  const bundled = await build({ entryPoints: [join(root, "core", "config", "schema.ts")], bundle: true, write: false, format: "esm", platform: "neutral", logLevel: "error" });
+  const { configSchema, CONFIG_SCHEMA_FILE } = await import("data:text/javascript;base64," + Buffer.from(bundled.outputFiles[0].text).toString("base64"));
+  return { file: CONFIG_SCHEMA_FILE, text: JSON.stringify(configSchema(await configKeyDocs()), null, 2) + "\n" };
+}
+
+async function writeConfigSchema() {
+  const { file, text } = await configSchemaText();
+  writeFileSync(join(dist, file), text);
+}
+
 async function main() {
   mkdirSync(dist, { recursive: true });
   copyGrammars();
@@ -143,6 +184,7 @@ async function main() {
   }
   jobs.push(buildTui());
   jobs.push(buildWeb());
+  jobs.push(writeConfigSchema());
   await Promise.all(jobs);
   if (existsSync(join(dist, "cli.js"))) chmodSync(join(dist, "cli.js"), 0o755);
 }

@@ -6,8 +6,9 @@ import { openEngine } from "../core/engine.js";
 import { ConfigError } from "../core/config/validate.js";
 import type { Engine, Logger } from "../core/engine-types.js";
 import { cleanErrorMessage } from "../core/error-line.js";
-import { IndexBusyError } from "../core/indexing/lock.js";
+import { IndexBusyError } from "../core/locking/busy.js";
 import { PlainError } from "../core/errors/plain-error.js";
+import { packageVersion } from "../core/paths.js";
 import { COMMANDS } from "./command-table.js";
 import { GLOBAL_HELP, GLOBAL_OPTIONS, hoistGlobalOptions, UsageError, type Command } from "./command.js";
 
@@ -16,7 +17,7 @@ export const EXIT = { ok: 0, failure: 1, usage: 2, busy: 3 } as const;
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
-  return `opencode-rag: local semantic code search
+  return `opencode-rag ${packageVersion()}: local semantic code search
 
 Usage: opencode-rag <command> [options]
 
@@ -26,7 +27,7 @@ ${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join("\n")}
 Options for every command:
 ${GLOBAL_HELP}
 
-Run \`opencode-rag <command> --help\` for a command's options.`;
+Run \`opencode-rag <command> --help\` for a command's options; \`opencode-rag --version\` prints the version.`;
 }
 
 const stderrLogger: Logger = {
@@ -40,6 +41,16 @@ function firstLine(err: unknown): string {
   return msg.trim() || (err instanceof Error ? err.name : "unknown error");
 }
 
+/** Node's option parser in one line of ours: its hints about positionals and dashes are for programmers. */
+function optionProblem(message: string): string {
+  const ambiguous = /^Option '(?:-\w, )?(-{1,2}[\w-]+)[^']*' argument is ambiguous/.exec(message);
+  if (ambiguous) {
+    const option = ambiguous[1];
+    return `${option} takes a value; write one that starts with a dash joined to it, as ${option}${option.startsWith("--") ? "=" : ""}-1`;
+  }
+  return message.split("\n")[0].replace(/\. To specify a positional.*$/, "");
+}
+
 export async function main(rawArgv: string[]): Promise<number> {
   const out = (t: string) => void process.stdout.write(t + "\n");
   const err = (t: string) => void process.stderr.write(t + "\n");
@@ -50,7 +61,7 @@ export async function main(rawArgv: string[]): Promise<number> {
     return name ? EXIT.ok : EXIT.usage;
   }
   if (name === "--version" || name === "-v") {
-    out(process.env.npm_package_version ?? "opencode-rag");
+    out(packageVersion());
     return EXIT.ok;
   }
   const command: Command | undefined = COMMANDS.find((c) => c.name === name);
@@ -72,7 +83,7 @@ export async function main(rawArgv: string[]): Promise<number> {
         strict: true,
       });
     } catch (e) {
-      throw new UsageError(firstLine(e).replace(/\. To specify a positional.*$/, ""));
+      throw new UsageError(optionProblem(firstLine(e)));
     }
     const values = parsed.values as Record<string, string | boolean | string[] | boolean[] | undefined>;
     if (values.help) {

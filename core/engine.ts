@@ -19,7 +19,7 @@ import { recoverInterruptedPass, runIndexPass, type PassEnv } from "./indexing/i
 import { oneLine } from "./indexing/prepare-file.js";
 import { plainError } from "./errors/plain-error.js";
 import { storeDamage } from "./indexing/store-files.js";
-import { readManifestHeader } from "./indexing/manifest.js";
+import { committedFileCount, readManifestHeader } from "./indexing/manifest.js";
 import { startWatcher } from "./indexing/watch.js";
 import { ignoreRulesFor } from "./indexing/workspace-rules.js";
 import { openSharedIndex, type SharedIndex } from "./indexing/shared-index.js";
@@ -150,10 +150,16 @@ class WorkspaceEngine implements Engine {
     return openSharedIndex(this.storeUri, this.config.vectorStore.storageOptions, this.stateDir, this.logger);
   }
 
+  /** A failure of a known kind as the plain line a user reads (see core/errors), else as it came. */
+  private plain(err: unknown, during: "pass" | "read"): unknown {
+    const { root, storeUri, stateDir, logger } = this.passEnv;
+    return plainError(err, during, { root, storeUri, stateDir, logger, committedFiles: () => committedFileCount(stateDir) });
+  }
+
   /** Pulls a shared index's latest commit into the mirror (throttled): other machines' passes become visible. */
   private async refreshShared(): Promise<void> {
     if (!this.shared || Date.now() - this.sharedRefreshedAt < SHARED_REFRESH_MS) return;
-    await this.shared.refresh().catch((err: unknown) => Promise.reject(plainError(err, "read", this.passEnv)));
+    await this.shared.refresh().catch((err: unknown) => Promise.reject(this.plain(err, "read")));
     this.sharedRefreshedAt = Date.now();
   }
 
@@ -196,12 +202,12 @@ class WorkspaceEngine implements Engine {
       this.committed.passCommitted();
       this.quirks.invalidate();
       return summary;
-    }, (err: unknown) => Promise.reject(plainError(err, "pass", this.passEnv)));
+    }, (err: unknown) => Promise.reject(this.plain(err, "pass")));
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchResult[]> {
     this.assertOpen();
-    return runQuery(this.query, query, options).catch((err: unknown) => Promise.reject(plainError(err, "read", this.passEnv)));
+    return runQuery(this.query, query, options).catch((err: unknown) => Promise.reject(this.plain(err, "read")));
   }
 
   async status(options: { countPending?: boolean } = {}): Promise<IndexStatus> {

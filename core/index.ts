@@ -11,7 +11,7 @@ export { openEngine } from "./engine.js";
 export { loadConfig, type LoadedConfig, type LoadConfigOptions } from "./config/load.js";
 export { ConfigError, validateConfig } from "./config/validate.js";
 export { DEFAULT_CONFIG, BUNDLED_MODEL_ID, type RagConfig } from "./config/defaults.js";
-export { IndexBusyError, waitingLine } from "./indexing/lock.js";
+export { IndexBusyError, waitingLine } from "./locking/busy.js";
 export { PlainError } from "./errors/plain-error.js";
 export type { FailureKind } from "./errors/plain-errors.js";
 export { IndexCancelledError } from "./indexing/indexer.js";

@@ -25,6 +25,13 @@ export function packageRoot(): string {
   }
 }
 
+/** The installed package's version, read from its package.json: the one place it is written. */
+export function packageVersion(): string {
+  const version: unknown = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")).version;
+  if (typeof version !== "string") throw new Error("opencode-rag: its package.json names no version (is the package installed intact?)");
+  return version;
+}
+
 /** Folder with tree-sitter.wasm and every grammar; built by esbuild.config.mjs. */
 export function grammarsDir(): string {
   return join(packageRoot(), "dist", "grammars");

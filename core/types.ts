@@ -1,6 +1,6 @@
 // The domain vocabulary shared by every part of the core. Plug points are interfaces
-// (Chunker, EmbeddingProvider, VectorStore, KeywordIndex) so that hosts and tests can swap
-// implementations without touching the indexer or the retriever.
+// (Chunker, EmbeddingProvider, VectorStore, KeywordIndex, ChatClient) so that hosts and tests
+// can swap implementations without touching the indexer or the retriever.
 
 /** What kind of unit a chunk is. Open-ended: custom chunkers may use their own kinds. */
 export type ChunkKind =
@@ -152,4 +152,30 @@ export interface SearchResult {
   chunk: ChunkRecord;
   /** In [0,1], higher is better. */
   score: number;
+}
+
+// The chat model behind chunk and image descriptions and quirk capture (core/description/llm.ts).
+
+export interface LlmImage {
+  mime: string;
+  base64: string;
+}
+
+export interface LlmMessage {
+  role: "system" | "user" | "assistant";
+  text: string;
+  images?: LlmImage[];
+}
+
+export interface LlmAnswer {
+  text: string;
+  /** Prompt + completion tokens as reported by the server, or estimated (4 characters a token). */
+  tokens: number;
+}
+
+export interface ChatClient {
+  readonly provider: string;
+  readonly baseUrl: string;
+  chat(model: string, messages: LlmMessage[], maxTokens: number): Promise<LlmAnswer>;
+  close(): Promise<void>;
 }

@@ -4,6 +4,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { parse as parseJsonc, type ParseError } from "jsonc-parser";
 
+/** The package's name, as package.json says it: how init finds it in a project's node_modules. */
+export const PACKAGE_NAME = "opencode-rag";
+
 /** What init did to one file; "kept" means it left a file the user owns alone. */
 export type InitAction = "created" | "updated" | "unchanged" | "kept";
 

@@ -74,6 +74,14 @@ function searchOptions(values: OptionValues): SearchOptions {
   };
 }
 
+/** The query text of the command line: all positionals, one query; blank is a usage mistake. */
+function queryText(positionals: string[]): string {
+  if (positionals.length === 0) throw new UsageError('missing the query text: opencode-rag query "where are embeddings batched"');
+  const text = positionals.join(" ");
+  if (text.trim() === "") throw new UsageError('the query text is empty: say what to look for, e.g. opencode-rag query "where are embeddings batched"');
+  return text;
+}
+
 export const queryCommand: Command = {
   name: "query",
   summary: "search the index",
@@ -97,15 +105,16 @@ export const queryCommand: Command = {
     const json = ctx.values.json === true;
     const batch = ctx.values.batch as string | undefined;
     const opts = searchOptions(ctx.values);
+    let text = "";
     if (batch !== undefined) {
       if (!json) throw new UsageError("--batch prints JSON lines: add --json");
       if (ctx.positionals.length > 0) throw new UsageError("give either a query or --batch FILE, not both");
-    } else if (ctx.positionals.length === 0) {
-      throw new UsageError('missing the query text: opencode-rag query "where are embeddings batched"');
+    } else {
+      text = queryText(ctx.positionals);
     }
     // A watching engine (the plugin, `index --watch`, `mcp`) answers at once; else search here.
     if (batch === undefined && !ctx.debug && !processWide[SERVER_TRIED]) {
-      if (await answerFromRunningEngine(ctx.out, ctx.err, ctx.configPath, ctx.positionals.join(" "), opts, json)) return 0;
+      if (await answerFromRunningEngine(ctx.out, ctx.err, ctx.configPath, text, opts, json)) return 0;
     }
     const engine = await ctx.engine();
     const status = await engine.status({ countPending: false });
@@ -128,7 +137,7 @@ export const queryCommand: Command = {
       }
       return 0;
     }
-    printResults(ctx.out, json, await engine.search(ctx.positionals.join(" "), opts));
+    printResults(ctx.out, json, await engine.search(text, opts));
     return 0;
   },
 };
@@ -167,15 +176,17 @@ export async function queryFromRunningEngine(argv: string[], out: (t: string) =>
   } catch {
     return null;
   }
-  if (values.help || values.debug || values.batch !== undefined || positionals.length === 0) return null;
+  if (values.help || values.debug || values.batch !== undefined) return null;
   let opts: SearchOptions;
+  let text: string;
   try {
     opts = searchOptions(values);
+    text = queryText(positionals);
   } catch {
     return null;
   }
   processWide[SERVER_TRIED] = true;
-  return (await answerFromRunningEngine(out, err, values.config as string | undefined, positionals.join(" "), opts, values.json === true)) ? 0 : null;
+  return (await answerFromRunningEngine(out, err, values.config as string | undefined, text, opts, values.json === true)) ? 0 : null;
 }
 
 /** The running engine of this workspace with these settings, when there is one and an index. */

@@ -23,6 +23,7 @@ function wholeNumber(flag: string, value: unknown): number | undefined {
 /** The tool's arguments from the command line, checked by the tool's own schema. */
 function usageInput(ctx: CommandContext) {
   if (ctx.positionals.length !== 1) throw new UsageError("give one identifier: opencode-rag usages parseConfig");
+  if (ctx.positionals[0].trim() === "") throw new UsageError("the identifier is empty: give the one to find, e.g. opencode-rag usages parseConfig");
   const parsed = FindUsagesSchema.safeParse({
     symbolName: ctx.positionals[0],
     file: ctx.values.file,
@@ -32,8 +33,10 @@ function usageInput(ctx: CommandContext) {
     includeComments: ctx.values.comments === true ? true : undefined,
   });
   if (!parsed.success) {
-    const flags: Record<string, string> = { symbolName: "SYMBOL", topK: "--top-k", pathHint: "--path", file: "--file", offset: "--offset" };
-    throw new UsageError(parsed.error.issues.map((i) => `${flags[String(i.path[0])] ?? String(i.path[0])}: ${i.message}`).join("; "));
+    // The tool's messages name its arguments; here they are the command's SYMBOL and flags.
+    const flags: Record<string, string> = { symbolName: "the symbol", topK: "--top-k", pathHint: "--path", file: "--file", offset: "--offset" };
+    const said = (key: string, message: string) => (message.startsWith(`${key} `) ? `${flags[key] ?? key}${message.slice(key.length)}` : `${flags[key] ?? key}: ${message}`);
+    throw new UsageError(parsed.error.issues.map((i) => said(String(i.path[0]), i.message)).join("; "));
   }
   return parsed.data;
 }

@@ -322,8 +322,11 @@ export const ENUM_KEYS: Record<string, readonly string[]> = {
   "logging.level": ["debug", "info", "error"],
 };
 
-/** Keys holding free-form maps (their sub-keys are not validated against defaults). */
-export const OPEN_MAP_KEYS = new Set(["chunking.nodeTypes", "vectorStore.storageOptions"]);
+/** Keys holding free-form maps: any sub-key, each value of the kind named here. */
+export const OPEN_MAP_KEYS: Record<string, "string" | "string list"> = {
+  "chunking.nodeTypes": "string list",
+  "vectorStore.storageOptions": "string",
+};
 
 /** Changing one of these invalidates the index: the next pass rebuilds. */
 export const REINDEX_KEYS = [

@@ -5,7 +5,7 @@ import { availableParallelism } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { DEFAULT_CONFIG, type RagConfig } from "./defaults.js";
-import { ConfigError, deepMerge, MAX_EMBEDDING_THREADS, validateConfig } from "./validate.js";
+import { ConfigError, deepMerge, MAX_EMBEDDING_THREADS, SCHEMA_KEY, validateConfig } from "./validate.js";
 
 export const CONFIG_FILE_CANDIDATES = ["opencode-rag.json", ".opencode/rag.json"];
 export const RUNTIME_OVERRIDES_FILE = "runtime-overrides.json";
@@ -97,11 +97,13 @@ export function checkThreads(config: RagConfig, source: string): void {
   }
 }
 
-function parseAndCheck(file: string): unknown {
+/** The file's settings, validated; its `$schema` is for editors and stays out of the config. */
+function parseAndCheck(file: string): Record<string, unknown> {
   const raw = readJsonFile(file);
   const problems = validateConfig(raw, file);
   if (problems.length > 0) throw new ConfigError(problems.join("\n"));
-  return raw;
+  const { [SCHEMA_KEY]: _schema, ...settings } = raw as Record<string, unknown>;
+  return settings;
 }
 
 export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {

@@ -28,7 +28,11 @@ export function validateConfig(input: unknown, source = "config"): string[] {
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
     return [`${source}: the top level must be a JSON object, found ${describe(input)}`];
   }
-  walk(input as Record<string, unknown>, DEFAULT_CONFIG as unknown as Record<string, unknown>, "", source, problems);
+  const { [SCHEMA_KEY]: schema, ...rest } = input as Record<string, unknown>;
+  if (schema !== undefined && typeof schema !== "string") {
+    problems.push(`${source}: "${SCHEMA_KEY}" must be a string, the path or URL of the config's JSON Schema, found ${describe(schema)}; remove it (opencode-rag init writes one)`);
+  }
+  walk(rest, DEFAULT_CONFIG as unknown as Record<string, unknown>, "", source, problems);
   return problems;
 }
 
@@ -41,7 +45,6 @@ function walk(
 ): void {
   for (const [key, v] of Object.entries(value)) {
     const path = prefix ? `${prefix}.${key}` : key;
-    if (key === "$schema") continue;
     if (!(key in defaults)) {
       const known = Object.keys(defaults).join(", ");
       problems.push(`${source}: unknown key "${path}" (known keys${prefix ? ` in "${prefix}"` : ""}: ${known})`);
@@ -66,7 +69,7 @@ function walk(
       problems.push(`${source}: "${path}" must be a non-negative number, found ${describe(v)}`);
       continue;
     }
-    if (OPEN_MAP_KEYS.has(path)) continue;
+    if (OPEN_MAP_KEYS[path]) continue;
     if (Array.isArray(v)) {
       checkArray(path, v, def as unknown[], source, problems);
     } else if (v !== null && typeof v === "object") {
@@ -78,20 +81,55 @@ function walk(
 /** Most threads the local runtime may be given; load.ts narrows it to the machine's cores. */
 export const MAX_EMBEDDING_THREADS = 64;
 
+/** The top-level key an editor reads the config's JSON Schema from; the only key not in the defaults. */
+export const SCHEMA_KEY = "$schema";
+
+/** A number with a range of its own; every other number is finite and not negative. */
+export interface NumberRange {
+  integer?: boolean;
+  minimum?: number;
+  exclusiveMinimum?: number;
+  maximum?: number;
+  /** What the number is, in a few words, after the range. */
+  means?: string;
+  fix: string;
+}
+
+export const NUMBER_RANGES: Record<string, NumberRange> = {
+  "embedding.threads": { integer: true, minimum: 1, maximum: MAX_EMBEDDING_THREADS, fix: "use about the number of CPU cores" },
+  "indexing.maxCpuShare": { exclusiveMinimum: 0, maximum: 1, means: "a share of the cores", fix: "use 0.5 for half the cores" },
+};
+
+/** Strings that must hold more than white space, with what to write instead. */
+export const NON_BLANK_KEYS: Record<string, string> = {
+  "vectorStore.path": 'must name a folder or URI, found an empty string; use ".opencode/rag_db" or remove the key',
+};
+
+function inRange(v: number, r: NumberRange): boolean {
+  if (r.integer && !Number.isInteger(v)) return false;
+  if (r.minimum !== undefined && v < r.minimum) return false;
+  if (r.exclusiveMinimum !== undefined && v <= r.exclusiveMinimum) return false;
+  return r.maximum === undefined || v <= r.maximum;
+}
+
+/** "a whole number from 1 to 64", "a number above 0 and at most 1". */
+function rangeWords(r: NumberRange): string {
+  const low = r.exclusiveMinimum !== undefined ? ` above ${r.exclusiveMinimum}` : r.minimum !== undefined ? ` from ${r.minimum}` : "";
+  const high = r.maximum === undefined ? "" : low.startsWith(" from") ? ` to ${r.maximum}` : `${low ? " and" : ""} at most ${r.maximum}`;
+  return `${r.integer ? "a whole number" : "a number"}${low}${high}${r.means ? ` (${r.means})` : ""}`;
+}
+
 /** Value rules beyond the type: a value that passes them can still hang or misplace the index. */
 function checkValue(path: string, v: unknown): string | null {
-  if (path === "embedding.threads" && typeof v === "number" && (!Number.isInteger(v) || v < 1 || v > MAX_EMBEDDING_THREADS)) {
-    return `"embedding.threads" must be a whole number from 1 to ${MAX_EMBEDDING_THREADS}, found ${describe(v)}; use about the number of CPU cores`;
-  }
-  if (path === "vectorStore.storageOptions" && v && typeof v === "object") {
-    const bad = Object.entries(v as Record<string, unknown>).find(([, x]) => typeof x !== "string");
-    if (bad) return `"vectorStore.storageOptions.${bad[0]}" must be a string (LanceDB takes every storage option as text), found ${describe(bad[1])}; write it in quotes`;
-  }
-  if (path === "indexing.maxCpuShare" && typeof v === "number" && !(v > 0 && v <= 1)) {
-    return `"indexing.maxCpuShare" must be a number above 0 and at most 1 (a share of the cores), found ${describe(v)}; use 0.5 for half the cores`;
-  }
-  if (path === "vectorStore.path" && typeof v === "string" && v.trim() === "") {
-    return `"vectorStore.path" must name a folder or URI, found an empty string; use ".opencode/rag_db" or remove the key`;
+  const range = NUMBER_RANGES[path];
+  if (range && typeof v === "number" && !inRange(v, range)) return `"${path}" must be ${rangeWords(range)}, found ${describe(v)}; ${range.fix}`;
+  if (NON_BLANK_KEYS[path] && typeof v === "string" && v.trim() === "") return `"${path}" ${NON_BLANK_KEYS[path]}`;
+  const map = OPEN_MAP_KEYS[path];
+  if (map && v && typeof v === "object") {
+    const fits = (x: unknown) => (map === "string" ? typeof x === "string" : Array.isArray(x) && x.every((e) => typeof e === "string"));
+    const bad = Object.entries(v as Record<string, unknown>).find(([, x]) => !fits(x));
+    if (bad && map === "string") return `"${path}.${bad[0]}" must be a string (LanceDB takes every storage option as text), found ${describe(bad[1])}; write it in quotes`;
+    if (bad) return `"${path}.${bad[0]}" must be an array of strings like ["match_statement"], found ${describe(bad[1])}`;
   }
   return null;
 }

@@ -7,30 +7,9 @@ import type { Logger } from "../engine-types.js";
 import { RemoteServiceError, type HttpClient, type RemoteSettings } from "../embedding/http.js";
 import { ollamaClient } from "../embedding/ollama.js";
 import { openaiClient } from "../embedding/openai.js";
+import type { ChatClient, LlmMessage } from "../types.js";
 
-export interface LlmImage {
-  mime: string;
-  base64: string;
-}
-
-export interface LlmMessage {
-  role: "system" | "user" | "assistant";
-  text: string;
-  images?: LlmImage[];
-}
-
-export interface LlmAnswer {
-  text: string;
-  /** Prompt + completion tokens as reported by the server, or estimated (4 characters a token). */
-  tokens: number;
-}
-
-export interface ChatClient {
-  readonly provider: string;
-  readonly baseUrl: string;
-  chat(model: string, messages: LlmMessage[], maxTokens: number): Promise<LlmAnswer>;
-  close(): Promise<void>;
-}
+export type { ChatClient, LlmAnswer, LlmImage, LlmMessage } from "../types.js";
 
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);

@@ -1,10 +1,10 @@
 // Where an index pass or a search fails on its way to a host (CLI, plugin, MCP): a failure
 // plain-errors.ts recognises becomes a PlainError whose message is the plain line; the store's
-// own error stays its `cause`, goes to the log, and is what --debug prints.
+// own error stays its `cause`, goes to the log, and is what --debug prints. What the line says
+// of the committed index comes from the caller: this room reads no index files.
 import { isAbsolute, relative, sep } from "node:path";
 import type { Logger } from "../engine-types.js";
 import { oneLine } from "../error-line.js";
-import { entryChunkCount, readManifest, readManifestHeader } from "../indexing/manifest.js";
 import { plainFailure, type FailureKind } from "./plain-errors.js";
 
 export class PlainError extends Error {
@@ -23,25 +23,14 @@ export interface FailureSite {
   storeUri: string;
   stateDir: string;
   logger: Logger;
+  /** Files in the committed index, or null when nothing is committed; asked only for a failure it explains. */
+  committedFiles(): number | null;
 }
 
 function display(root: string, path: string): string {
   if (!isAbsolute(path)) return path;
   const rel = relative(root, path);
   return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
-}
-
-/** Files of the committed index (as `status` counts them), or null when there is none. */
-function committedFiles(stateDir: string): number | null {
-  // The header counts them; a manifest of the older inline form is counted here.
-  const header = readManifestHeader(stateDir);
-  if (header.status !== "ok") return null;
-  if (typeof header.header.indexedFiles === "number") return header.header.indexedFiles;
-  const read = readManifest(stateDir);
-  if (read.status !== "ok") return null;
-  let files = 0;
-  for (const path in read.manifest.files) if (entryChunkCount(read.manifest.files[path]) > 0) files++;
-  return files;
 }
 
 /** `err` as a PlainError when it is a failure of a known kind (logged with its raw message), else `err` itself. */
@@ -52,7 +41,9 @@ export function plainError(err: unknown, during: "pass" | "read", site: FailureS
     store: remote ? site.storeUri : display(site.root, site.storeUri),
     localPath: display(site.root, site.stateDir),
     remote,
-    previousFiles: committedFiles(site.stateDir),
+    get previousFiles() {
+      return site.committedFiles();
+    },
     during,
     // A file of the index is named by its folder: that is what the user configured and knows.
     displayPath: (p) => display(site.root, [site.storeUri, site.stateDir].find((base) => p === base || p.startsWith(base + sep)) ?? p),

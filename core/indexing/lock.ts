@@ -1,40 +1,20 @@
 // One index pass at a time per store, across processes (`index --watch` in a terminal and the
-// plugin's background indexer). The lock file names its owner (lock-holder.ts: pid, host, a
-// random token and, on Linux, the boot id and start time that tell a dead owner from a reused
-// pid). The owner also touches the file every few seconds: where the process cannot be probed (another
-// host on a shared folder, no /proc), a lock nobody refreshed for two minutes is stale.
+// plugin's background indexer). The lock file names its owner (core/locking/holder.ts: pid,
+// host, a random token and, on Linux, the boot id and start time that tell a dead owner from a
+// reused pid). The owner also touches the file every few seconds: where the process cannot be
+// probed (another host on a shared folder, no /proc), a lock nobody refreshed for two minutes
+// is stale.
 import { closeSync, openSync, readFileSync, rmSync, statSync, utimesSync, writeSync, mkdirSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { describeHolder, holderRunning, markHeld, markReleased, thisHolder, type LockHolder } from "./lock-holder.js";
-
-export { processStartTicks } from "./lock-holder.js";
+import { IndexBusyError, type LockInfo } from "../locking/busy.js";
+import { holderRunning, markHeld, markReleased, thisHolder } from "../locking/holder.js";
 
 export const LOCK_FILE = "index.lock";
 /** How often a holder refreshes the lock file's mtime. */
 export const LOCK_HEARTBEAT_MS = 5_000;
 /** A lock whose mtime is older than this was left by an owner that stopped refreshing it. */
 export const LOCK_STALE_MS = 120_000;
-
-export interface LockInfo extends LockHolder {
-  /** Where this machine cannot tell whether the holder runs: when its lock goes stale. */
-  expiresAt?: string;
-}
-
-export class IndexBusyError extends Error {
-  constructor(
-    readonly lockFile: string,
-    readonly owner: LockInfo,
-  ) {
-    super(`another index pass is running: ${describeHolder(owner)}; wait for it to finish, or delete ${lockFile} if that process is gone`);
-    this.name = "IndexBusyError";
-  }
-}
-
-/** What a host prints while it waits for another pass: who holds the lock, since and until when. */
-export function waitingLine(err: IndexBusyError): string {
-  return `waiting for ${describeHolder(err.owner)}…`;
-}
 
 export function readLock(stateDir: string): LockInfo | null {
   try {

@@ -120,6 +120,19 @@ export function readManifestHeader(stateDir: string): ManifestHeaderRead {
   return { status: "ok", header };
 }
 
+/** Files of the committed index (as `status` counts them), or null when there is none. */
+export function committedFileCount(stateDir: string): number | null {
+  // The header counts them; a manifest of the older inline form is counted here.
+  const header = readManifestHeader(stateDir);
+  if (header.status !== "ok") return null;
+  if (typeof header.header.indexedFiles === "number") return header.header.indexedFiles;
+  const read = readManifest(stateDir);
+  if (read.status !== "ok") return null;
+  let files = 0;
+  for (const path in read.manifest.files) if (entryChunkCount(read.manifest.files[path]) > 0) files++;
+  return files;
+}
+
 export function readManifest(stateDir: string): ManifestRead {
   // A commit may replace the header and remove the table it named between the two reads here:
   // then the new header names a new table, and the read starts over.

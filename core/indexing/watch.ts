@@ -10,7 +10,7 @@ import type { RagConfig } from "../config/defaults.js";
 import type { IndexOptions, IndexSummary, Logger, Watcher, WatchOptions } from "../engine-types.js";
 import { isIgnoreFile, type IgnoreRules } from "../files/ignore-rules.js";
 import { toPosix } from "../files/walk.js";
-import { IndexBusyError, waitingLine } from "./lock.js";
+import { IndexBusyError, waitingLine } from "../locking/busy.js";
 import { PlainError } from "../errors/plain-error.js";
 import { isS3Uri } from "../objectstore/s3.js";
 import { IndexCancelledError } from "./indexer.js";

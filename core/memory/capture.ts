@@ -5,7 +5,7 @@
 // - prompt enforcement: mandatory capture rules in the guidance (text below).
 // Every candidate goes through the same gates as a manual add: trust monitor, secret
 // stripping, dedup (a near-duplicate confirms the old quirk instead).
-import type { ChatClient } from "../description/llm.js";
+import type { ChatClient } from "../types.js";
 import { stripSecrets } from "../redact.js";
 import type { QuirkMemory, QuirkType } from "./quirks.js";
 import { QUIRK_TYPES } from "./quirks.js";

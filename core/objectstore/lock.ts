@@ -3,11 +3,11 @@
 // (only the holder's version can be replaced). A holder that stops refreshing it (killed,
 // disconnected) loses it once `expiresAt` passes: the next writer replaces exactly that
 // version, so two machines can never both take over the same stale lock. The lock names its
-// holder as the local lock does (lock-holder.ts): a writer on the holder's own host that can
+// holder as the local lock does (core/locking/holder.ts): a writer on the holder's own host that can
 // prove it gone (same boot, pid absent or started at another time) takes over at once, with
 // the same conditional write, instead of waiting for the expiry.
-import { IndexBusyError } from "../indexing/lock.js";
-import { holderRunning, markHeld, markReleased, thisHolder, type LockHolder } from "../indexing/lock-holder.js";
+import { IndexBusyError } from "../locking/busy.js";
+import { holderRunning, markHeld, markReleased, thisHolder, type LockHolder } from "../locking/holder.js";
 import { PreconditionFailedError, type ObjectStore } from "./object-store.js";
 
 /** How long a lock stays valid without a refresh. Generous: machines' clocks differ. */

@@ -146,6 +146,12 @@ export interface ToolAnswer {
   isError: boolean;
 }
 
+/** One argument's problem; a message that already names its argument is not prefixed again. */
+function problem(key: string, message: string): string {
+  if (!key) return `arguments: ${message}`;
+  return message.startsWith(`${key} `) ? message : `${key}: ${message}`;
+}
+
 /**
  * Runs a tool for any host. Arguments are validated here (OpenCode 1.18 does not check them
  * against the schema, and MCP clients may not either), and an unexpected failure becomes a
@@ -155,7 +161,7 @@ export async function executeTool(ws: RagWorkspace, def: ToolDefinition, args: u
   const name = def.name;
   const parsed = def.schema.safeParse(args);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.map(String).join(".") || "arguments"}: ${i.message}`).join("; ");
+    const problems = parsed.error.issues.map((i) => problem(i.path.map(String).join("."), i.message)).join("; ");
     return { text: `Invalid arguments for ${name}: ${problems}. Fix them and call ${name} again.`, isError: true };
   }
   try {

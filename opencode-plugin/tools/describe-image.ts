@@ -2,11 +2,12 @@
 // a model: it reads the image's row (kind "image") from the index.
 import { z } from "zod";
 import type { RagWorkspace } from "../workspace.js";
+import { requiredText } from "./args.js";
 import { engineOrMessage, indexNotice, resolveInWorkspace, safeStatus } from "./context.js";
 
 
 export const describeImageArgs = {
-  filePath: z.string().min(1).max(1000).describe("Image path, relative to the workspace root"),
+  filePath: requiredText(1000, "filePath is empty: give the image's path relative to the workspace root, e.g. 'docs/architecture.png'").describe("Image path, relative to the workspace root"),
 };
 export const DescribeImageSchema = z.object(describeImageArgs);
 

@@ -4,11 +4,12 @@ import { z } from "zod";
 import { countKinds, lineCount, outlineFromTree, regexOutline, type OutlineItem } from "../../core/symbols/index.js";
 import { fitSections } from "../format.js";
 import type { RagWorkspace } from "../workspace.js";
+import { requiredText } from "./args.js";
 import { readWorkspaceFile } from "./context.js";
 
 
 export const fileSkeletonArgs = {
-  filePath: z.string().min(1).max(1000).describe("File path, relative to the workspace root (absolute paths inside the workspace work too)"),
+  filePath: requiredText(1000, "filePath is empty: give the file's path relative to the workspace root, e.g. 'src/app.ts'").describe("File path, relative to the workspace root (absolute paths inside the workspace work too)"),
 };
 export const FileSkeletonSchema = z.object(fileSkeletonArgs);
 

@@ -8,6 +8,7 @@ import { IgnoreRules, walkWorkspace } from "../../core/files/index.js";
 import { readRegularFile } from "../../core/files/safe-read.js";
 import { buildUsageReport, findOccurrences, findOccurrencesInText, type FileOccurrences, type Occurrence, type UsagePageOptions, type UsageReport } from "../../core/symbols/index.js";
 import type { RagWorkspace } from "../workspace.js";
+import { requiredText, wholeNumber } from "./args.js";
 import { indexNotice, pathPrefixes, readWorkspaceFile, safeStatus } from "./context.js";
 import { renderUsages, type CollectedUsages } from "./find-usages-text.js";
 
@@ -15,17 +16,14 @@ export type { CollectedUsages };
 
 
 export const findUsagesArgs = {
-  symbolName: z
-    .string()
-    .min(1)
-    .max(200)
+  symbolName: requiredText(200, "symbolName is empty: give the identifier to find, e.g. parseConfig")
     .regex(/^[A-Za-z_$][\w$]*$/, "symbolName must be one identifier, e.g. parseConfig (no dots, spaces or parentheses)")
     .describe("The identifier to find, e.g. parseConfig"),
-  pathHint: z.string().min(1).max(500).optional().describe("Only look under this workspace path prefix, e.g. 'src/'"),
-  topK: z.number().int().min(1).max(100).optional().describe("Uses to show with their lines, 1-100 (default 30), taken in turn from each file; every file is listed with its count regardless"),
+  pathHint: z.string().min(1, "pathHint is empty: give a workspace path prefix such as 'src/', or leave it out").max(500).optional().describe("Only look under this workspace path prefix, e.g. 'src/'"),
+  topK: wholeNumber("topK", 1, 100).optional().describe("Uses to show with their lines, 1-100 (default 30), taken in turn from each file; every file is listed with its count regardless"),
   includeComments: z.boolean().optional().describe("Also list mentions in comments and strings (default false)"),
-  file: z.string().min(1).max(500).optional().describe("Only this file's uses (a workspace-relative path from the answer's file list), e.g. 'src/app.ts'"),
-  offset: z.number().int().min(0).max(1_000_000).optional().describe("Skip this many uses, to see the ones after a previous answer (it says which offset to pass)"),
+  file: z.string().min(1, "file is empty: give a path from the answer's file list, or leave it out").max(500).optional().describe("Only this file's uses (a workspace-relative path from the answer's file list), e.g. 'src/app.ts'"),
+  offset: wholeNumber("offset", 0, 1_000_000).optional().describe("Skip this many uses, to see the ones after a previous answer (it says which offset to pass)"),
 };
 export const FindUsagesSchema = z.object(findUsagesArgs);
 export type FindUsagesInput = ReturnType<(typeof FindUsagesSchema)["parse"]>;

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { formatQuirkLine, QUIRK_TYPES } from "../../core/memory/quirks.js";
 import type { RagWorkspace } from "../workspace.js";
+import { requiredText, wholeNumber } from "./args.js";
 import { engineOrMessage } from "./context.js";
 
 
@@ -14,8 +15,8 @@ export const addQuirkArgs = {
 };
 
 export const recallQuirksArgs = {
-  query: z.string().min(1).max(1000).describe("What you need to remember, e.g. 'lancedb type casting'"),
-  topK: z.number().int().min(1).max(10).optional().describe("Number of quirks, 1-10 (default 5)"),
+  query: requiredText(1000, "query is empty: say what you need to remember, e.g. 'lancedb type casting'").describe("What you need to remember, e.g. 'lancedb type casting'"),
+  topK: wholeNumber("topK", 1, 10).optional().describe("Number of quirks, 1-10 (default 5)"),
 };
 
 export const AddQuirkSchema = z.object(addQuirkArgs);

@@ -5,14 +5,15 @@ import type { SearchResult } from "../../core/types.js";
 import { countTokens } from "../../core/telemetry/tokens.js";
 import { fence, fitSections, preview } from "../format.js";
 import type { RagWorkspace } from "../workspace.js";
+import { requiredText, wholeNumber } from "./args.js";
 import { engineOrMessage, indexNotice, pathPrefixes, safeStatus } from "./context.js";
 
 
 export const searchSemanticArgs = {
-  query: z.string().min(1).max(1000).describe("Narrow, specific description of the code you need, e.g. 'where expired sessions are purged'"),
+  query: requiredText(1000, "query is empty: describe the code you need, e.g. 'where expired sessions are purged'").describe("Narrow, specific description of the code you need, e.g. 'where expired sessions are purged'"),
   pathHints: z.array(z.string().min(1)).max(10).optional().describe("Up to 10 workspace path prefixes to search in, e.g. ['src/auth/']"),
   languageHints: z.array(z.string().min(1)).max(10).optional().describe("Up to 10 languages to search in, e.g. ['typescript']"),
-  topK: z.number().int().min(1).max(25).optional().describe("Number of results, 1-25 (default 10)"),
+  topK: wholeNumber("topK", 1, 25).optional().describe("Number of results, 1-25 (default 10)"),
 };
 
 export const SearchSemanticSchema = z.object(searchSemanticArgs);

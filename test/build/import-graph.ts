@@ -139,3 +139,29 @@ function shortestCycle(graph: Map<string, string[]>, start: string, component: S
   }
   return [start, start];
 }
+
+/** Floors from the bottom up; a member is a file (`core/types.ts`) or a folder (`core/config/`). */
+export interface Floor {
+  name: string;
+  members: string[];
+}
+
+/** The index of the floor `file` (relative to the root) stands on, or -1 when none names it. */
+export function floorOf(file: string, floors: Floor[]): number {
+  return floors.findIndex((floor) => floor.members.some((m) => (m.endsWith("/") ? file.startsWith(m) : file === m)));
+}
+
+/** Every import that reaches a higher floor, as `from (floor) -> to (floor)`, paths relative to `root`. */
+export function upwardImports(graph: Map<string, string[]>, root: string, floors: Floor[]): string[] {
+  const out: string[] = [];
+  for (const [file, targets] of graph) {
+    const from = relative(root, file);
+    const low = floorOf(from, floors);
+    for (const target of targets) {
+      const to = relative(root, target);
+      const high = floorOf(to, floors);
+      if (low >= 0 && high > low) out.push(`${from} (${floors[low].name}) -> ${to} (${floors[high].name})`);
+    }
+  }
+  return out.sort();
+}

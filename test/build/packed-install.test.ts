@@ -1,12 +1,13 @@
 // The published package, installed the way a user does: `npm pack`, then `npm install <tgz>`
 // into an empty project with a clean environment (no ONNXRUNTIME_* or npm_config_* settings,
-// and NuGet unreachable: only the npm registry answers), then --help, init, index and query;
-// none of them may print a warning (npm's included), and no inference runtime is downloaded.
+// and NuGet unreachable: only the npm registry answers), then --version, --help, init (with the
+// config schema it names), index and query; none of them may print a warning (npm's included),
+// and no inference runtime is downloaded.
 // Slow and networked, so it runs only with OPENCODE_RAG_PACK_TEST=1 (.ci/run sets it).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../indexing/dist-build.js";
 
@@ -80,9 +81,18 @@ describe.skipIf(!enabled)("the packed package in a fresh project", () => {
     expect(existsSync(join(installed, "scripts", "preinstall.cjs"))).toBe(false);
     expect(findFiles(join(project, "node_modules"), /^libonnxruntime_providers_cuda\.so$/)).toEqual([]);
 
-    expect(sh("npx", ["--no-install", "opencode-rag", "--help"], project)).toMatch(/opencode-rag/);
+    const { version } = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8"));
+    expect(sh("npx", ["--no-install", "opencode-rag", "--version"], project)).toBe(`${version}\n`);
+    expect(sh("npx", ["--no-install", "opencode-rag", "--help"], project)).toMatch(new RegExp(`^opencode-rag ${version.replace(/\./g, "\\.")}: `));
     sh("npx", ["--no-install", "opencode-rag", "init"], project);
     expect(existsSync(join(project, ".opencode", "plugins", "rag-plugin.js"))).toBe(true);
+    // The config schema ships, is reachable through the package's exports, and init names it.
+    const schema = join(installed, "dist", "config.schema.json");
+    expect(JSON.parse(readFileSync(schema, "utf8")).properties.retrieval.properties.topK.type).toBe("number");
+    expect(sh("node", ["-p", 'require.resolve("opencode-rag/config.schema.json")'], project).trim()).toBe(schema);
+    const ref = JSON.parse(readFileSync(join(project, ".opencode", "rag.json"), "utf8")).$schema;
+    expect(ref).toBe("../node_modules/opencode-rag/dist/config.schema.json");
+    expect(resolve(project, ".opencode", ref)).toBe(schema);
     expect(sh("npx", ["--no-install", "opencode-rag", "index"], project)).toMatch(/^indexed \d+ files/);
     const out = sh("npx", ["--no-install", "opencode-rag", "query", "shipping cost of a parcel by weight and distance", "--top-k", "1", "--json"], project);
     expect(JSON.parse(out)[0].filePath).toBe("src/shipping.ts");

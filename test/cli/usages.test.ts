@@ -89,7 +89,7 @@ describe("opencode-rag usages", () => {
     expect(r.stdout).toContain(heavyFileList().join("\n"));
     const bad = await run(["usages", "a.b()"]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("opencode-rag usages: SYMBOL: symbolName must be one identifier");
+    expect(bad.stderr).toContain("opencode-rag usages: the symbol must be one identifier, e.g. parseConfig");
     const offset = await run(["usages", HEAVY_SYMBOL, "--offset", "two"]);
     expect(offset.stderr).toContain('--offset must be a whole number, got "two"');
   });

@@ -84,6 +84,21 @@ describe("config validation", () => {
     expect(msg.split("\n")).toHaveLength(1);
   });
 
+  it("names a language's extra node types that are not a list of names", () => {
+    const msg = loadError(() => loadConfig({ root: workspace({ chunking: { nodeTypes: { python: "match_statement" } } }) }));
+    expect(msg).toMatch(/opencode-rag\.json: "chunking\.nodeTypes\.python" must be an array of strings like \["match_statement"\], found the string "match_statement"$/);
+    expect(loadConfig({ root: workspace({ chunking: { nodeTypes: { python: ["match_statement"] } } }) }).config.chunking.nodeTypes).toEqual({ python: ["match_statement"] });
+  });
+
+  it("leaves a config file's \"$schema\" to editors: accepted at the top, kept out of the settings", () => {
+    const root = workspace({ $schema: "./node_modules/opencode-rag/dist/config.schema.json", retrieval: { topK: 4 } });
+    const { config } = loadConfig({ root });
+    expect(config.retrieval.topK).toBe(4);
+    expect(Object.keys(config)).not.toContain("$schema");
+    expect(loadError(() => loadConfig({ root: workspace({ $schema: 1 }) }))).toMatch(/"\$schema" must be a string, the path or URL of the config's JSON Schema, found the number 1; remove it/);
+    expect(loadError(() => loadConfig({ root: workspace({ retrieval: { $schema: "x" } }) }))).toMatch(/unknown key "retrieval\.\$schema"/);
+  });
+
   it("refuses threads beyond the machine's cores but accepts the default", () => {
     const root = workspace({ embedding: { threads: 64 } });
     if (availableParallelism() < 32) expect(loadError(() => loadConfig({ root }))).toMatch(/embedding\.threads.*cores/);

@@ -7,15 +7,20 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TRANSFORMERS_INSTALL } from "../../core/embedding/transformers-runtime.js";
 import { ensureBuilt, repoRoot } from "../indexing/dist-build.js";
+
+const TRANSFORMERS = "@huggingface/transformers";
+const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+/** A caret range over the version the tests install. */
+const installCommand = `npm install ${TRANSFORMERS}@^${manifest.devDependencies[TRANSFORMERS]}`;
 
 const pkg = mkdtempSync(join(tmpdir(), "rag-no-transformers-"));
 afterAll(() => rmSync(pkg, { recursive: true, force: true }));
 
 beforeAll(() => {
   ensureBuilt();
-  const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { dependencies: Record<string, string> };
-  expect(Object.keys(manifest.dependencies)).not.toContain("@huggingface/transformers");
+  expect(Object.keys(manifest.dependencies)).not.toContain(TRANSFORMERS);
   writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "opencode-rag", type: "module" }));
   mkdirSync(join(pkg, "dist"));
   copyFileSync(join(repoRoot, "dist", "library.js"), join(pkg, "dist", "library.js"));
@@ -46,7 +51,13 @@ describe("without transformers.js installed", () => {
   it("explains in one line how to install it for a model that needs it", () => {
     const { reason, dim } = runInPackage("some-org/some-model");
     expect(dim).toBeNull();
-    expect(reason).toMatch(/^embedding model "some-org\/some-model" could not be loaded: it runs on transformers\.js, which is not installed: run `npm install @huggingface\/transformers@\^4\.3\.2` where opencode-rag is installed/);
+    expect(reason).toMatch(/^embedding model "some-org\/some-model" could not be loaded: it runs on transformers\.js, which is not installed: run `([^`]+)` where opencode-rag is installed/);
+    expect(reason).toContain(`run \`${installCommand}\` where`);
     expect(reason!.split("\n")).toHaveLength(1);
+  });
+
+  it("names the version the tests run, as the README does", () => {
+    expect(TRANSFORMERS_INSTALL).toBe(installCommand);
+    expect(readFileSync(join(repoRoot, "README.md"), "utf8").replace(/\s+/g, " ")).toContain(`\`${installCommand}\``);
   });
 });

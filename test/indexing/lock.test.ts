@@ -5,7 +5,9 @@ import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { IndexBusyError, LOCK_STALE_MS, acquireIndexLock, lockOwner, processStartTicks } from "../../core/indexing/lock.js";
+import { LOCK_STALE_MS, acquireIndexLock, lockOwner } from "../../core/indexing/lock.js";
+import { IndexBusyError } from "../../core/locking/busy.js";
+import { processStartTicks } from "../../core/locking/holder.js";
 import { engineFor, KEYWORD_ONLY, makeWorkspace, removeWorkspace } from "./helpers.js";
 
 const roots: string[] = [];

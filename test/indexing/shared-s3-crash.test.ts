@@ -10,7 +10,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { openEngine } from "../../core/engine.js";
 import type { Engine } from "../../core/engine-types.js";
-import { IndexBusyError, waitingLine } from "../../core/indexing/lock.js";
+import { IndexBusyError, waitingLine } from "../../core/locking/busy.js";
 import { SHARED_LOCK } from "../../core/indexing/shared-index.js";
 import { S3ObjectStore } from "../../core/objectstore/s3.js";
 import { startFakeOllama } from "../fakes/ollama.js";

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openEngine } from "../../core/engine.js";
 import type { Engine } from "../../core/engine-types.js";
-import { IndexBusyError } from "../../core/indexing/lock.js";
+import { IndexBusyError } from "../../core/locking/busy.js";
 import { S3ObjectStore } from "../../core/objectstore/s3.js";
 import { openLanceStore } from "../../core/store/lancedb.js";
 import { startFakeOllama } from "../fakes/ollama.js";

@@ -133,6 +133,11 @@ describe("opencode-rag query with a watching engine", () => {
       const viaServer = await cliQuery(root, "socketAnsweredFunction1", "--json");
       expect(viaServer.code, viaServer.stderr).toBe(0);
       expect(JSON.parse(viaServer.stdout).map((r: { filePath: string }) => r.filePath)).toEqual(["answered/by-server.ts"]);
+      // An empty query is not sent to the server (which would answer it): the CLI says so.
+      const empty = await cliQuery(root, " ");
+      expect(empty.code).toBe(2);
+      expect(empty.stdout).toBe("");
+      expect(empty.stderr).toMatch(/^opencode-rag query: the query text is empty: /);
 
       // Other settings (--config): the CLI searches the index itself.
       const otherConfig = join(root, "other.json");

@@ -153,11 +153,16 @@ describe("opencode-rag mcp", () => {
     const bad = await call("find_usages", { symbolName: "obj.method()" });
     expect(bad.isError).toBe(true);
     expect(bad.text).toBe(
-      "Invalid arguments for find_usages: symbolName: symbolName must be one identifier, e.g. parseConfig (no dots, spaces or parentheses). Fix them and call find_usages again.",
+      "Invalid arguments for find_usages: symbolName must be one identifier, e.g. parseConfig (no dots, spaces or parentheses). Fix them and call find_usages again.",
     );
     const topK = await call("search_semantic", { query: "x", topK: 99 });
     expect(topK.isError).toBe(true);
-    expect(topK.text).toMatch(/^Invalid arguments for search_semantic: topK: .*Fix them and call search_semantic again\.$/);
+    expect(topK.text).toBe("Invalid arguments for search_semantic: topK must be a whole number from 1 to 25. Fix them and call search_semantic again.");
+    const empty = await call("search_semantic", { query: "" });
+    expect(empty.isError).toBe(true);
+    expect(empty.text).toBe("Invalid arguments for search_semantic: query is empty: describe the code you need, e.g. 'where expired sessions are purged'. Fix them and call search_semantic again.");
+    const noSymbol = await call("find_usages", { symbolName: "" });
+    expect(noSymbol.text).toBe("Invalid arguments for find_usages: symbolName is empty: give the identifier to find, e.g. parseConfig. Fix them and call find_usages again.");
     const unknown = await call("no_such_tool", {});
     expect(unknown.isError).toBe(true);
     expect(unknown.text).toContain("Unknown tool no_such_tool");

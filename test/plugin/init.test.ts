@@ -1,8 +1,11 @@
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { withSchemaRef } from "../../cli/commands/init-config.js";
 import { AGENTS_END, runInit, withAgentsSection, withGitignoreEntries, withTuiEntry } from "../../cli/commands/init.js";
+import { loadConfig } from "../../core/config/load.js";
+import { ensureBuilt } from "../indexing/dist-build.js";
 import { GUIDANCE_TEXT } from "../../opencode-plugin/guidance.js";
 import { tempRoot } from "./helpers.js";
 
@@ -17,6 +20,7 @@ function project(files: Record<string, string> = {}) {
     "node_modules/opencode-rag/package.json": '{"name":"opencode-rag"}\n',
     "node_modules/opencode-rag/dist/plugin.js": "export default {};\n",
     "node_modules/opencode-rag/dist/tui.js": "export default {};\n",
+    "node_modules/opencode-rag/dist/config.schema.json": "{}\n",
     ...files,
   });
   roots.push(root);
@@ -37,7 +41,13 @@ describe("opencode-rag init", () => {
       ".opencode/skills/opencode-rag/SKILL.md": "created",
       "AGENTS.md": "created",
       ".gitignore": "created",
+      ".opencode/rag.json": "created",
     });
+    // A config that only names the schema, by a path that resolves from the config's folder.
+    const config = JSON.parse(read(root, ".opencode/rag.json"));
+    expect(config).toEqual({ $schema: "../node_modules/opencode-rag/dist/config.schema.json" });
+    expect(existsSync(resolve(root, ".opencode", config.$schema))).toBe(true);
+    expect(loadConfig({ root }).configFile).toBe(join(root, ".opencode/rag.json"));
     expect(JSON.parse(read(root, ".opencode/tui.json"))).toEqual({ plugin: ["../node_modules/opencode-rag/dist/tui.js"] });
     expect(read(root, ".opencode/plugins/rag-plugin.js")).toContain('import plugin from "opencode-rag/server";\n\nexport default plugin;');
     const skill = read(root, ".opencode/skills/opencode-rag/SKILL.md");
@@ -84,11 +94,46 @@ describe("opencode-rag init", () => {
   });
 
   it("links the package by absolute URL when the project does not have it installed", () => {
+    ensureBuilt();
     const root = tempRoot();
     roots.push(root);
     const result = runInit({ root, packageDir: repo });
     expect(result.pluginLink).toBe("absolute");
     expect(read(root, ".opencode/plugins/rag-plugin.js")).toContain(`import plugin from ${JSON.stringify(pathToFileURL(join(repo, "dist", "plugin.js")).href)};`);
+    expect(JSON.parse(read(root, ".opencode/rag.json")).$schema).toBe(pathToFileURL(join(repo, "dist", "config.schema.json")).href);
+  });
+});
+
+describe("the config's \"$schema\"", () => {
+  it("is added first to the project's own config file, its comments and settings kept", () => {
+    const root = project({ "opencode-rag.json": '{\n  // team settings\n  "retrieval": { "topK": 7 }\n}\n' });
+    const result = runInit({ root });
+    expect(result.files.find((f) => f.path === "opencode-rag.json")?.action).toBe("updated");
+    expect(existsSync(join(root, ".opencode/rag.json"))).toBe(false);
+    const text = read(root, "opencode-rag.json");
+    expect(text).toMatch(/^\{\n {2}"\$schema": "\.\/node_modules\/opencode-rag\/dist\/config\.schema\.json",\n {2}\/\/ team settings\n/);
+    expect(loadConfig({ root }).config.retrieval.topK).toBe(7);
+    expect(runInit({ root }).files.find((f) => f.path === "opencode-rag.json")?.action).toBe("unchanged");
+  });
+
+  it("is left alone when the file names another schema or is not JSON", () => {
+    const other = '{ "$schema": "https://example.com/mine.json" }\n';
+    const root = project({ ".opencode/rag.json": other });
+    expect(runInit({ root }).files.find((f) => f.path === ".opencode/rag.json")).toMatchObject({ action: "kept", note: expect.stringMatching(/another schema/) });
+    expect(read(root, ".opencode/rag.json")).toBe(other);
+    writeFileSync(join(root, ".opencode/rag.json"), '{ "retrieval": ');
+    expect(runInit({ root }).files.find((f) => f.path === ".opencode/rag.json")).toMatchObject({ action: "kept", note: expect.stringMatching(/not valid JSON/) });
+    expect(read(root, ".opencode/rag.json")).toBe('{ "retrieval": ');
+  });
+
+  it("is moved to node_modules after an earlier init linked a package folder of another name", () => {
+    const root = project();
+    const checkout = tempRoot({ "package.json": '{"name":"opencode-rag"}\n', "dist/config.schema.json": "{}\n" });
+    roots.push(checkout);
+    const before = { $schema: pathToFileURL(join(checkout, "dist/config.schema.json")).href, memory: { enabled: false } };
+    expect(withSchemaRef(JSON.stringify(before), "../node_modules/opencode-rag/dist/config.schema.json", join(root, ".opencode"))).toEqual({
+      text: JSON.stringify({ ...before, $schema: "../node_modules/opencode-rag/dist/config.schema.json" }),
+    });
   });
 });
 

@@ -183,10 +183,37 @@ describe("tool calls through the hooks", () => {
     const { ws, state } = makeWorkspace(root(), { results: [] });
     const hooks = (await import("../../opencode-plugin/server.js")).createRagHooks(ws);
     const out = await hooks.tool!.search_semantic.execute({ query: "auth", topK: 99 } as never, ctx as never);
-    expect(out).toMatch(/^Invalid arguments for search_semantic: topK: .*25.*Fix them and call search_semantic again\.$/);
+    expect(out).toBe("Invalid arguments for search_semantic: topK must be a whole number from 1 to 25. Fix them and call search_semantic again.");
     expect(state.searches).toHaveLength(0);
     const usages = await hooks.tool!.find_usages.execute({ symbolName: "a.b()" } as never, ctx as never);
-    expect(usages).toContain("symbolName: symbolName must be one identifier");
+    expect(usages).toContain("find_usages: symbolName must be one identifier");
+  });
+
+  it("answer an empty query, symbol or path in their own words, naming the argument and an example", async () => {
+    const { ws, state } = makeWorkspace(root(), { results: [{ chunk: chunk("a.ts", 1, 1, "x"), score: 1 }] });
+    const hooks = (await import("../../opencode-plugin/server.js")).createRagHooks(ws);
+    for (const query of ["", "   "]) {
+      expect(await hooks.tool!.search_semantic.execute({ query } as never, ctx as never)).toBe(
+        "Invalid arguments for search_semantic: query is empty: describe the code you need, e.g. 'where expired sessions are purged'. Fix them and call search_semantic again.",
+      );
+    }
+    expect(state.searches).toHaveLength(0);
+    expect(await hooks.tool!.find_usages.execute({ symbolName: "" } as never, ctx as never)).toBe(
+      "Invalid arguments for find_usages: symbolName is empty: give the identifier to find, e.g. parseConfig. Fix them and call find_usages again.",
+    );
+    const answers = [
+      await hooks.tool!.find_usages.execute({ symbolName: " " } as never, ctx as never),
+      await hooks.tool!.get_file_skeleton.execute({ filePath: "" } as never, ctx as never),
+      await hooks.tool!.recall_quirks.execute({ query: "" } as never, ctx as never),
+      await hooks.tool!.find_usages.execute({ symbolName: "x", topK: 0, pathHint: "" } as never, ctx as never),
+    ];
+    expect(answers[0]).toContain("symbolName is empty");
+    expect(answers[1]).toContain("filePath is empty: give the file's path relative to the workspace root, e.g. 'src/app.ts'");
+    expect(answers[2]).toContain("query is empty: say what you need to remember");
+    expect(answers[3]).toBe(
+      "Invalid arguments for find_usages: pathHint is empty: give a workspace path prefix such as 'src/', or leave it out; topK must be a whole number from 1 to 100. Fix them and call find_usages again.",
+    );
+    for (const a of answers) expect(a).not.toMatch(/Too (small|big)|expected/);
   });
 
   it("turn an unexpected failure into a one-line answer", async () => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { IndexBusyError } from "../../core/indexing/lock.js";
+import { IndexBusyError } from "../../core/locking/busy.js";
 import { SharedIndex, SHARED_LOCK } from "../../core/indexing/shared-index.js";
 import { acquireRemoteLock } from "../../core/objectstore/lock.js";
 import { PreconditionFailedError } from "../../core/objectstore/object-store.js";
