@@ -83,7 +83,8 @@ export class PassKeywords {
     const small = this.added.length + this.removed.length <= KEYWORD_DELTA_MAX_OPS;
     if (deltaAllowed && manifest.keywordFile && small && deltas.length < KEYWORD_DELTA_MAX_FILES) {
       const deltaFile = `${KEYWORD_FILE_PREFIX}${manifest.generation}.delta.json`;
-      const delta: KeywordDelta = { remove: this.removed, add: this.added };
+      // Vectors as plain arrays: a typed array would not survive JSON.
+      const delta: KeywordDelta = { remove: this.removed, add: this.added.map((d) => (d.vector ? { ...d, vector: Array.from(d.vector) } : d)) };
       writeFileAtomic(join(stateDir, deltaFile), JSON.stringify(delta));
       manifest.keywordDeltas = [...deltas, deltaFile];
     } else {

@@ -36,7 +36,7 @@ export async function writeBatch(pass: PassState, changes: BatchChanges, vectors
     if (rows.length > 0) await store.add(rows);
   });
   pass.keywords.remove(removeIds);
-  pass.keywords.add(addRecords.map((r, i) => keywordDocOf(r, addTexts[i])));
+  pass.keywords.add(addRecords.map((r, i) => keywordDocOf(r, addTexts[i], vectors[i])));
   progress.mark("batch:keyword");
   for (const t of touched) manifest.files[t.path] = t.entry;
   pass.touchedEntries += touched.length;

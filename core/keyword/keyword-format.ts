@@ -6,9 +6,10 @@ const MAGIC = [0x4f, 0x43, 0x52, 0x4b]; // "OCRK"
 /**
  * Bumped whenever the file layout OR the terms it holds change (tokenizer, normaliseTerm), so
  * that an older file is refused and rebuilt rather than silently matching nothing.
- * 2: terms stored in string order. 3-4: -ing/-ed folding in normaliseTerm.
+ * 2: terms stored in string order. 3-4: -ing/-ed folding in normaliseTerm. 5: the documents'
+ * vectors as int8 codes.
  */
-const FORMAT_VERSION = 4;
+const FORMAT_VERSION = 5;
 
 /** Everything a loaded index is built from: documents, metadata tables, terms and base postings (CSR). */
 export interface IndexParts {
@@ -24,6 +25,8 @@ export interface IndexParts {
   offsets: Uint32Array;
   docs: Uint32Array;
   tfs: Uint8Array;
+  /** Every document's vector (vector-codes.ts): dimension 0 when the index keeps none. */
+  vectors: { dimension: number; rows: number; scales: Uint8Array; codes: Uint8Array };
 }
 
 /**
@@ -59,6 +62,12 @@ export function writeParts(parts: IndexParts, liveTerms: number[]): Uint8Array {
     w.varint(end - start);
     w.varints(parts.docs, start, end, true);
     w.varints(parts.tfs, start, end, false);
+  }
+  w.varint(parts.vectors.dimension);
+  if (parts.vectors.dimension > 0) {
+    if (parts.vectors.rows !== docCount) throw new Error("vector rows do not match the documents");
+    w.block(parts.vectors.scales);
+    w.block(parts.vectors.codes);
   }
   for (const b of MAGIC) w.u8(b); // trailer: catches truncated files
   return w.finish();
@@ -114,9 +123,16 @@ export function readParts(bytes: Uint8Array): IndexParts {
   }
   offsets[termCount] = pos;
   if (pos !== total) throw new Error("posting count mismatch");
+  const dimension = r.varint();
+  const vectors: IndexParts["vectors"] = { dimension, rows: dimension > 0 ? docCount : 0, scales: new Uint8Array(0), codes: new Uint8Array(0) };
+  if (dimension > 0) {
+    vectors.scales = r.block();
+    vectors.codes = r.block();
+    if (vectors.scales.length !== docCount * 4 || vectors.codes.length !== docCount * dimension) throw new Error("vector codes do not match the document count");
+  }
   for (const b of MAGIC) if (r.u8() !== b) throw new Error("bad trailer (truncated?)");
   if (!r.done) throw new Error("trailing bytes");
-  return { docIds, docLens, docPath, docLang, docKind, paths, languages, kinds, terms, offsets, docs, tfs };
+  return { docIds, docLens, docPath, docLang, docKind, paths, languages, kinds, terms, offsets, docs, tfs, vectors };
 }
 
 function checkRef(value: number, length: number): number {

@@ -7,6 +7,7 @@ import { indexOf, Interner } from "./interner.js";
 import { readParts, writeParts, type IndexParts } from "./keyword-format.js";
 import { mergePostings } from "./postings.js";
 import { TopK } from "./top-k.js";
+import { VectorCodes } from "./vector-codes.js";
 import { forEachIdentifier, identifierTokens, normaliseTerm, tokenizeCode, tokenizePath } from "./tokenize.js";
 
 /** What the index needs of a chunk: the text to match and the fields filters look at. */
@@ -18,6 +19,8 @@ export interface KeywordDoc {
   language: string;
   kind: string;
   symbol: string;
+  /** The chunk's embedding, kept as int8 codes for vector search (vector-codes.ts); none for keyword-only indexes. */
+  vector?: ArrayLike<number> | null;
 }
 
 /** BM25 saturation and length normalisation: the usual values, which suit code chunks well. */
@@ -80,6 +83,8 @@ export class KeywordIndex {
   private paths = new Interner();
   private languages = new Interner();
   private kinds = new Interner();
+  /** Every document's vector as int8 codes, by document number (vector search scans them). */
+  private vectors = new VectorCodes();
   /** Per-file lengths for fileScores(); dropped whenever documents come or go. */
   private fileLens: { lens: Float64Array; count: number } | null = null;
   // Per-query scratch, reused so a query costs only the postings it touches.
@@ -129,6 +134,7 @@ export class KeywordIndex {
       this.docPath.push(this.paths.intern(doc.filePath));
       this.docLang.push(this.languages.intern(doc.language));
       this.docKind.push(this.kinds.intern(doc.kind));
+      if (doc.vector || this.vectors.dim > 0) this.vectors.set(docNo, doc.vector);
       this.idToDoc.set(doc.id, docNo);
       this.liveDocs++;
       this.liveLenSum += len;
@@ -309,6 +315,31 @@ export class KeywordIndex {
     return termIds;
   }
 
+  /** Length of the vectors the index keeps (0: none, a keyword-only index). */
+  get vectorDimension(): number {
+    return this.vectors.dim;
+  }
+
+  /**
+   * The `topK` documents nearest to `vector` (cosine similarity in [0,1]), best first: an exact
+   * scan of every document's int8 codes, filtered like search().
+   */
+  searchVector(vector: ArrayLike<number>, topK: number, filter?: SearchFilter): ScoredId[] {
+    if (topK <= 0 || this.liveDocs === 0) return [];
+    const accept = compileFilter(filter);
+    const hits = this.vectors.search(vector, topK, (doc) => {
+      if (this.docIds[doc] === null) return false;
+      return accept({ filePath: this.paths.value(this.docPath[doc]), language: this.languages.value(this.docLang[doc]), kind: this.kinds.value(this.docKind[doc]) });
+    });
+    return hits.map(([doc, score]) => ({ id: this.docIds[doc] as string, score }));
+  }
+
+  /** A document's vector as the index keeps it (quantised), or null. */
+  vectorOf(id: string): Float32Array | null {
+    const doc = this.idToDoc.get(id);
+    return doc === undefined ? null : this.vectors.vector(doc);
+  }
+
   /** Compact binary form; see README.md for the layout. */
   serialize(): Uint8Array {
     this.merge();
@@ -331,6 +362,7 @@ export class KeywordIndex {
       offsets: this.baseOffsets,
       docs: this.baseDocs,
       tfs: this.baseTfs,
+      vectors: this.vectors.toBytes(),
     };
     return writeParts(parts, live);
   }
@@ -384,6 +416,7 @@ export class KeywordIndex {
     this.docPath = docPath;
     this.docLang = docLang;
     this.docKind = docKind;
+    this.vectors.remap(remap, docIds.length);
     this.idToDoc = indexOf(docIds);
   }
 
@@ -501,6 +534,8 @@ export class KeywordIndex {
     index.baseOffsets = parts.offsets;
     index.baseDocs = parts.docs;
     index.baseTfs = parts.tfs;
+    const v = parts.vectors;
+    index.vectors = VectorCodes.fromBytes(v.dimension, v.rows, v.scales, v.codes);
     return index;
   }
 }

@@ -59,7 +59,7 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
   // The vector search starts first: it runs off the JS thread (LanceDB's own threads) while the
   // keyword search, synchronous, runs on it. The keyword hits' records are then read while the
   // vector search is still running; the vector search reads its own hits' records with them.
-  const vectorSearch = useVector ? store.searchVector(queryVector as Float32Array, vectorK, filter) : Promise.resolve([] as ScoredId[]);
+  const vectorSearch = useVector ? searchVectors(queryVector as Float32Array, vectorK, input) : Promise.resolve([] as ScoredId[]);
   let keywordHits: ScoredId[];
   try {
     keywordHits = useKeyword ? keyword.search(query, keywordK, filter) : [];
@@ -102,6 +102,21 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
     if (results.length >= input.topK) break;
   }
   return results;
+}
+
+/**
+ * Nearest chunks by vector: an exact scan of the int8 codes the keyword index keeps for every
+ * chunk, or the store's own search for an index that keeps none (older ones, other stores).
+ */
+function searchVectors(vector: Float32Array, k: number, input: HybridInput): Promise<ScoredId[]> {
+  if (input.keyword.vectorDimension === vector.length) {
+    try {
+      return Promise.resolve(input.keyword.searchVector(vector, k, input.filter));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+  return input.store.searchVector(vector, k, input.filter);
 }
 
 /** Two chunks of one file whose line ranges overlap show the same code twice: keep the better. */

@@ -310,6 +310,21 @@ export class LanceVectorStore implements VectorStore {
    */
   private maintainAnnIndex(): Promise<void> {
     if (this.annBuild) return this.annBuild;
+    if (this.dimension !== null && !Number.isFinite(this.annMinRows) && this.annIndexName) {
+      // A store searched some other way (the keyword index's vector codes) needs none: an index
+      // an older version built is dropped instead of being kept up to date.
+      const name = this.annIndexName;
+      this.annBuild = this.table
+        .dropIndex(name)
+        .then(() => {
+          this.annIndexName = null;
+        })
+        .catch(() => undefined)
+        .finally(() => {
+          this.annBuild = null;
+        });
+      return this.annBuild;
+    }
     if (this.dimension === null || !Number.isFinite(this.annMinRows)) return Promise.resolve();
     if (this.annIndexName && this.addedSinceAnnCheck < ANN_CHECK_EVERY) return Promise.resolve();
     this.annBuild = (async () => {

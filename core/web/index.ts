@@ -107,7 +107,7 @@ export class WebSearch {
         });
         const vectors = this.embedder ? await this.embedder.embed(records.map((r) => embeddingText(r)), "document") : null;
         await this.store.add(records.map((r, i) => ({ ...r, vector: vectors ? vectors[i] : null })));
-        this.keyword.add(records.map((r) => keywordDocOf(r, embeddingText(r))));
+        this.keyword.add(records.map((r, i) => keywordDocOf(r, embeddingText(r), vectors ? vectors[i] : null)));
         this.files++;
       }
       done++;
