@@ -1,7 +1,8 @@
 // The keyword index on disk: a snapshot per commit (`keyword-<generation>.bin`) plus small
 // delta files for small passes, all named by the manifest. See README.md in this folder.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { FORMAT_HEAD_BYTES, isCurrentFormat } from "../keyword/keyword-format.js";
 import { KeywordIndex, type KeywordDoc } from "../keyword/keyword-index.js";
 import { removeQuietly } from "./atomic-file.js";
 import type { Manifest } from "./manifest.js";
@@ -38,16 +39,33 @@ export function loadKeywordSnapshot(stateDir: string, manifest: KeywordFields): 
   }
 }
 
-/** Whether the keyword files a manifest names are all there and not empty (not whether they parse). */
-export function keywordFilesExist(stateDir: string, manifest: KeywordFields): boolean {
+/**
+ * Whether the keyword files a manifest names are all there, not empty, and the snapshot is of
+ * the format this version reads (an upgrade that changed it rebuilds); not whether they parse.
+ */
+export function keywordFilesUsable(stateDir: string, manifest: KeywordFields): boolean {
   if (!manifest.keywordFile) return manifest.chunkCount === 0;
-  return keywordFilesOf(manifest).every((f) => {
+  if (!isCurrentFormat(fileHead(join(stateDir, manifest.keywordFile), FORMAT_HEAD_BYTES))) return false;
+  return (manifest.keywordDeltas ?? []).every((f) => {
     try {
       return statSync(join(stateDir, f)).size > 0;
     } catch {
       return false;
     }
   });
+}
+
+function fileHead(path: string, length: number): Uint8Array {
+  let fd: number | null = null;
+  try {
+    fd = openSync(path, "r");
+    const head = new Uint8Array(length);
+    return head.subarray(0, readSync(fd, head, 0, length, 0));
+  } catch {
+    return new Uint8Array(0);
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
 }
 
 /** The keyword files a manifest names (snapshot and deltas). */

@@ -4,7 +4,7 @@ import type { IndexOptions, Logger } from "../engine-types.js";
 import type { EmbeddingProvider } from "../types.js";
 import { KeywordIndex } from "../keyword/keyword-index.js";
 import { chunkingChangeReason, chunkingFingerprint } from "./fingerprint.js";
-import { keywordFilesExist } from "./keyword-files.js";
+import { keywordFilesUsable } from "./keyword-files.js";
 import { emptyManifest, readManifest, readManifestHeader, type Manifest, type ManifestRead } from "./manifest.js";
 import { localTableDir, type PassEnv, type StoreLike } from "./pass-env.js";
 import { oneLine } from "./prepare-file.js";
@@ -91,7 +91,7 @@ export async function startPass(env: PassEnv, options: IndexOptions): Promise<Pa
         // workspace would otherwise parse the whole keyword index for nothing (100k files,
         // 175k chunks: a 31 MB snapshot).
         keyword = env.keyword && env.keywordGeneration === m.generation ? env.keyword : null;
-        if (!keyword && !keywordFilesExist(stateDir, m)) rebuildReason = "the keyword index snapshot is missing or unreadable";
+        if (!keyword && !keywordFilesUsable(stateDir, m)) rebuildReason = "the keyword index snapshot is missing, unreadable or of an older format";
       }
     }
   }

@@ -11,6 +11,14 @@ const MAGIC = [0x4f, 0x43, 0x52, 0x4b]; // "OCRK"
  */
 const FORMAT_VERSION = 5;
 
+/** Bytes at the start of a file that say whether it is a keyword index of this format. */
+export const FORMAT_HEAD_BYTES = MAGIC.length + 1;
+
+/** Whether a file starting with `head` is a keyword index this version reads (not whether it all parses). */
+export function isCurrentFormat(head: Uint8Array): boolean {
+  return head.length >= FORMAT_HEAD_BYTES && MAGIC.every((b, i) => head[i] === b) && head[MAGIC.length] === FORMAT_VERSION;
+}
+
 /** Everything a loaded index is built from: documents, metadata tables, terms and base postings (CSR). */
 export interface IndexParts {
   docIds: string[];

@@ -1,7 +1,8 @@
 // The keyword index snapshot is read by a pass only when the pass changes something: a no-op
-// pass of a big workspace does not parse it. A snapshot that is gone is still noticed by any
-// pass; one that no longer parses is noticed by the first pass that needs it, which fails
-// with the reason and leaves the next pass to rebuild.
+// pass of a big workspace does not parse it. A snapshot that is gone, or whose head is not of
+// this version's format (an upgrade), is noticed by any pass; one whose body no longer parses
+// is noticed by the first pass that needs it, which fails with the reason and leaves the next
+// pass to rebuild.
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -24,9 +25,10 @@ async function indexed() {
 }
 
 describe("keyword index snapshot", () => {
-  it("is not read by a no-op pass; an unreadable one fails the next changing pass, and the pass after rebuilds", async () => {
+  it("is not read by a no-op pass; a damaged one fails the next changing pass, and the pass after rebuilds", async () => {
     const { root, snapshot } = await indexed();
-    writeFileSync(snapshot, "not a keyword index");
+    const head = readFileSync(snapshot).subarray(0, 5);
+    writeFileSync(snapshot, Buffer.concat([head, Buffer.from("damaged body")]));
     const engine = await engineFor(root, KEYWORD_ONLY);
     tracked.engines.push(engine);
 
@@ -37,7 +39,7 @@ describe("keyword index snapshot", () => {
     writeFiles(root, { "src/alpha.ts": tsFunction("computeAlphaDigest", "alpha digest") });
     await expect(engine.index()).rejects.toThrow(/keyword index snapshot is unreadable; the next index pass rebuilds/);
     const rebuilt = await engine.index();
-    expect(rebuilt.rebuildReason).toMatch(/keyword index snapshot is missing or unreadable/);
+    expect(rebuilt.rebuildReason).toMatch(/keyword index snapshot is missing, unreadable or of an older format/);
     expect(await pathsHolding(engine, "computeAlphaDigest")).toEqual(["src/alpha.ts"]);
     expect(await pathsHolding(engine, "renderBetaWidget")).toEqual(["src/beta.ts"]);
   });
@@ -48,7 +50,20 @@ describe("keyword index snapshot", () => {
     const engine = await engineFor(root, KEYWORD_ONLY);
     tracked.engines.push(engine);
     const s = await engine.index();
-    expect(s.rebuildReason).toMatch(/keyword index snapshot is missing or unreadable/);
+    expect(s.rebuildReason).toMatch(/keyword index snapshot is missing, unreadable or of an older format/);
+    expect(await pathsHolding(engine, "renderBetaWidget")).toEqual(["src/beta.ts"]);
+  });
+
+  it("is rebuilt by a no-op pass when an older version wrote it, and keyword search finds its terms again", async () => {
+    const { root, snapshot } = await indexed();
+    const bytes = readFileSync(snapshot);
+    bytes[4] -= 1; // the format version byte, after the 4-byte magic
+    writeFileSync(snapshot, bytes);
+    const engine = await engineFor(root, KEYWORD_ONLY);
+    tracked.engines.push(engine);
+    expect(await pathsHolding(engine, "renderBetaWidget")).toEqual([]);
+    const s = await engine.index();
+    expect(s.rebuildReason).toMatch(/keyword index snapshot is missing, unreadable or of an older format/);
     expect(await pathsHolding(engine, "renderBetaWidget")).toEqual(["src/beta.ts"]);
   });
 
