@@ -5,7 +5,7 @@ import type { RagConfig } from "../config/defaults.js";
 import type { IndexStatus } from "../engine-types.js";
 import type { VectorStore } from "../types.js";
 import { walkWorkspace } from "../files/walk.js";
-import { entryChunkCount, readManifest, type Manifest } from "../indexing/manifest.js";
+import { committedFileCount, entryChunkCount, readManifest, readManifestHeader, type Manifest, type ManifestHeader } from "../indexing/manifest.js";
 import type { PassEnv } from "../indexing/pass-env.js";
 import { oneLine } from "../indexing/prepare-file.js";
 import { readSkippedList } from "../indexing/skipped-files.js";
@@ -36,8 +36,12 @@ export class StatusReader {
   private damageCache: { key: string; result: string | null } | null = null;
 
   async read(ctx: StatusContext, options: { countPending?: boolean }): Promise<IndexStatus> {
-    const read = readManifest(ctx.stateDir);
-    const manifest = read.status === "ok" ? read.manifest : null;
+    // Counting pending files needs every file's entry; otherwise the header answers, which at
+    // 100k files saves reading and decoding the files table (0.2 s of a one-off query).
+    const counting = options.countPending !== false;
+    const read = counting ? readManifest(ctx.stateDir) : readManifestHeader(ctx.stateDir);
+    const manifest = read.status === "ok" && "manifest" in read ? read.manifest : null;
+    const header: ManifestHeader | null = read.status !== "ok" ? null : "manifest" in read ? read.manifest : read.header;
     let keywordOnlyReason: string | null = null;
     let activeModel: string | null = null;
     try {
@@ -51,8 +55,10 @@ export class StatusReader {
     let files = 0;
     if (manifest) {
       for (const path in manifest.files) if (entryChunkCount(manifest.files[path]) > 0) files++;
+    } else if (header) {
+      files = committedFileCount(ctx.stateDir) ?? 0;
     }
-    const { upToDate, pending } = options.countPending !== false ? await this.countPending(ctx, manifest) : { upToDate: 0, pending: 0 };
+    const { upToDate, pending } = counting ? await this.countPending(ctx, manifest) : { upToDate: 0, pending: 0 };
     const watcher = readWatcherStatus(ctx.stateDir);
     const progress = readProgress(ctx.stateDir);
     const skipped = readSkippedList(ctx.stateDir);
@@ -60,21 +66,21 @@ export class StatusReader {
       root: ctx.root,
       storeUri: ctx.storeUri,
       stateDir: ctx.stateDir,
-      chunks: manifest?.chunkCount ?? 0,
+      chunks: header?.chunkCount ?? 0,
       files,
       provider: ctx.config.embedding.provider,
       model: activeModel ?? ctx.config.embedding.model,
-      dimension: manifest?.dimension ?? null,
+      dimension: header?.dimension ?? null,
       keywordOnlyReason,
       manifestStatus: read.status,
-      lastIndexedAt: manifest?.lastIndexedAt || null,
+      lastIndexedAt: header?.lastIndexedAt || null,
       upToDateFiles: upToDate,
       pendingFiles: pending,
       watch: watcher
         ? { state: watcher.state, backend: watcher.backend, updatedAt: watcher.updatedAt, message: watcher.message }
         : { state: "off" },
       indexing: progress ? { filesDone: progress.filesDone, filesTotal: progress.filesTotal, startedAt: progress.startedAt } : null,
-      storeDamage: manifest && !progress ? await this.damage(ctx, manifest.storeFiles) : null,
+      storeDamage: header && !progress ? await this.damage(ctx, header.storeFiles) : null,
       skipped: skipped ? { total: skipped.total, files: skipped.files, omitted: skipped.omitted, updatedAt: skipped.updatedAt } : null,
     };
   }
