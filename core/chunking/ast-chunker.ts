@@ -56,13 +56,24 @@ const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "impl", "re
 const CONSTRUCTOR_NAMES = new Set(["constructor", "__init__", "__construct", "initialize", "init"]);
 const CALLABLE_KINDS = new Set(["function", "method", "constructor"]);
 
-const queries = new Map<string, Query>();
+// Promises, not queries: concurrent first calls (a worker takes several files at once) must
+// share one compilation, which is costlier than most parses.
+const queries = new Map<string, Promise<Query>>();
 
 /** The unit query for a language plus any configured extra node types; compiled once. */
-async function unitQuery(spec: AstLanguage, extraTypes: readonly string[]): Promise<Query> {
+function unitQuery(spec: AstLanguage, extraTypes: readonly string[]): Promise<Query> {
   const key = `${spec.grammar}\u0000${extraTypes.join(",")}`;
-  const cached = queries.get(key);
-  if (cached) return cached;
+  let query = queries.get(key);
+  if (!query) {
+    query = compileUnitQuery(spec, extraTypes);
+    queries.set(key, query);
+    // A config mistake is reported on every call, not cached as a rejection forever.
+    query.catch(() => queries.delete(key));
+  }
+  return query;
+}
+
+async function compileUnitQuery(spec: AstLanguage, extraTypes: readonly string[]): Promise<Query> {
   const language = await loadLanguage(spec.grammar);
   const patterns: string[] = [];
   for (const [kind, entries] of Object.entries(spec.units)) {
@@ -72,9 +83,7 @@ async function unitQuery(spec: AstLanguage, extraTypes: readonly string[]): Prom
     checkExtraType(language, spec, type);
     patterns.push(`(${type}) @${type}`);
   }
-  const query = new Query(language, patterns.join("\n"));
-  queries.set(key, query);
-  return query;
+  return new Query(language, patterns.join("\n"));
 }
 
 /** A mistake in the user's `chunking` config: reported as is, never hidden by a fallback. */

@@ -24,6 +24,10 @@ export async function prepareInBatches(pass: PassState, changed: FileToPrepare[]
   // on a one-core budget the workers and this thread take turns instead of overlapping.
   const pool = totalBytes >= POOL_MIN_BYTES ? ChunkPool.create(config, env.root, cpu ? Math.max(1, cpu.chunkWorkers) : undefined, { lowPriority: !!cpu }) : null;
   const prefetch = pool ? (cpu && cpu.cores < 2 ? 0 : PREFETCH_BATCHES) : 0;
+  // A foreground pass's own thread chunks too while it would otherwise wait for the workers:
+  // on two cores one worker plus this thread beat two workers (which contend with the
+  // embedding and indexing here). A background pass keeps its host's thread free.
+  const helpsWorkers = pool !== null && !cpu;
   const ctx: FileHandlerContext = { chunking: config.chunking, config, root: env.root };
   // In-process chunking runs one file at a time: it is CPU-bound anyway, and concurrent
   // first loads of a tree-sitter grammar in one thread are not safe.
@@ -50,7 +54,7 @@ export async function prepareInBatches(pass: PassState, changed: FileToPrepare[]
     };
     for (let b = 0; b < batches.length; b++) {
       queueUpTo(b + 1 + prefetch);
-      const prepared = await ahead.shift()!;
+      const prepared = await (helpsWorkers ? chunkWhileWaiting(pool!, ahead.shift()!, prepareHere) : ahead.shift()!);
       progress.mark("prepare");
       checkAbort(pass);
       queueUpTo(b + 1 + (pool ? prefetch : 1));
@@ -77,4 +81,23 @@ function toBatches(files: FileToPrepare[]): FileToPrepare[][] {
   }
   if (cur.length > 0) out.push(cur);
   return out;
+}
+
+/**
+ * Waits for `batch`, chunking jobs the workers have not taken yet on this thread meanwhile;
+ * their results settle the same promises a worker's would.
+ */
+async function chunkWhileWaiting<T>(pool: ChunkPool, batch: Promise<T>, prepareHere: (f: FileToPrepare) => Promise<PreparedFile>): Promise<T> {
+  let settled = false;
+  batch.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  await Promise.resolve();
+  while (!settled) {
+    const job = pool.takeQueued();
+    if (!job) break;
+    job.resolve(await prepareHere(job.file));
+  }
+  return batch;
 }
