@@ -186,9 +186,17 @@ async function runPooled(session: OrtSession, makeTensor: MakeTensor, rows: numb
   const dims = [rows.length, width];
   const feeds: Record<string, unknown> = { input_ids: makeTensor(ids, dims), attention_mask: makeTensor(mask, dims) };
   if (session.inputNames.includes("token_type_ids")) feeds.token_type_ids = makeTensor(new BigInt64Array(ids.length), dims);
-  const out = (await session.run(feeds, ["sentence_embedding"])).sentence_embedding;
+  let out = fetchListIgnored.has(session) ? undefined : (await session.run(feeds, ["sentence_embedding"])).sentence_embedding;
+  if (!out) {
+    fetchListIgnored.add(session);
+    out = (await session.run(feeds)).sentence_embedding;
+  }
   return { data: out.data, dim: out.dims[out.dims.length - 1] };
 }
+
+// Under transformers.js 3 (onnxruntime-node 1.19) a run asked for `sentence_embedding` alone
+// answers with the graph's first output instead; such a session is then run for all outputs.
+const fetchListIgnored = new WeakSet<OrtSession>();
 
 /**
  * The bundled model's own path, without any inference runtime: its preprocessed words go

@@ -5,7 +5,25 @@
 
 /** The command that installs the runtime (the version the tests run, package.json's devDependencies). */
 export const TRANSFORMERS_INSTALL = "npm install @huggingface/transformers@^4.3.2";
-const MAJOR = 4;
+
+/**
+ * The versions it runs on, package.json's optional peer range `>=3.0.2 <5`: 4 is what the test
+ * suite runs, 3.0.2 what LanceDB's optional dependency puts in every tree (the packed-install
+ * test runs that one).
+ */
+export const TRANSFORMERS_RANGE = { min: [3, 0, 2], belowMajor: 5 } as const;
+
+/** Whether a transformers.js version lies in TRANSFORMERS_RANGE (an unusual version string may try). */
+export function transformersVersionSupported(version: string): boolean {
+  const [major, minor, patch] = version.split(/[.+-]/).map(Number);
+  if ([major, minor, patch].some(Number.isNaN)) return true;
+  const [m0, m1, m2] = TRANSFORMERS_RANGE.min;
+  const atLeastMin = major !== m0 ? major > m0 : minor !== m1 ? minor > m1 : patch >= m2;
+  return atLeastMin && major < TRANSFORMERS_RANGE.belowMajor;
+}
+
+/** The peer range as package.json writes it. */
+export const TRANSFORMERS_PEER_RANGE = `>=${TRANSFORMERS_RANGE.min.join(".")} <${TRANSFORMERS_RANGE.belowMajor}`;
 
 /** transformers.js is not installed where opencode-rag runs. */
 export class MissingTransformersError extends Error {}
@@ -24,10 +42,9 @@ export async function importTransformers(): Promise<Transformers> {
     }
     throw e;
   }
-  // LanceDB's optional dependency on an old transformers.js can put one where this import finds it
   const version = String(transformers.env?.version ?? "");
-  if (version && Number(version.split(".")[0]) < MAJOR) {
-    throw new MissingTransformersError(`it runs on transformers.js ${MAJOR}, and the one installed is ${version} (another package's): run \`${TRANSFORMERS_INSTALL}\` where opencode-rag is installed`);
+  if (version && !transformersVersionSupported(version)) {
+    throw new MissingTransformersError(`it runs on transformers.js ${TRANSFORMERS_PEER_RANGE}, and the one installed is ${version}: run \`${TRANSFORMERS_INSTALL}\` where opencode-rag is installed`);
   }
   return transformers;
 }

@@ -5,7 +5,7 @@
 // and no inference runtime is downloaded.
 // Slow and networked, so it runs only with OPENCODE_RAG_PACK_TEST=1 (.ci/run sets it).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -96,5 +96,28 @@ describe.skipIf(!enabled)("the packed package in a fresh project", () => {
     expect(sh("npx", ["--no-install", "opencode-rag", "index"], project)).toMatch(/^indexed \d+ files/);
     const out = sh("npx", ["--no-install", "opencode-rag", "query", "shipping cost of a parcel by weight and distance", "--top-k", "1", "--json"], project);
     expect(JSON.parse(out)[0].filePath).toBe("src/shipping.ts");
-  }, 170_000);
+
+    // Another local model runs on the transformers.js that LanceDB's optional dependency puts
+    // in the tree, inside our optional peer range: one copy, nothing more to add. Here its
+    // onnxruntime-node's CUDA download fails (NuGet and GitHub unreachable), so npm drops that
+    // optional branch; the project then skips the download as the README says, and npm puts it back.
+    const manifest = JSON.parse(readFileSync(join(project, "package.json"), "utf8"));
+    writeFileSync(join(project, "package.json"), JSON.stringify({ ...manifest, allowScripts: { ...allowScripts, "onnxruntime-node": false, sharp: false, protobufjs: false } }));
+    sh("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], project);
+    const transformers = (readdirSync(join(project, "node_modules"), { recursive: true }) as string[]).filter((rel) => rel.endsWith(join("@huggingface", "transformers", "package.json")));
+    expect(transformers).toEqual([join("@huggingface", "transformers", "package.json")]);
+    const transformersVersion = JSON.parse(readFileSync(join(project, "node_modules", transformers[0]), "utf8")).version as string;
+    expect(transformersVersion).toMatch(/^3\./);
+    // The model: a Hugging Face id found in embedding.cacheDir (the bundled model's files), so
+    // the load goes through transformers.js and onnxruntime-node, offline.
+    cpSync(join(installed, "models", "opencode-rag-code-v2"), join(project, "models-cache", "acme", "code-embedder"), { recursive: true });
+    const configFile = join(project, ".opencode", "rag.json");
+    const config = JSON.parse(readFileSync(configFile, "utf8"));
+    writeFileSync(configFile, JSON.stringify({ ...config, embedding: { model: "acme/code-embedder", cacheDir: "models-cache" } }, null, 2));
+    expect(sh("npx", ["--no-install", "opencode-rag", "index"], project), `transformers.js ${transformersVersion}`).toMatch(/^indexed \d+ files/);
+    const status = JSON.parse(sh("npx", ["--no-install", "opencode-rag", "status", "--json"], project));
+    expect(status).toMatchObject({ model: "acme/code-embedder", keywordOnlyReason: null, pendingFiles: 0 });
+    const viaTransformers = sh("npx", ["--no-install", "opencode-rag", "query", "greet someone by name", "--top-k", "1", "--json"], project);
+    expect(JSON.parse(viaTransformers)[0].filePath).toBe("src/greeting.ts");
+  }, 240_000);
 });

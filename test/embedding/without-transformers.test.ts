@@ -7,11 +7,16 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TRANSFORMERS_INSTALL } from "../../core/embedding/transformers-runtime.js";
+import { TRANSFORMERS_INSTALL, TRANSFORMERS_PEER_RANGE, transformersVersionSupported } from "../../core/embedding/transformers-runtime.js";
 import { ensureBuilt, repoRoot } from "../indexing/dist-build.js";
 
 const TRANSFORMERS = "@huggingface/transformers";
-const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
+};
 /** A caret range over the version the tests install. */
 const installCommand = `npm install ${TRANSFORMERS}@^${manifest.devDependencies[TRANSFORMERS]}`;
 
@@ -59,5 +64,17 @@ describe("without transformers.js installed", () => {
   it("names the version the tests run, as the README does", () => {
     expect(TRANSFORMERS_INSTALL).toBe(installCommand);
     expect(readFileSync(join(repoRoot, "README.md"), "utf8").replace(/\s+/g, " ")).toContain(`\`${installCommand}\``);
+  });
+
+  it("declares the versions it runs on as an optional peer, the range the runtime checks", () => {
+    expect(manifest.peerDependencies[TRANSFORMERS]).toBe(TRANSFORMERS_PEER_RANGE);
+    expect(manifest.peerDependenciesMeta[TRANSFORMERS]).toEqual({ optional: true });
+    expect(readFileSync(join(repoRoot, "README.md"), "utf8")).toContain(`\`${TRANSFORMERS_PEER_RANGE}\``);
+    // the version the tests run and the one LanceDB's optional dependency brings
+    const lancedb = JSON.parse(readFileSync(join(repoRoot, "node_modules", "@lancedb", "lancedb", "package.json"), "utf8"));
+    for (const version of [manifest.devDependencies[TRANSFORMERS], lancedb.optionalDependencies[TRANSFORMERS]]) {
+      expect(transformersVersionSupported(version), version).toBe(true);
+    }
+    for (const version of ["2.17.2", "3.0.1", "5.0.0"]) expect(transformersVersionSupported(version), version).toBe(false);
   });
 });
