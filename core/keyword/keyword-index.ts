@@ -76,7 +76,9 @@ export class KeywordIndex {
   private docPath: number[] = [];
   private docLang: number[] = [];
   private docKind: number[] = [];
-  private idToDoc = new Map<string, number>();
+  // id → document number, built on first use after a load: a process that only searches
+  // (a one-off query, a serving host) never needs it (~45 ms and 8 MB at 100k chunks).
+  private idToDocMap: Map<string, number> | null = new Map();
   private liveDocs = 0;
   private liveLenSum = 0;
   // Interned metadata values.
@@ -417,7 +419,19 @@ export class KeywordIndex {
     this.docLang = docLang;
     this.docKind = docKind;
     this.vectors.remap(remap, docIds.length);
-    this.idToDoc = indexOf(docIds);
+    this.idToDocMap = indexOf(docIds);
+  }
+
+  private get idToDoc(): Map<string, number> {
+    if (!this.idToDocMap) {
+      const map = new Map<string, number>();
+      for (let d = 0; d < this.docIds.length; d++) {
+        const id = this.docIds[d];
+        if (id !== null) map.set(id, d);
+      }
+      this.idToDocMap = map;
+    }
+    return this.idToDocMap;
   }
 
   private lookupTerm(term: string): number | undefined {
@@ -517,7 +531,7 @@ export class KeywordIndex {
     index.docPath = parts.docPath;
     index.docLang = parts.docLang;
     index.docKind = parts.docKind;
-    index.idToDoc = indexOf(parts.docIds);
+    index.idToDocMap = null;
     index.liveDocs = parts.docIds.length;
     let sum = 0;
     for (const len of parts.docLens) sum += len;

@@ -173,7 +173,9 @@ export class VectorCodes {
     v.scales.set(new Float32Array(scales.slice().buffer));
     const target = v.codes();
     const source = new Int8Array(codes.buffer, codes.byteOffset, codes.length);
-    for (let r = 0; r < rows; r++) target.set(source.subarray(r * dimension, (r + 1) * dimension), r * v.stride);
+    // Rows are padded to the kernel's 16-byte stride; unpadded ones (256 dimensions) copy at once.
+    if (v.stride === dimension) target.set(source, 0);
+    else for (let r = 0; r < rows; r++) target.set(source.subarray(r * dimension, (r + 1) * dimension), r * v.stride);
     return v;
   }
 

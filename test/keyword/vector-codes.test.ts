@@ -60,28 +60,31 @@ describe("vector codes", () => {
 });
 
 describe("the keyword index's vector search", () => {
-  const dim = 64;
-  const all = vectors(400, dim, 3);
-  const doc = (i: number): KeywordDoc => ({ id: `c${i}`, text: `chunk ${i}`, filePath: i < 200 ? `src/a${i % 7}.ts` : `test/b${i}.ts`, language: "typescript", kind: "function", symbol: "", vector: all[i] });
+  // 64 dimensions fill the kernel's 16-byte rows; 100 are padded (rows copied one by one on load)
+  for (const dim of [64, 100]) {
+    const all = vectors(400, dim, 3);
+    const doc = (i: number): KeywordDoc => ({ id: `c${i}`, text: `chunk ${i}`, filePath: i < 200 ? `src/a${i % 7}.ts` : `test/b${i}.ts`, language: "typescript", kind: "function", symbol: "", vector: all[i] });
 
-  it("answers by vector, honours the path filter, forgets removed documents, and survives a merge and the binary form", () => {
-    const index = new KeywordIndex();
-    index.add(all.map((_, i) => doc(i)));
-    expect(index.vectorDimension).toBe(dim);
-    const q = all[123];
-    expect(index.searchVector(q, 1)[0]).toMatchObject({ id: "c123" });
-    expect(index.searchVector(q, 1)[0].score).toBeGreaterThan(0.99);
-    for (const h of index.searchVector(q, 20, { pathPrefixes: ["test/"] })) expect(Number(h.id.slice(1))).toBeGreaterThanOrEqual(200);
+    it(`answers by vector, honours the path filter, forgets removed documents, and survives a merge and the binary form (${dim} dimensions)`, () => {
+      const index = new KeywordIndex();
+      index.add(all.map((_, i) => doc(i)));
+      expect(index.vectorDimension).toBe(dim);
+      const q = all[123];
+      expect(index.searchVector(q, 1)[0]).toMatchObject({ id: "c123" });
+      expect(index.searchVector(q, 1)[0].score).toBeGreaterThan(0.99);
+      for (const h of index.searchVector(q, 20, { pathPrefixes: ["test/"] })) expect(Number(h.id.slice(1))).toBeGreaterThanOrEqual(200);
 
-    index.removeIds(all.slice(0, 150).map((_, i) => `c${i}`));
-    index.merge();
-    const before = index.searchVector(all[300], 10);
-    expect(before.some((h) => Number(h.id.slice(1)) < 150)).toBe(false);
-    const loaded = KeywordIndex.deserialize(index.serialize());
-    expect(loaded.searchVector(all[300], 10)).toEqual(before);
-    expect(loaded.vectorOf("c300")!.length).toBe(dim);
-    expect(loaded.vectorOf("c10")).toBeNull();
-  });
+      index.removeIds(all.slice(0, 150).map((_, i) => `c${i}`));
+      index.merge();
+      const before = index.searchVector(all[300], 10);
+      expect(before.some((h) => Number(h.id.slice(1)) < 150)).toBe(false);
+      const loaded = KeywordIndex.deserialize(index.serialize());
+      expect(loaded.searchVector(all[300], 10)).toEqual(before);
+      expect(loaded.vectorOf("c300")!.length).toBe(dim);
+      expect(loaded.vectorOf("c10")).toBeNull();
+      expect(Array.from(loaded.vectorOf("c300")!)).toEqual(Array.from(index.vectorOf("c300")!));
+    });
+  }
 
   it("keeps none for a keyword-only index", () => {
     const index = new KeywordIndex();
