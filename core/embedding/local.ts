@@ -8,7 +8,7 @@
 // A missing model is not an error for the engine: it gets a one-line reason and runs
 // keyword-only.
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import type { RagConfig } from "../config/defaults.js";
 import { BUNDLED_MODEL_ID } from "../config/defaults.js";
@@ -59,17 +59,70 @@ export function resolveLocalModel(model: string, root: string, cacheDir: string)
   };
 }
 
+/** The files whose bytes make a model's fingerprint. */
+const FINGERPRINTED_FILES = ["config.json", "tokenizer.json", "onnx/model.onnx", "onnx/model_quantized.onnx"];
+
+/** Where a shipped model records its fingerprint (models/scripts/fingerprint.mjs writes it). */
+export const FINGERPRINT_FILE = "fingerprint.txt";
+
 /**
  * What the model's files hold, as a short hash: an upgraded model under the same id (a new
- * package version) must invalidate indexes built with the old weights.
+ * package version) must invalidate indexes built with the old weights. A folder that records
+ * it (the bundled model: fingerprint.txt) saves every index pass reading and hashing 19 MB
+ * (~100 ms); the record counts only while a cheap digest of the same files (their sizes and
+ * three 64 KB samples each) still matches, so weights changed in place are hashed again.
  */
 export function modelFingerprint(dir: string): string {
+  return recordedFingerprint(dir) ?? hashModelFiles(dir);
+}
+
+/** The fingerprint computed from the files themselves. */
+export function hashModelFiles(dir: string): string {
   const hash = createHash("sha1");
-  for (const rel of ["config.json", "tokenizer.json", "onnx/model.onnx", "onnx/model_quantized.onnx"]) {
+  for (const rel of FINGERPRINTED_FILES) {
     const file = join(dir, rel);
     if (existsSync(file)) hash.update(rel).update(rel === "onnx/model.onnx" ? modelBytes(dir) : readFileSync(file));
   }
   return hash.digest("hex").slice(0, 12);
+}
+
+/** The line fingerprint.txt holds: the fingerprint, then the files' sampled digest. */
+export function fingerprintRecord(dir: string): string {
+  return `${hashModelFiles(dir)} ${sampledDigest(dir)}`;
+}
+
+const SAMPLE_BYTES = 64 * 1024;
+
+/** Sizes and the first, middle and last 64 KB of each fingerprinted file: ~1 ms. */
+function sampledDigest(dir: string): string {
+  const hash = createHash("sha1");
+  const sample = Buffer.alloc(SAMPLE_BYTES);
+  for (const rel of FINGERPRINTED_FILES) {
+    const file = join(dir, rel);
+    if (!existsSync(file)) continue;
+    const fd = openSync(file, "r");
+    try {
+      const size = fstatSync(fd).size;
+      hash.update(`${rel}:${size}`);
+      for (const at of [0, Math.max(0, Math.floor(size / 2) - SAMPLE_BYTES / 2), Math.max(0, size - SAMPLE_BYTES)]) {
+        hash.update(sample.subarray(0, readSync(fd, sample, 0, SAMPLE_BYTES, at)));
+      }
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return hash.digest("hex");
+}
+
+function recordedFingerprint(dir: string): string | null {
+  const file = join(dir, FINGERPRINT_FILE);
+  if (!existsSync(file)) return null;
+  try {
+    const [fingerprint, digest] = readFileSync(file, "utf8").trim().split(" ");
+    return /^[0-9a-f]{12}$/.test(fingerprint) && digest === sampledDigest(dir) ? fingerprint : null;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -1,9 +1,10 @@
 // Copies the staged model into models/<MODEL_ID>/ — exactly the files transformers.js
-// loads — and writes its licence and provenance beside it, and wordpiece.txt (the vocabulary
-// as opencode-rag's own loader reads it fastest).
+// loads — and writes its licence and provenance beside it, wordpiece.txt (the vocabulary
+// as opencode-rag's own loader reads it fastest) and fingerprint.txt (the weights' hash).
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MODEL_ID, MODELS, SHIPPED, STAGE, WORK } from "./common.mjs";
+import { writeFingerprintFile } from "./fingerprint.mjs";
 import { writeWordPieceFile } from "./wordpiece.mjs";
 
 rmSync(SHIPPED, { recursive: true, force: true });
@@ -37,4 +38,5 @@ writeFileSync(
 copyFileSync(join(MODELS, "MODEL_LICENSE"), join(SHIPPED, "LICENSE"));
 // The vocabulary again, in the form the bundled model loads fast (derived from tokenizer.json).
 await writeWordPieceFile(SHIPPED);
+await writeFingerprintFile(SHIPPED);
 console.log(`shipped ${SHIPPED}`);

@@ -2,13 +2,14 @@
 // vectors onnxruntime gives on the same graph (indexes built before stay valid), and the
 // default provider must get there without loading onnxruntime at all.
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as ort from "onnxruntime-node";
 import { BUNDLED_MODEL_ID, DEFAULT_CONFIG } from "../../core/config/defaults.js";
 import { createEmbeddingProvider } from "../../core/embedding/index.js";
-import { modelFingerprint } from "../../core/embedding/local.js";
+import { FINGERPRINT_FILE, fingerprintRecord, hashModelFiles, modelFingerprint } from "../../core/embedding/local.js";
 import { readOnnxGraph } from "../../core/embedding/onnx-reader.js";
 import { preprocessForEmbedding } from "../../core/embedding/preprocess.js";
 import { embedTokenIds, staticTableFromOnnx } from "../../core/embedding/static-table.js";
@@ -130,7 +131,34 @@ describe("the bundled model without an inference runtime", () => {
 
   it("keeps the model's fingerprint, so existing indexes are not rebuilt", () => {
     // the fingerprint hashes the model's files, which this path reads but never changes
+    expect(provider.fingerprint).toBe(hashModelFiles(modelDir));
     expect(provider.fingerprint).toBe(modelFingerprint(modelDir));
+  });
+
+  it("ships the fingerprint it records (regenerate: node models/scripts/fingerprint.mjs)", () => {
+    expect(readFileSync(join(modelDir, FINGERPRINT_FILE), "utf8").trim()).toBe(fingerprintRecord(modelDir));
+  });
+
+  it("trusts a recorded fingerprint only while the files still match it", () => {
+    const copy = mkdtempSync(join(tmpdir(), "rag-fingerprint-"));
+    try {
+      cpSync(modelDir, copy, { recursive: true });
+      const [, digest] = readFileSync(join(copy, FINGERPRINT_FILE), "utf8").trim().split(" ");
+      // the record is what is read: a made-up fingerprint under the right digest is believed
+      writeFileSync(join(copy, FINGERPRINT_FILE), `0123456789ab ${digest}\n`);
+      expect(modelFingerprint(copy)).toBe("0123456789ab");
+      // weights changed in place (one byte in the middle of the table): hashed again
+      const onnx = readFileSync(join(copy, "onnx", "model.onnx"));
+      onnx[onnx.length >> 1] ^= 1;
+      writeFileSync(join(copy, "onnx", "model.onnx"), onnx);
+      expect(modelFingerprint(copy)).toBe(hashModelFiles(copy));
+      expect(modelFingerprint(copy)).not.toBe(hashModelFiles(modelDir));
+      // a record in another format is ignored, not trusted
+      writeFileSync(join(copy, FINGERPRINT_FILE), "0123456789ab\n");
+      expect(modelFingerprint(copy)).toBe(hashModelFiles(copy));
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 
   it("recognises only the static table graph", () => {
