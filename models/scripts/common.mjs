@@ -1,6 +1,6 @@
-// Shared by the pipeline scripts: paths, and the product's own preprocessing function
-// (core/embedding/preprocess.ts, bundled on the fly) so that training sees exactly the text
-// the product embeds.
+// Shared by the pipeline scripts: paths, and the product's own modules bundled on the fly
+// (core/embedding/preprocess.ts, so that training sees exactly the text the product embeds;
+// the vocabulary and fingerprint writers).
 import { buildSync } from "esbuild";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -12,12 +12,20 @@ export const MODEL_ID = "opencode-rag-code-v2";
 export const STAGE = join(WORK, "stage");
 export const SHIPPED = join(MODELS, MODEL_ID);
 
-/** Imports core/embedding/preprocess.ts (TypeScript) by bundling it into .work. */
-export async function loadPreprocess() {
+/**
+ * Imports a TypeScript module of core/ (`rel` below it) by bundling it into .work, where
+ * packages resolve from the repository's node_modules.
+ */
+export async function importCore(rel, platform = "neutral") {
   mkdirSync(WORK, { recursive: true });
-  const out = join(WORK, "preprocess.mjs");
-  buildSync({ entryPoints: [join(MODELS, "..", "core", "embedding", "preprocess.ts")], outfile: out, format: "esm", platform: "neutral", bundle: true, logLevel: "error" });
+  const out = join(WORK, `${rel.replace(/[/.]/g, "-")}.mjs`);
+  buildSync({ entryPoints: [join(MODELS, "..", "core", rel)], outfile: out, format: "esm", platform, bundle: true, packages: "external", logLevel: "error" });
   return import(`${out}?t=${Date.now()}`);
+}
+
+/** core/embedding/preprocess.ts, the product's own preprocessing. */
+export function loadPreprocess() {
+  return importCore("embedding/preprocess.ts");
 }
 
 export function readJsonl(text) {

@@ -3,25 +3,15 @@
 // fingerprintRecord), so that loading the shipped model need not read and hash 19 MB at every
 // index pass. ship.mjs runs it for the shipped model; by hand:
 //   node models/scripts/fingerprint.mjs [MODEL_FOLDER]   (default: the shipped model)
-import { buildSync } from "esbuild";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { SHIPPED } from "./common.mjs";
+import { fileURLToPath } from "node:url";
+import { importCore, SHIPPED } from "./common.mjs";
 
 export async function writeFingerprintFile(folder) {
-  const work = mkdtempSync(join(tmpdir(), "rag-fingerprint-"));
-  try {
-    const bundle = join(work, "local.mjs");
-    const source = fileURLToPath(new URL("../../core/embedding/local.ts", import.meta.url));
-    buildSync({ entryPoints: [source], outfile: bundle, format: "esm", platform: "node", bundle: true, packages: "external", logLevel: "error" });
-    const { fingerprintRecord, FINGERPRINT_FILE } = await import(pathToFileURL(bundle).href);
-    writeFileSync(join(folder, FINGERPRINT_FILE), fingerprintRecord(folder) + "\n");
-    return join(folder, FINGERPRINT_FILE);
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+  const { fingerprintRecord, FINGERPRINT_FILE } = await importCore("embedding/local.ts", "node");
+  writeFileSync(join(folder, FINGERPRINT_FILE), fingerprintRecord(folder) + "\n");
+  return join(folder, FINGERPRINT_FILE);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -2,27 +2,17 @@
 // per token (core/embedding/wordpiece.ts, wordPieceFileText), which loads in milliseconds where
 // the JSON takes a tenth of a second. ship.mjs runs it for the shipped model; by hand:
 //   node models/scripts/wordpiece.mjs [MODEL_FOLDER]   (default: the shipped model)
-import { buildSync } from "esbuild";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { SHIPPED } from "./common.mjs";
+import { fileURLToPath } from "node:url";
+import { importCore, SHIPPED } from "./common.mjs";
 
 export async function writeWordPieceFile(folder) {
-  const work = mkdtempSync(join(tmpdir(), "rag-wordpiece-"));
-  try {
-    const bundle = join(work, "wordpiece.mjs");
-    const source = fileURLToPath(new URL("../../core/embedding/wordpiece.ts", import.meta.url));
-    buildSync({ entryPoints: [source], outfile: bundle, format: "esm", platform: "neutral", bundle: true, logLevel: "error" });
-    const { wordPieceFileText, WORDPIECE_FILE } = await import(pathToFileURL(bundle).href);
-    const text = wordPieceFileText(JSON.parse(readFileSync(join(folder, "tokenizer.json"), "utf8")));
-    if (!text) throw new Error(`${folder}/tokenizer.json is not a plain BERT WordPiece tokenizer: no ${WORDPIECE_FILE} written`);
-    writeFileSync(join(folder, WORDPIECE_FILE), text);
-    return join(folder, WORDPIECE_FILE);
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+  const { wordPieceFileText, WORDPIECE_FILE } = await importCore("embedding/wordpiece.ts");
+  const text = wordPieceFileText(JSON.parse(readFileSync(join(folder, "tokenizer.json"), "utf8")));
+  if (!text) throw new Error(`${folder}/tokenizer.json is not a plain BERT WordPiece tokenizer: no ${WORDPIECE_FILE} written`);
+  writeFileSync(join(folder, WORDPIECE_FILE), text);
+  return join(folder, WORDPIECE_FILE);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
