@@ -3,7 +3,7 @@
 import type { ScoredId, SearchFilter } from "../types.js";
 import { compileFilter } from "../store/filter.js";
 import { boundedMemo } from "../bounded-memo.js";
-import { indexOf, Interner } from "./interner.js";
+import { Interner } from "./interner.js";
 import { readParts, writeParts, type IndexParts } from "./keyword-format.js";
 import { mergePostings } from "./postings.js";
 import { TopK } from "./top-k.js";
@@ -76,8 +76,8 @@ export class KeywordIndex {
   private docPath: number[] = [];
   private docLang: number[] = [];
   private docKind: number[] = [];
-  // id → document number, built on first use after a load: a process that only searches
-  // (a one-off query, a serving host) never needs it (~45 ms and 8 MB at 100k chunks).
+  // id → document number, built on first use after a load or a merge: a process that only
+  // searches (a one-off query, a serving host) never needs it (~45 ms and 8 MB at 100k chunks).
   private idToDocMap: Map<string, number> | null = new Map();
   private liveDocs = 0;
   private liveLenSum = 0;
@@ -419,7 +419,7 @@ export class KeywordIndex {
     this.docLang = docLang;
     this.docKind = docKind;
     this.vectors.remap(remap, docIds.length);
-    this.idToDocMap = indexOf(docIds);
+    this.idToDocMap = null; // renumbered: rebuilt when next asked for
   }
 
   private get idToDoc(): Map<string, number> {
