@@ -3,7 +3,7 @@
 // or another process committed).
 import { statSync } from "node:fs";
 import { KeywordIndex } from "../keyword/keyword-index.js";
-import { loadKeywordSnapshot } from "../indexing/keyword-files.js";
+import { readKeywordSnapshot } from "../indexing/keyword-files.js";
 import { manifestPath, readManifestHeader } from "../indexing/manifest.js";
 import type { PassEnv } from "../indexing/pass-env.js";
 
@@ -14,6 +14,8 @@ export class CommittedIndex {
   private seenManifest: ManifestStamp | null = null;
   /** committedRead()'s last manifest read, keyed by the manifest's mtime and size. */
   private lastRead: { key: string; dimension: number | null; checkpoint: number | null } | null = null;
+  /** The keyword snapshot being read, if any. */
+  private loading: { generation: number; loading: Promise<KeywordIndex | null> } | null = null;
 
   /** `passEnv` holds the keyword index this process's passes keep current. */
   constructor(
@@ -26,6 +28,7 @@ export class CommittedIndex {
     this.passEnv.keyword = null;
     this.passEnv.keywordGeneration = -1;
     this.seenManifest = null;
+    this.loading = null;
   }
 
   /** After a pass of this process committed: its keyword index is the current one. */
@@ -43,22 +46,41 @@ export class CommittedIndex {
   }
 
   /** The keyword index of the latest committed pass, reloaded when another process commits one. */
-  keyword(): KeywordIndex {
+  async keyword(): Promise<KeywordIndex> {
     const env = this.passEnv;
     const stamp = this.stamp();
     const changed = !stamp || !this.seenManifest || stamp.mtimeMs !== this.seenManifest.mtimeMs || stamp.size !== this.seenManifest.size;
     if (env.keyword && !changed) return env.keyword;
-    this.seenManifest = stamp;
     const read = readManifestHeader(this.stateDir());
-    if (read.status !== "ok") return env.keyword ?? new KeywordIndex();
-    if (env.keyword && env.keywordGeneration === read.header.generation) return env.keyword;
-    const loaded = loadKeywordSnapshot(this.stateDir(), read.header);
-    if (loaded) {
-      env.keyword = loaded;
-      env.keywordGeneration = read.header.generation;
-      return loaded;
+    if (read.status !== "ok") {
+      this.seenManifest = stamp;
+      return env.keyword ?? new KeywordIndex();
     }
-    return env.keyword ?? new KeywordIndex();
+    const generation = read.header.generation;
+    if (env.keyword && env.keywordGeneration === generation) {
+      this.seenManifest = stamp;
+      return env.keyword;
+    }
+    // Searches arriving while a generation loads share its load.
+    if (this.loading?.generation !== generation) {
+      const loading = readKeywordSnapshot(this.stateDir(), read.header).then((loaded) => {
+        // Forgotten meanwhile (the store was replaced): install nothing.
+        if (this.loading !== current) return loaded;
+        this.loading = null;
+        // Seen even when unreadable: the next search does not read a damaged file again.
+        this.seenManifest = stamp;
+        // A pass of this process may have committed a newer index meanwhile: keep that one.
+        if (loaded && env.keywordGeneration <= generation) {
+          env.keyword = loaded;
+          env.keywordGeneration = generation;
+        }
+        return loaded;
+      });
+      const current = { generation, loading };
+      this.loading = current;
+    }
+    const loaded = await this.loading!.loading;
+    return (env.keywordGeneration >= generation ? env.keyword : loaded) ?? env.keyword ?? new KeywordIndex();
   }
 
   /**

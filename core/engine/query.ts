@@ -39,18 +39,27 @@ export async function runQuery(ctx: QueryContext, query: string, options: Search
   // A keyword search needs no model at all (describe_image relies on that): the index's own
   // dimension opens the store, so a remote provider is not even probed.
   const { dimension, down } = options.mode === "keyword" ? { dimension: ctx.committed.read().dimension, down: false } : await searchDimension(ctx, provider);
-  const latest = await openForSearch(ctx, dimension);
-  const store = await ctx.store.committed(latest, ctx.committed.read().checkpoint);
-  const keyword = ctx.committed.keyword();
-
   const r = ctx.config.retrieval;
-  const topK = options.uncapped ? (options.topK ?? r.topK) : Math.min(options.topK ?? r.topK, r.maxChunks);
-  const vectorsUsable = !down && provider !== null && ctx.store.dimension === dimension && dimension !== null;
   let mode: RetrievalMode = options.mode ?? (r.hybrid ? "hybrid" : "vector");
+  // In a fresh process, reading the keyword index (off this thread), opening the store
+  // (LanceDB's threads) and loading the model (this thread) are first-time costs of similar
+  // size: they run together. The query is embedded before the store says whether its vectors
+  // can be used; when they cannot, that vector goes unused.
+  const keywordLoad = ctx.committed.keyword();
+  const opening = openForSearch(ctx, dimension);
+  for (const p of [keywordLoad, opening]) p.catch(() => undefined); // awaited below
+  const mayUseVectors = !down && provider !== null && dimension !== null && mode !== "keyword" && query.trim().length > 0;
+  const embedding = mayUseVectors ? embedQuery(ctx, provider!, query) : Promise.resolve(null);
+  const latest = await opening;
+  const keyword = await keywordLoad;
+  const store = await ctx.store.committed(latest, ctx.committed.read().checkpoint);
+
+  const topK = options.uncapped ? (options.topK ?? r.topK) : Math.min(options.topK ?? r.topK, r.maxChunks);
+  const vectorsUsable = mayUseVectors && ctx.store.dimension === dimension;
   if (!vectorsUsable && mode === "vector") mode = "keyword";
   let queryVector: Float32Array | null = null;
-  if (vectorsUsable && mode !== "keyword" && query.trim()) {
-    queryVector = await embedQuery(ctx, provider!, query);
+  if (vectorsUsable && mode !== "keyword") {
+    queryVector = await embedding;
     if (!queryVector) mode = "keyword";
   }
 

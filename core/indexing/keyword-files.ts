@@ -1,9 +1,11 @@
 // The keyword index on disk: a snapshot per commit (`keyword-<generation>.bin`) plus small
 // delta files for small passes, all named by the manifest. See README.md in this folder.
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
+import { open, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { FORMAT_HEAD_BYTES, isCurrentFormat } from "../keyword/keyword-format.js";
 import { KeywordIndex, type KeywordDoc } from "../keyword/keyword-index.js";
+import { keywordFileBuffer } from "../keyword/vector-codes.js";
 import { removeQuietly } from "./atomic-file.js";
 import type { Manifest } from "./manifest.js";
 
@@ -27,15 +29,74 @@ export const KEYWORD_DELTA_MAX_FILES = 16;
 export function loadKeywordSnapshot(stateDir: string, manifest: KeywordFields): KeywordIndex | null {
   if (!manifest.keywordFile) return manifest.chunkCount === 0 ? new KeywordIndex() : null;
   try {
-    const index = KeywordIndex.deserialize(new Uint8Array(readFileSync(join(stateDir, manifest.keywordFile))));
-    for (const file of manifest.keywordDeltas ?? []) {
-      const delta = JSON.parse(readFileSync(join(stateDir, file), "utf8")) as KeywordDelta;
-      index.removeIds(delta.remove);
-      index.add(delta.add);
-    }
-    return index;
+    const snapshot = readWholeSync(join(stateDir, manifest.keywordFile));
+    return withDeltas(snapshot, (manifest.keywordDeltas ?? []).map((file) => readFileSync(join(stateDir, file), "utf8")));
   } catch {
     return null;
+  }
+}
+
+/**
+ * loadKeywordSnapshot() with the files read off this thread: a searching process opens its
+ * store and loads its model meanwhile. The snapshot is read in one call (a chunked read would
+ * wait for this thread between chunks).
+ */
+export async function readKeywordSnapshot(stateDir: string, manifest: KeywordFields): Promise<KeywordIndex | null> {
+  if (!manifest.keywordFile) return manifest.chunkCount === 0 ? new KeywordIndex() : null;
+  try {
+    const snapshot = await readWhole(join(stateDir, manifest.keywordFile));
+    const deltas = await Promise.all((manifest.keywordDeltas ?? []).map((file) => readFile(join(stateDir, file), "utf8")));
+    return withDeltas(snapshot, deltas);
+  } catch {
+    return null;
+  }
+}
+
+function withDeltas(snapshot: Uint8Array, deltaTexts: string[]): KeywordIndex {
+  const index = KeywordIndex.deserialize(snapshot);
+  for (const text of deltaTexts) {
+    const delta = JSON.parse(text) as KeywordDelta;
+    index.removeIds(delta.remove);
+    index.add(delta.add);
+  }
+  return index;
+}
+
+/**
+ * A snapshot's bytes, read into memory the vector search scans in place (keywordFileBuffer):
+ * no copy of the file, and none of its codes.
+ */
+async function readWhole(path: string): Promise<Uint8Array> {
+  const handle = await open(path, "r");
+  try {
+    const { size } = await handle.stat();
+    const bytes = keywordFileBuffer(size);
+    let at = 0;
+    while (at < size) {
+      const { bytesRead } = await handle.read(bytes, at, size - at, at);
+      if (bytesRead === 0) throw new Error(`${path} ended early`);
+      at += bytesRead;
+    }
+    return bytes;
+  } finally {
+    await handle.close();
+  }
+}
+
+function readWholeSync(path: string): Uint8Array {
+  const fd = openSync(path, "r");
+  try {
+    const size = fstatSync(fd).size;
+    const bytes = keywordFileBuffer(size);
+    let at = 0;
+    while (at < size) {
+      const read = readSync(fd, bytes, at, size - at, at);
+      if (read === 0) throw new Error(`${path} ended early`);
+      at += read;
+    }
+    return bytes;
+  } finally {
+    closeSync(fd);
   }
 }
 

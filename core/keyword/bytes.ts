@@ -40,22 +40,31 @@ export class ByteWriter {
     this.buf[this.pos++] = v;
   }
 
-  /** Values [start, end) of `values` as varints; as differences from the previous one when `delta`. */
-  varints(values: Uint32Array | Uint8Array, start: number, end: number, delta: boolean): void {
-    this.ensure((end - start) * 5);
+  /**
+   * Pairs of (gap from the previous value of `values`, as a varint; the byte of `bytes`) for
+   * [start, end): a posting list with its term frequencies.
+   */
+  gapPairs(values: Uint32Array, bytes: Uint8Array, start: number, end: number): void {
+    this.ensure((end - start) * 6);
     const buf = this.buf;
     let pos = this.pos;
     let prev = 0;
     for (let i = start; i < end; i++) {
-      let v = delta ? values[i] - prev : values[i];
-      if (delta) prev = values[i];
+      let v = values[i] - prev;
+      prev = values[i];
       while (v >= 0x80) {
         buf[pos++] = (v & 0x7f) | 0x80;
         v >>>= 7;
       }
       buf[pos++] = v;
+      buf[pos++] = bytes[i];
     }
     this.pos = pos;
+  }
+
+  /** Bytes written so far. */
+  get length(): number {
+    return this.pos;
   }
 
   /** A block of raw bytes preceded by its length. */
@@ -91,33 +100,6 @@ export class ByteReader {
       scale *= 0x80;
     }
     throw new RangeError("varint too long");
-  }
-
-  /** Decodes `count` varints into `out` starting at `offset`, each added to a running sum when `delta`. */
-  varints(out: Uint32Array | Uint8Array, offset: number, count: number, delta: boolean): void {
-    const buf = this.buf;
-    let pos = this.pos;
-    let prev = 0;
-    for (let i = 0; i < count; i++) {
-      let b = buf[pos++];
-      let v = b & 0x7f;
-      let shift = 7;
-      while (b >= 0x80) {
-        if (shift > 28) throw new RangeError("varint too long");
-        b = buf[pos++];
-        v |= (b & 0x7f) << shift;
-        shift += 7;
-      }
-      if (pos > buf.length) throw new RangeError("unexpected end of data");
-      v >>>= 0;
-      if (delta) {
-        prev += v;
-        out[offset + i] = prev;
-      } else {
-        out[offset + i] = v;
-      }
-    }
-    this.pos = pos;
   }
 
   block(): Uint8Array {

@@ -1,47 +1,89 @@
 // String ↔ number tables for the keyword index: repeated metadata values (paths, languages,
-// kinds) are stored once and referred to by number. Portable.
+// kinds) are stored once and referred to by number. A loaded table stays in the file's packed,
+// sorted form (a search decodes the few values it shows or filters on and binary-searches the
+// files it scores) until a value is added. Portable.
+import type { PackedStrings } from "./packed-strings.js";
+
+/** Tables up to this many values are decoded when loaded. */
+const DECODE_AT_ONCE = 1024;
 
 /** Small string ↔ number table for repeated metadata values. */
 export class Interner {
-  private map = new Map<string, number>();
+  /** Values as loaded, in string order; null once `list` holds them. */
+  private packed: PackedStrings | null = null;
   private list: string[] = [];
+  /** Values of `packed` decoded so far, by number. */
+  private decoded: Array<string | undefined> | null = null;
+  /** value → number, built when a value is first added after a load. */
+  private valueMap: Map<string, number> | null = new Map();
 
-  static from(values: string[]): Interner {
+  /**
+   * A table read from a file: `packed` must be in strictly increasing string order. A small one
+   * (languages, kinds) is decoded at once: a search reads its values for every candidate.
+   */
+  static loaded(packed: PackedStrings): Interner {
     const i = new Interner();
-    i.list = values;
-    i.map = indexOf(values);
+    i.valueMap = null;
+    if (packed.length <= DECODE_AT_ONCE) i.list = packed.toArray();
+    else i.packed = packed;
     return i;
   }
 
   intern(value: string): number {
-    let n = this.map.get(value);
+    const map = this.map();
+    let n = map.get(value);
     if (n === undefined) {
       n = this.list.length;
       this.list.push(value);
-      this.map.set(value, n);
+      map.set(value, n);
     }
     return n;
   }
 
   lookup(value: string): number | undefined {
-    return this.map.get(value);
+    if (this.valueMap) return this.valueMap.get(value);
+    if (!this.packed) return this.map().get(value);
+    let lo = 0;
+    let hi = this.packed.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = this.packed.get(mid);
+      if (v === value) return mid;
+      if (v < value) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
   }
 
   value(n: number): string {
-    return this.list[n];
+    if (!this.packed) return this.list[n];
+    // Decoded once each: a path filter reads the path of every candidate, query after query.
+    // Filled, not holey: V8 keeps a large holey array as a slow dictionary.
+    this.decoded ??= new Array<string | undefined>(this.packed.length).fill(undefined);
+    return (this.decoded[n] ??= this.packed.get(n));
   }
 
+  /** Every value by number (decodes a loaded table). */
   values(): string[] {
+    if (this.packed) {
+      this.list = this.packed.toArray();
+      this.packed = null;
+      this.decoded = null;
+    }
     return this.list;
   }
 
   get size(): number {
-    return this.list.length;
+    return this.packed ? this.packed.length : this.list.length;
+  }
+
+  private map(): Map<string, number> {
+    return (this.valueMap ??= indexOf(this.values()));
   }
 }
 
-/** value → position, built with a plain loop (no temporary pair arrays: this runs on every load). */
-export function indexOf(values: string[]): Map<string, number> {
+/** value → position, built with a plain loop (no temporary pair arrays). */
+function indexOf(values: string[]): Map<string, number> {
   const map = new Map<string, number>();
   for (let i = 0; i < values.length; i++) map.set(values[i], i);
   return map;

@@ -1,15 +1,19 @@
 // The keyword index on disk: a compact binary form, read back with every reference checked.
 // Portable. See README.md in this folder for the layout.
 import { ByteReader, ByteWriter } from "./bytes.js";
+import { PackedStrings } from "./packed-strings.js";
+import { EncodedPostings, encodePostings, type BasePostings } from "./postings.js";
 
 const MAGIC = [0x4f, 0x43, 0x52, 0x4b]; // "OCRK"
 /**
  * Bumped whenever the file layout OR the terms it holds change (tokenizer, normaliseTerm), so
  * that an older file is refused and rebuilt rather than silently matching nothing.
  * 2: terms stored in string order. 3-4: -ing/-ed folding in normaliseTerm. 5: the documents'
- * vectors as int8 codes.
+ * vectors as int8 codes. 6: postings as (gap, tf) pairs behind a table of where each term's
+ * start, so that a loaded index reads only the terms a query has; paths, languages and kinds
+ * in string order (binary-searched where loaded).
  */
-const FORMAT_VERSION = 5;
+const FORMAT_VERSION = 6;
 
 /** Bytes at the start of a file that say whether it is a keyword index of this format. */
 export const FORMAT_HEAD_BYTES = MAGIC.length + 1;
@@ -19,22 +23,37 @@ export function isCurrentFormat(head: Uint8Array): boolean {
   return head.length >= FORMAT_HEAD_BYTES && MAGIC.every((b, i) => head[i] === b) && head[MAGIC.length] === FORMAT_VERSION;
 }
 
-/** Everything a loaded index is built from: documents, metadata tables, terms and base postings (CSR). */
-export interface IndexParts {
-  docIds: string[];
+/** Per document: its length and its path, language and kind as numbers in those tables. */
+interface DocumentFields {
   docLens: number[];
   docPath: number[];
   docLang: number[];
   docKind: number[];
+  /** Every document's vector (vector-codes.ts): dimension 0 when the index keeps none. */
+  vectors: { dimension: number; rows: number; scales: Uint8Array; codes: Uint8Array };
+}
+
+/** What an index writes: its tables as it numbers them, terms by id, base postings (CSR) by term id. */
+export interface IndexParts extends DocumentFields {
+  docIds: string[];
   paths: string[];
   languages: string[];
   kinds: string[];
   terms: string[];
-  offsets: Uint32Array;
-  docs: Uint32Array;
-  tfs: Uint8Array;
-  /** Every document's vector (vector-codes.ts): dimension 0 when the index keeps none. */
-  vectors: { dimension: number; rows: number; scales: Uint8Array; codes: Uint8Array };
+  postings: BasePostings;
+}
+
+/**
+ * What a load gives: every table still in the file's bytes (paths, languages, kinds and terms
+ * in string order), and the postings read a term at a time.
+ */
+export interface LoadedParts extends DocumentFields {
+  docIds: PackedStrings;
+  paths: PackedStrings;
+  languages: PackedStrings;
+  kinds: PackedStrings;
+  terms: PackedStrings;
+  postings: EncodedPostings;
 }
 
 /**
@@ -52,25 +71,27 @@ export function writeParts(parts: IndexParts, liveTerms: number[]): Uint8Array {
     w.varint(values.length);
     w.block(enc.encode(values.join("\0")));
   };
-  strings(parts.paths);
-  strings(parts.languages);
-  strings(parts.kinds);
+  // Metadata tables in string order (a loaded index binary-searches them), renumbered to match.
+  const paths = inStringOrder(parts.paths);
+  const languages = inStringOrder(parts.languages);
+  const kinds = inStringOrder(parts.kinds);
+  strings(paths.values);
+  strings(languages.values);
+  strings(kinds.values);
   strings(parts.docIds);
   for (let d = 0; d < docCount; d++) {
     w.varint(parts.docLens[d]);
-    w.varint(parts.docPath[d]);
-    w.varint(parts.docLang[d]);
-    w.varint(parts.docKind[d]);
+    w.varint(paths.numberOf[parts.docPath[d]]);
+    w.varint(languages.numberOf[parts.docLang[d]]);
+    w.varint(kinds.numberOf[parts.docKind[d]]);
   }
   strings(liveTerms.map((t) => parts.terms[t]));
-  w.varint(parts.docs.length);
-  for (const t of liveTerms) {
-    const start = parts.offsets[t];
-    const end = parts.offsets[t + 1];
-    w.varint(end - start);
-    w.varints(parts.docs, start, end, true);
-    w.varints(parts.tfs, start, end, false);
-  }
+  let total = 0;
+  for (const t of liveTerms) total += parts.postings.offsets[t + 1] - parts.postings.offsets[t];
+  w.varint(total);
+  const postings = encodePostings(parts.postings, liveTerms);
+  w.block(postings.startTable);
+  w.block(postings.bytes);
   w.varint(parts.vectors.dimension);
   if (parts.vectors.dimension > 0) {
     if (parts.vectors.rows !== docCount) throw new Error("vector rows do not match the documents");
@@ -81,24 +102,29 @@ export function writeParts(parts: IndexParts, liveTerms: number[]): Uint8Array {
   return w.finish();
 }
 
-/** The parts of a binary form; throws naming the first inconsistency found. */
-export function readParts(bytes: Uint8Array): IndexParts {
+/**
+ * The parts of a binary form; throws naming the first inconsistency found. Postings are
+ * checked as they are read (a damaged list throws then, with the same "corrupt" error).
+ */
+export function readParts(bytes: Uint8Array): LoadedParts {
   const r = new ByteReader(bytes);
   for (const b of MAGIC) if (r.u8() !== b) throw new Error("not a keyword index file");
   const version = r.u8();
   if (version !== FORMAT_VERSION) throw new Error(`format version ${version}, expected ${FORMAT_VERSION}`);
-  const dec = new TextDecoder();
   const docCount = r.varint();
-  const strings = (): string[] => {
+  const strings = (): PackedStrings => {
     const expected = r.varint();
-    const text = dec.decode(r.block());
-    const out = expected === 0 ? [] : text.split("\0");
-    if (out.length !== expected) throw new Error(`expected ${expected} strings, found ${out.length}`);
-    return out;
+    return PackedStrings.fromBlock(r.block(), expected);
   };
-  const paths = strings();
-  const languages = strings();
-  const kinds = strings();
+  const sortedStrings = (what: string): PackedStrings => {
+    const table = strings();
+    // Lookups binary-search these tables: an unsorted one would silently miss values.
+    if (!table.isStrictlySorted()) throw new Error(`${what} table out of order`);
+    return table;
+  };
+  const paths = sortedStrings("path");
+  const languages = sortedStrings("language");
+  const kinds = sortedStrings("kind");
   const docIds = strings();
   if (docIds.length !== docCount) throw new Error("document count mismatch");
   const docLens = new Array<number>(docCount);
@@ -111,26 +137,10 @@ export function readParts(bytes: Uint8Array): IndexParts {
     docLang[d] = checkRef(r.varint(), languages.length);
     docKind[d] = checkRef(r.varint(), kinds.length);
   }
-  const terms = strings();
-  const termCount = terms.length;
-  // Lookups binary-search this table: an unsorted one would silently miss terms.
-  for (let t = 1; t < termCount; t++) if (!(terms[t - 1] < terms[t])) throw new Error("term table out of order");
+  const terms = sortedStrings("term");
   const total = r.varint();
-  const offsets = new Uint32Array(termCount + 1);
-  const docs = new Uint32Array(total);
-  const tfs = new Uint8Array(total);
-  let pos = 0;
-  for (let t = 0; t < termCount; t++) {
-    const c = r.varint();
-    if (pos + c > total) throw new Error("posting lists overrun");
-    offsets[t] = pos;
-    r.varints(docs, pos, c, true);
-    r.varints(tfs, pos, c, false);
-    if (c > 0 && docs[pos + c - 1] >= docCount) throw new Error("posting refers to a missing document");
-    pos += c;
-  }
-  offsets[termCount] = pos;
-  if (pos !== total) throw new Error("posting count mismatch");
+  const startTable = r.block();
+  const postings = EncodedPostings.from(r.block(), startTable, terms.length, docCount, total);
   const dimension = r.varint();
   const vectors: IndexParts["vectors"] = { dimension, rows: dimension > 0 ? docCount : 0, scales: new Uint8Array(0), codes: new Uint8Array(0) };
   if (dimension > 0) {
@@ -140,10 +150,18 @@ export function readParts(bytes: Uint8Array): IndexParts {
   }
   for (const b of MAGIC) if (r.u8() !== b) throw new Error("bad trailer (truncated?)");
   if (!r.done) throw new Error("trailing bytes");
-  return { docIds, docLens, docPath, docLang, docKind, paths, languages, kinds, terms, offsets, docs, tfs, vectors };
+  return { docIds, docLens, docPath, docLang, docKind, paths, languages, kinds, terms, postings, vectors };
 }
 
 function checkRef(value: number, length: number): number {
   if (value >= length) throw new Error("metadata reference out of range");
   return value;
+}
+
+/** `values` in string order, and each old number's new one. */
+function inStringOrder(values: string[]): { values: string[]; numberOf: Uint32Array } {
+  const order = values.map((_, i) => i).sort((a, b) => (values[a] < values[b] ? -1 : values[a] > values[b] ? 1 : 0));
+  const numberOf = new Uint32Array(values.length);
+  order.forEach((old, i) => (numberOf[old] = i));
+  return { values: order.map((i) => values[i]), numberOf };
 }

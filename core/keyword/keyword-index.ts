@@ -1,11 +1,14 @@
 // BM25 inverted index over chunks, with field boosts for symbol names and file paths.
 // Portable: no Node built-ins. See README.md in this folder for the design.
 import type { ScoredId, SearchFilter } from "../types.js";
-import { compileFilter } from "../store/filter.js";
+import { compileFilter, type FilterableChunk } from "../store/filter.js";
 import { boundedMemo } from "../bounded-memo.js";
+import { DocIds } from "./doc-ids.js";
 import { Interner } from "./interner.js";
-import { readParts, writeParts, type IndexParts } from "./keyword-format.js";
-import { mergePostings } from "./postings.js";
+import { corruptKeywordData } from "./corrupt.js";
+import { readParts, writeParts, type IndexParts, type LoadedParts } from "./keyword-format.js";
+import { CsrPostings, EncodedPostings, mergePostings } from "./postings.js";
+import { TermTable } from "./term-table.js";
 import { TopK } from "./top-k.js";
 import { VectorCodes } from "./vector-codes.js";
 import { forEachIdentifier, identifierTokens, normaliseTerm, tokenizeCode, tokenizePath } from "./tokenize.js";
@@ -50,7 +53,7 @@ const MAX_REMEMBERED_IDENTIFIERS = 30_000;
  */
 export class KeywordIndex {
   // Term dictionary. Term ids are stable for the life of the object: merge() never renumbers.
-  private terms: string[] = [];
+  private terms = new TermTable();
   /**
    * Full term → id map. Null after deserialize(): building it costs more than all the rest of
    * loading, and a search needs only a few lookups (binary search in sortedTerms). A large
@@ -62,16 +65,14 @@ export class KeywordIndex {
   /** Ids of the terms [0, sortedCount), in string order; maintained by merge(). */
   private sortedTerms: Uint32Array = new Uint32Array(0);
   private sortedCount = 0;
-  // Base postings (CSR): postings of term t are [baseOffsets[t], baseOffsets[t+1]).
-  private baseTermCount = 0;
-  private baseOffsets: Uint32Array = new Uint32Array(1);
-  private baseDocs: Uint32Array = new Uint32Array(0);
-  private baseTfs: Uint8Array = new Uint8Array(0);
+  // Base postings of terms [0, base.termCount): decoded arrays once merged, the file's bytes
+  // (read a term at a time) after a load until the next merge.
+  private base: CsrPostings | EncodedPostings = CsrPostings.empty();
   // Delta postings: term id → [doc, tf, doc, tf, …].
   private delta = new Map<number, number[]>();
   private deltaPostings = 0;
   // Documents, by internal doc number.
-  private docIds: Array<string | null> = [];
+  private docIds = new DocIds();
   private docLens: number[] = [];
   private docPath: number[] = [];
   private docLang: number[] = [];
@@ -112,7 +113,7 @@ export class KeywordIndex {
       checkDoc(doc);
       const existing = this.idToDoc.get(doc.id);
       if (existing !== undefined) this.kill(existing);
-      const docNo = this.docIds.length;
+      const docNo = this.docIds.count;
       // Term frequencies accumulate in a scratch array indexed by term id: no per-document map.
       const touched: number[] = [];
       forEachIdentifier(doc.text, (identifier) => {
@@ -144,7 +145,7 @@ export class KeywordIndex {
     // Delta postings cost ~16 bytes each (plain arrays) against 5 in the base: keep the delta
     // under a quarter of the base. Each merge copies the base, so building from scratch copies
     // about five times the final size in all.
-    if (this.deltaPostings > Math.max(200_000, this.baseDocs.length / 4)) this.merge();
+    if (this.deltaPostings > Math.max(200_000, this.basePostingTotal() / 4)) this.merge();
   }
 
   removeIds(ids: string[]): void {
@@ -152,8 +153,8 @@ export class KeywordIndex {
       const docNo = this.idToDoc.get(id);
       if (docNo !== undefined) this.kill(docNo);
     }
-    const dead = this.docIds.length - this.liveDocs;
-    if (dead > 1000 && dead > this.docIds.length / 4) this.merge();
+    const dead = this.docIds.count - this.liveDocs;
+    if (dead > 1000 && dead > this.docIds.count / 4) this.merge();
   }
 
   /** Removes every document of these files (the indexer's unit of change). */
@@ -165,8 +166,9 @@ export class KeywordIndex {
     }
     if (wanted.size === 0) return;
     const ids: string[] = [];
-    for (let d = 0; d < this.docIds.length; d++) {
-      const id = this.docIds[d];
+    const docIds = this.docIds.all();
+    for (let d = 0; d < docIds.length; d++) {
+      const id = docIds[d];
       if (id !== null && wanted.has(this.docPath[d])) ids.push(id);
     }
     this.removeIds(ids);
@@ -193,7 +195,7 @@ export class KeywordIndex {
     const termIds = this.queryTermIds(query);
     if (termIds.length === 0) return [];
 
-    if (this.scratch.length < this.docIds.length) this.scratch = new Float64Array(Math.max(this.docIds.length, this.scratch.length * 2));
+    if (this.scratch.length < this.docIds.count) this.scratch = new Float64Array(Math.max(this.docIds.count, this.scratch.length * 2));
     const scores = this.scratch;
     const touched: number[] = [];
     const n = this.liveDocs;
@@ -205,31 +207,28 @@ export class KeywordIndex {
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
       queryWeight += idf;
       const visit = (doc: number, tf: number) => {
-        if (this.docIds[doc] === null) return;
+        if (!this.docIds.isLive(doc)) return;
         const norm = K1 * (1 - B + (B * this.docLens[doc]) / avgLen);
         const s = (idf * tf * (K1 + 1)) / (tf + norm);
         if (scores[doc] === 0) touched.push(doc);
         scores[doc] += s;
       };
-      if (termId < this.baseTermCount) {
-        const end = this.baseOffsets[termId + 1];
-        for (let i = this.baseOffsets[termId]; i < end; i++) visit(this.baseDocs[i], this.baseTfs[i]);
-      }
-      const list = this.delta.get(termId);
-      if (list) for (let i = 0; i < list.length; i += 2) visit(list[i], list[i + 1]);
+      this.forEachPosting(termId, visit);
     }
 
     const accept = compileFilter(filter);
+    const view = this.filterView();
     const heap = new TopK(topK);
     for (const doc of touched) {
       const s = scores[doc];
       scores[doc] = 0;
       if (!heap.wouldAccept(s)) continue;
-      if (!accept({ filePath: this.paths.value(this.docPath[doc]), language: this.languages.value(this.docLang[doc]), kind: this.kinds.value(this.docKind[doc]) })) continue;
+      view.doc = doc;
+      if (!accept(view)) continue;
       heap.push(doc, s);
     }
     const weight = queryWeight > 0 ? queryWeight : 1;
-    return heap.sorted().map(([doc, s]) => ({ id: this.docIds[doc] as string, score: 1 - Math.exp(-SCORE_STEEPNESS * (s / weight)) }));
+    return heap.sorted().map(([doc, s]) => ({ id: this.docIds.id(doc) as string, score: 1 - Math.exp(-SCORE_STEEPNESS * (s / weight)) }));
   }
 
   /**
@@ -251,41 +250,33 @@ export class KeywordIndex {
     const avg = this.liveLenSum / Math.max(1, count) || 1;
     const pathCount = this.paths.size;
     const seenIn = new Int32Array(pathCount).fill(-1);
+    const isWanted = new Uint8Array(pathCount);
+    for (const p of wanted.keys()) isWanted[p] = 1;
     const tf = new Float64Array(pathCount);
     const score = new Map<number, number>();
     let queryWeight = 0;
     termIds.forEach((termId, t) => {
-      // One walk over the postings: each file's frequency, and in how many files the term is.
+      // One walk over the postings: the wanted files' frequencies, and in how many files the term is.
       let df = 0;
       const touched: number[] = [];
       const visit = (doc: number, f: number) => {
-        if (this.docIds[doc] === null) return;
+        if (!this.docIds.isLive(doc)) return;
         const p = this.docPath[doc];
         if (seenIn[p] !== t) {
           seenIn[p] = t;
           df++;
-          if (wanted.has(p)) touched.push(p);
+          if (isWanted[p]) touched.push(p);
         }
-        tf[p] += f;
+        if (isWanted[p]) tf[p] += f;
       };
-      if (termId < this.baseTermCount) {
-        const end = this.baseOffsets[termId + 1];
-        for (let i = this.baseOffsets[termId]; i < end; i++) visit(this.baseDocs[i], this.baseTfs[i]);
-      }
-      const list = this.delta.get(termId);
-      if (list) for (let i = 0; i < list.length; i += 2) visit(list[i], list[i + 1]);
+      this.forEachPosting(termId, visit);
       const idf = Math.log(1 + (count - df + 0.5) / (df + 0.5));
       queryWeight += idf;
       for (const p of touched) {
         const norm = K1 * (1 - b + (b * lens[p]) / avg);
         score.set(p, (score.get(p) ?? 0) + (idf * tf[p] * (K1 + 1)) / (tf[p] + norm));
+        tf[p] = 0;
       }
-      // Reset only what this term touched (all files it occurs in, wanted or not).
-      if (termId < this.baseTermCount) {
-        const end = this.baseOffsets[termId + 1];
-        for (let i = this.baseOffsets[termId]; i < end; i++) tf[this.docPath[this.baseDocs[i]]] = 0;
-      }
-      if (list) for (let i = 0; i < list.length; i += 2) tf[this.docPath[list[i]]] = 0;
     });
     const weight = queryWeight > 0 ? queryWeight : 1;
     for (const [p, s] of score) out.set(wanted.get(p)!, 1 - Math.exp(-SCORE_STEEPNESS * (s / weight)));
@@ -296,7 +287,7 @@ export class KeywordIndex {
   private fileLengths(): { lens: Float64Array; count: number } {
     if (this.fileLens && this.fileLens.lens.length === this.paths.size) return this.fileLens;
     const lens = new Float64Array(this.paths.size);
-    for (let d = 0; d < this.docIds.length; d++) if (this.docIds[d] !== null) lens[this.docPath[d]] += this.docLens[d];
+    for (let d = 0; d < this.docIds.count; d++) if (this.docIds.isLive(d)) lens[this.docPath[d]] += this.docLens[d];
     let count = 0;
     for (const l of lens) if (l > 0) count++;
     this.fileLens = { lens, count };
@@ -317,6 +308,26 @@ export class KeywordIndex {
     return termIds;
   }
 
+  /**
+   * What a filter looks at of a document, as one object a search moves from document to
+   * document (no allocation per candidate); the path is decoded only if the filter asks for it.
+   */
+  private filterView(): FilterableChunk & { doc: number } {
+    const index = this;
+    return {
+      doc: 0,
+      get filePath() {
+        return index.paths.value(index.docPath[this.doc]);
+      },
+      get language() {
+        return index.languages.value(index.docLang[this.doc]);
+      },
+      get kind() {
+        return index.kinds.value(index.docKind[this.doc]);
+      },
+    };
+  }
+
   /** Length of the vectors the index keeps (0: none, a keyword-only index). */
   get vectorDimension(): number {
     return this.vectors.dim;
@@ -329,11 +340,13 @@ export class KeywordIndex {
   searchVector(vector: ArrayLike<number>, topK: number, filter?: SearchFilter): ScoredId[] {
     if (topK <= 0 || this.liveDocs === 0) return [];
     const accept = compileFilter(filter);
+    const view = this.filterView();
     const hits = this.vectors.search(vector, topK, (doc) => {
-      if (this.docIds[doc] === null) return false;
-      return accept({ filePath: this.paths.value(this.docPath[doc]), language: this.languages.value(this.docLang[doc]), kind: this.kinds.value(this.docKind[doc]) });
+      if (!this.docIds.isLive(doc)) return false;
+      view.doc = doc;
+      return accept(view);
     });
-    return hits.map(([doc, score]) => ({ id: this.docIds[doc] as string, score }));
+    return hits.map(([doc, score]) => ({ id: this.docIds.id(doc) as string, score }));
   }
 
   /** A document's vector as the index keeps it (quantised), or null. */
@@ -345,14 +358,15 @@ export class KeywordIndex {
   /** Compact binary form; see README.md for the layout. */
   serialize(): Uint8Array {
     this.merge();
+    const base = this.decodedBase();
     // Terms in string order (so a loaded index can binary-search them), without dead ones.
     const live: number[] = [];
     for (let i = 0; i < this.sortedCount; i++) {
       const t = this.sortedTerms[i];
-      if (this.baseOffsets[t + 1] > this.baseOffsets[t]) live.push(t);
+      if (base.count(t) > 0) live.push(t);
     }
     const parts: IndexParts = {
-      docIds: this.docIds as string[], // all live after merge()
+      docIds: this.docIds.all() as string[], // all live after merge()
       docLens: this.docLens,
       docPath: this.docPath,
       docLang: this.docLang,
@@ -360,10 +374,8 @@ export class KeywordIndex {
       paths: this.paths.values(),
       languages: this.languages.values(),
       kinds: this.kinds.values(),
-      terms: this.terms,
-      offsets: this.baseOffsets,
-      docs: this.baseDocs,
-      tfs: this.baseTfs,
+      terms: this.terms.all(),
+      postings: base,
       vectors: this.vectors.toBytes(),
     };
     return writeParts(parts, live);
@@ -371,28 +383,30 @@ export class KeywordIndex {
 
   static deserialize(bytes: Uint8Array): KeywordIndex {
     try {
-      return KeywordIndex.fromParts(readParts(bytes));
+      // A plain view of the bytes: a Node Buffer's subarrays are Buffers, whose slice() shares memory.
+      return KeywordIndex.fromParts(readParts(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length)));
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
-      throw new Error(`keyword index data is corrupt (${why}): delete it and re-index to rebuild`);
+      throw corruptKeywordData(why);
     }
   }
 
   /** Folds the delta into the base and drops dead documents (renumbering the live ones). */
   merge(): void {
-    const dead = this.docIds.length - this.liveDocs;
+    const dead = this.docIds.count - this.liveDocs;
     if (this.deltaPostings === 0 && dead === 0) return;
     // Renumber live docs, keeping their order so posting lists stay sorted.
-    const remap = new Int32Array(this.docIds.length).fill(-1);
-    const docIds: string[] = [];
+    const oldIds = this.docIds.all();
+    const remap = new Int32Array(oldIds.length).fill(-1);
+    const docIds = new DocIds();
     const docLens: number[] = [];
     const docPath: number[] = [];
     const docLang: number[] = [];
     const docKind: number[] = [];
-    for (let d = 0; d < this.docIds.length; d++) {
-      const id = this.docIds[d];
+    for (let d = 0; d < oldIds.length; d++) {
+      const id = oldIds[d];
       if (id === null) continue;
-      remap[d] = docIds.length;
+      remap[d] = docIds.count;
       docIds.push(id);
       docLens.push(this.docLens[d]);
       docPath.push(this.docPath[d]);
@@ -400,17 +414,8 @@ export class KeywordIndex {
       docKind.push(this.docKind[d]);
     }
     const termCount = this.terms.length;
-    const { offsets, docs, tfs } = mergePostings(
-      { termCount: this.baseTermCount, offsets: this.baseOffsets, docs: this.baseDocs, tfs: this.baseTfs },
-      this.delta,
-      termCount,
-      remap,
-    );
-    this.baseTermCount = termCount;
+    this.base = CsrPostings.of(mergePostings(this.decodedBase(), this.delta, termCount, remap));
     this.sortNewTerms();
-    this.baseOffsets = offsets;
-    this.baseDocs = docs;
-    this.baseTfs = tfs;
     this.delta = new Map();
     this.deltaPostings = 0;
     this.docIds = docIds;
@@ -418,15 +423,20 @@ export class KeywordIndex {
     this.docPath = docPath;
     this.docLang = docLang;
     this.docKind = docKind;
-    this.vectors.remap(remap, docIds.length);
+    this.vectors.remap(remap, docIds.count);
+    // Nothing may keep a loaded file's bytes alive past a merge: its postings were just rebuilt.
+    this.vectors.release();
+    for (const table of [this.paths, this.languages, this.kinds]) table.values();
+    this.terms.all();
     this.idToDocMap = null; // renumbered: rebuilt when next asked for
   }
 
   private get idToDoc(): Map<string, number> {
     if (!this.idToDocMap) {
       const map = new Map<string, number>();
-      for (let d = 0; d < this.docIds.length; d++) {
-        const id = this.docIds[d];
+      const docIds = this.docIds.all();
+      for (let d = 0; d < docIds.length; d++) {
+        const id = docIds[d];
         if (id !== null) map.set(id, d);
       }
       this.idToDocMap = map;
@@ -443,7 +453,7 @@ export class KeywordIndex {
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       const id = this.sortedTerms[mid];
-      const t = this.terms[id];
+      const t = this.terms.get(id);
       if (t === term) return id;
       if (t < term) lo = mid + 1;
       else hi = mid - 1;
@@ -453,7 +463,8 @@ export class KeywordIndex {
 
   private buildTermMap(): void {
     const map = new Map<string, number>();
-    for (let i = 0; i < this.terms.length; i++) map.set(this.terms[i], i);
+    const terms = this.terms.all();
+    for (let i = 0; i < terms.length; i++) map.set(terms[i], i);
     this.termIds = map;
     this.newTermIds.clear();
   }
@@ -462,7 +473,7 @@ export class KeywordIndex {
   private sortNewTerms(): void {
     const n = this.terms.length;
     if (this.sortedCount === n) return;
-    const terms = this.terms;
+    const terms = this.terms.all();
     const fresh: number[] = [];
     for (let t = this.sortedCount; t < n; t++) fresh.push(t);
     fresh.sort((a, b) => (terms[a] < terms[b] ? -1 : terms[a] > terms[b] ? 1 : 0));
@@ -489,8 +500,7 @@ export class KeywordIndex {
   private termIdOf(term: string): number {
     let termId = this.lookupTerm(term);
     if (termId === undefined) {
-      termId = this.terms.length;
-      this.terms.push(term);
+      termId = this.terms.push(term);
       (this.termIds ?? this.newTermIds).set(term, termId);
       if (termId >= this.tfScratch.length) {
         const grown = new Uint32Array(this.tfScratch.length * 2);
@@ -507,26 +517,44 @@ export class KeywordIndex {
   }
 
   private postingCount(termId: number): number {
-    let c = termId < this.baseTermCount ? this.baseOffsets[termId + 1] - this.baseOffsets[termId] : 0;
+    let c = termId < this.base.termCount ? this.base.count(termId) : 0;
     const list = this.delta.get(termId);
     if (list) c += list.length / 2;
     return c;
   }
 
+  /** Calls visit(doc, tf) for every posting of a term, base then delta (dead documents included). */
+  private forEachPosting(termId: number, visit: (doc: number, tf: number) => void): void {
+    if (termId < this.base.termCount) this.base.forEach(termId, visit);
+    const list = this.delta.get(termId);
+    if (list) for (let i = 0; i < list.length; i += 2) visit(list[i], list[i + 1]);
+  }
+
+  /** The base postings as arrays, decoding a loaded index's bytes first (what merges need). */
+  private decodedBase(): CsrPostings {
+    if (this.base instanceof EncodedPostings) this.base = this.base.toCsr();
+    return this.base;
+  }
+
+  /** How many postings the base holds. */
+  private basePostingTotal(): number {
+    return this.base instanceof EncodedPostings ? this.base.total : this.base.docs.length;
+  }
+
   private kill(docNo: number): void {
-    const id = this.docIds[docNo];
+    const id = this.docIds.id(docNo);
     if (id === null) return;
     this.fileLens = null;
-    this.docIds[docNo] = null;
+    this.docIds.kill(docNo);
     this.idToDoc.delete(id);
     this.liveDocs--;
     this.liveLenSum -= this.docLens[docNo];
   }
 
   /** Installs state read from the binary form (used by deserialize). */
-  private static fromParts(parts: IndexParts): KeywordIndex {
+  private static fromParts(parts: LoadedParts): KeywordIndex {
     const index = new KeywordIndex();
-    index.docIds = parts.docIds;
+    index.docIds = DocIds.loaded(parts.docIds);
     index.docLens = parts.docLens;
     index.docPath = parts.docPath;
     index.docLang = parts.docLang;
@@ -536,18 +564,16 @@ export class KeywordIndex {
     let sum = 0;
     for (const len of parts.docLens) sum += len;
     index.liveLenSum = sum;
-    index.paths = Interner.from(parts.paths);
-    index.languages = Interner.from(parts.languages);
-    index.kinds = Interner.from(parts.kinds);
-    index.terms = parts.terms;
+    index.paths = Interner.loaded(parts.paths);
+    index.languages = Interner.loaded(parts.languages);
+    index.kinds = Interner.loaded(parts.kinds);
     // Terms arrive sorted: ids are positions, lookups binary-search until a large add().
+    index.terms = TermTable.loaded(parts.terms);
     index.termIds = null;
-    index.sortedTerms = new Uint32Array(parts.terms.length).map((_, i) => i);
+    index.sortedTerms = new Uint32Array(parts.terms.length);
+    for (let i = 0; i < parts.terms.length; i++) index.sortedTerms[i] = i;
     index.sortedCount = parts.terms.length;
-    index.baseTermCount = parts.terms.length;
-    index.baseOffsets = parts.offsets;
-    index.baseDocs = parts.docs;
-    index.baseTfs = parts.tfs;
+    index.base = parts.postings;
     const v = parts.vectors;
     index.vectors = VectorCodes.fromBytes(v.dimension, v.rows, v.scales, v.codes);
     return index;

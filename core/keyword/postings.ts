@@ -1,5 +1,8 @@
-// Posting lists of the keyword index: the compact base (CSR arrays) and the merge that folds
-// newly added postings into it. Portable.
+// Posting lists of the keyword index: the compact base (CSR arrays, or the file's bytes decoded
+// one term at a time), the merge that folds newly added postings into it, and the base's
+// stored form. Portable.
+import { ByteWriter } from "./bytes.js";
+import { corruptKeywordData } from "./corrupt.js";
 
 /** Postings of term t are docs/tfs[offsets[t], offsets[t + 1]), for t < termCount. */
 export interface BasePostings {
@@ -58,4 +61,148 @@ export function mergePostings(base: BasePostings, delta: Map<number, number[]>, 
   }
   offsets[termCount] = pos;
   return { termCount, offsets, docs, tfs };
+}
+
+/** Postings of the base as a search reads them: decoded arrays or the stored bytes alike. */
+export interface PostingSource {
+  readonly termCount: number;
+  /** How many postings term t has. */
+  count(t: number): number;
+  /** Calls visit(doc, tf) for each posting of term t, in document order. */
+  forEach(t: number, visit: (doc: number, tf: number) => void): void;
+}
+
+/** The base as decoded arrays: what merges build and what adds and merges need. */
+export class CsrPostings implements PostingSource, BasePostings {
+  constructor(
+    readonly termCount: number,
+    readonly offsets: Uint32Array,
+    readonly docs: Uint32Array,
+    readonly tfs: Uint8Array,
+  ) {}
+
+  static empty(): CsrPostings {
+    return new CsrPostings(0, new Uint32Array(1), new Uint32Array(0), new Uint8Array(0));
+  }
+
+  static of(base: BasePostings): CsrPostings {
+    return new CsrPostings(base.termCount, base.offsets, base.docs, base.tfs);
+  }
+
+  count(t: number): number {
+    return this.offsets[t + 1] - this.offsets[t];
+  }
+
+  forEach(t: number, visit: (doc: number, tf: number) => void): void {
+    const end = this.offsets[t + 1];
+    for (let i = this.offsets[t]; i < end; i++) visit(this.docs[i], this.tfs[i]);
+  }
+}
+
+/**
+ * The base as stored: per term its posting count, then (document-number gap, tf byte) pairs,
+ * found through a table of where each term's postings start. A loaded index reads the few
+ * terms a query has from these bytes and decodes all of them only when it changes.
+ */
+export class EncodedPostings implements PostingSource {
+  private constructor(
+    readonly termCount: number,
+    private readonly bytes: Uint8Array,
+    /** Byte where term t's postings start; starts[termCount] is the block's length. */
+    private readonly starts: Uint32Array,
+    private readonly docCount: number,
+    /** Postings of all terms. */
+    readonly total: number,
+  ) {}
+
+  /** Checks the start table against the block; each term's postings are checked as they are read. */
+  static from(bytes: Uint8Array, startTable: Uint8Array, termCount: number, docCount: number, total: number): EncodedPostings {
+    if (startTable.length !== (termCount + 1) * 4) throw new Error("posting table does not match the term count");
+    const view = new DataView(startTable.buffer, startTable.byteOffset, startTable.length);
+    const starts = new Uint32Array(termCount + 1);
+    for (let t = 0; t <= termCount; t++) {
+      starts[t] = view.getUint32(t * 4, true);
+      if (t > 0 && starts[t] < starts[t - 1]) throw new Error("posting table out of order");
+    }
+    if (starts[0] !== 0 || starts[termCount] !== bytes.length) throw new Error("posting table does not match the postings");
+    return new EncodedPostings(termCount, bytes, starts, docCount, total);
+  }
+
+  count(t: number): number {
+    return this.varintAt(this.starts[t]);
+  }
+
+  forEach(t: number, visit: (doc: number, tf: number) => void): void {
+    const bytes = this.bytes;
+    const end = this.starts[t + 1];
+    let count = this.varintAt(this.starts[t]);
+    let pos = this.afterVarint;
+    let doc = 0;
+    for (; count > 0; count--) {
+      let b = bytes[pos++];
+      let gap = b & 0x7f;
+      for (let shift = 7; b >= 0x80; shift += 7) {
+        if (shift > 28) throw corruptKeywordData("varint too long");
+        b = bytes[pos++];
+        gap |= (b & 0x7f) << shift;
+      }
+      doc += gap >>> 0;
+      if (pos >= end || doc >= this.docCount) throw corruptKeywordData("posting refers to a missing document");
+      visit(doc, bytes[pos++]);
+    }
+    if (pos !== end) throw corruptKeywordData("posting list length mismatch");
+  }
+
+  /** Where the last varintAt() read ended (a field, not a returned pair: no allocation per term). */
+  private afterVarint = 0;
+
+  private varintAt(start: number): number {
+    const bytes = this.bytes;
+    let pos = start;
+    let b = bytes[pos++];
+    let value = b & 0x7f;
+    for (let shift = 7; b >= 0x80; shift += 7) {
+      if (shift > 28) throw corruptKeywordData("varint too long");
+      b = bytes[pos++];
+      value |= (b & 0x7f) << shift;
+    }
+    this.afterVarint = pos;
+    return value >>> 0;
+  }
+
+  /** Every term's postings decoded. */
+  toCsr(): CsrPostings {
+    const offsets = new Uint32Array(this.termCount + 1);
+    const docs = new Uint32Array(this.total);
+    const tfs = new Uint8Array(this.total);
+    let at = 0;
+    for (let t = 0; t < this.termCount; t++) {
+      offsets[t] = at;
+      if (at + this.count(t) > this.total) throw corruptKeywordData("posting lists overrun");
+      this.forEach(t, (doc, tf) => {
+        docs[at] = doc;
+        tfs[at++] = tf;
+      });
+    }
+    offsets[this.termCount] = at;
+    if (at !== this.total) throw corruptKeywordData("posting count mismatch");
+    return new CsrPostings(this.termCount, offsets, docs, tfs);
+  }
+
+}
+
+/** The stored form of the postings of `terms` (in that order): the bytes EncodedPostings reads and its start table. */
+export function encodePostings(base: BasePostings, terms: number[]): { bytes: Uint8Array; startTable: Uint8Array } {
+  const w = new ByteWriter(Math.max(1 << 16, base.docs.length * 3));
+  const startTable = new Uint8Array((terms.length + 1) * 4);
+  const starts = new DataView(startTable.buffer);
+  terms.forEach((t, i) => {
+    starts.setUint32(i * 4, w.length, true);
+    const start = base.offsets[t];
+    const end = base.offsets[t + 1];
+    w.varint(end - start);
+    w.gapPairs(base.docs, base.tfs, start, end);
+  });
+  starts.setUint32(terms.length * 4, w.length, true);
+  return { bytes: w.finish(), startTable };
 }

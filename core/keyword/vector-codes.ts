@@ -3,6 +3,9 @@
 // 256 bytes a chunk, scanned at ~2 ms per 100k chunks by a WebAssembly SIMD loop
 // (int8-scan.wat), with no approximate index to build, hold in memory while building, or
 // rebuild as the index grows. Cosine scores match the float vectors' to about 1e-3.
+// The kernel scans codes in its own memory. An index being built keeps them there; a keyword
+// file is read straight into a kernel's memory (keywordFileBuffer()), so a loaded index scans
+// the file's own bytes: copying 28 MB of codes into fresh memory cost ~120 ms of every load.
 // Portable: no Node built-ins (browsers and Bun run the same loop; a plain loop stands in where
 // WebAssembly SIMD is missing).
 import { INT8_SCAN_WASM } from "./int8-scan-wasm.js";
@@ -10,7 +13,7 @@ import { TopK } from "./top-k.js";
 
 /** Rows scanned per call into the kernel: its output buffer holds this many scores. */
 const BLOCK_ROWS = 4096;
-/** Where the kernel's memory holds the query, the block's scores, and the codes. */
+/** Where the kernel's memory holds the query, the block's scores, and the codes (or a file holding them). */
 const QUERY_AT = 0;
 const MAX_STRIDE = 8192;
 const SCORES_AT = QUERY_AT + MAX_STRIDE;
@@ -38,6 +41,40 @@ function compiledKernel(): WebAssembly.Module | null {
   return kernelModule;
 }
 
+/** A kernel instance whose memory has at least `bytes` bytes; null where SIMD is not available. */
+function newKernel(bytes: number): Kernel | null {
+  const module = compiledKernel();
+  if (!module) return null;
+  try {
+    const instance = new WebAssembly.Instance(module, {});
+    const kernel = { memory: instance.exports.memory as WebAssembly.Memory, scan: instance.exports.scan as Kernel["scan"] };
+    growTo(kernel, bytes);
+    return kernel;
+  } catch {
+    return null;
+  }
+}
+
+function growTo(kernel: Kernel, bytes: number): void {
+  const have = kernel.memory.buffer.byteLength;
+  if (bytes > have) kernel.memory.grow(Math.ceil((bytes - have) / PAGE));
+}
+
+/** Kernels whose memory holds a file read through keywordFileBuffer(), by that memory's buffer. */
+const fileKernels = new WeakMap<ArrayBufferLike, Kernel>();
+
+/**
+ * Room to read a keyword file of `size` bytes into: a kernel's memory where SIMD is available,
+ * so that the index loaded from it scans the file's codes where they lie. Never grown (that
+ * would detach every view of the file).
+ */
+export function keywordFileBuffer(size: number): Uint8Array {
+  const kernel = newKernel(CODES_AT + size);
+  if (!kernel) return new Uint8Array(size);
+  fileKernels.set(kernel.memory.buffer, kernel);
+  return new Uint8Array(kernel.memory.buffer, CODES_AT, size);
+}
+
 /** Quantises a vector into `out` (length ≥ its length); returns the scale (0 for a zero vector). */
 export function quantise(vector: ArrayLike<number>, out: Int8Array, at = 0): number {
   let max = 0;
@@ -55,9 +92,14 @@ export class VectorCodes {
   private rows = 0;
   /** Per row: the scale that turns codes back into the vector; 0 = the row has no vector. */
   private scales = new Float32Array(0);
+  /** The kernel whose memory holds the codes; null: none (no SIMD), the codes are in `plain`. */
   private kernel: Kernel | null = null;
-  /** Codes when there is no kernel (or before it is made): rows × stride bytes. */
-  private plain = new Int8Array(0);
+  /** Where row 0 starts in the kernel's memory. */
+  private codesAt = CODES_AT;
+  /** Whether the kernel's memory is this object's own (it may grow) or a loaded file's (it may not). */
+  private ownsMemory = true;
+  /** Codes when there is no kernel: capacity × stride bytes. */
+  private plain: Int8Array<ArrayBufferLike> = new Int8Array(0);
   private readonly queryCodes = new Int8Array(MAX_STRIDE);
 
   /** `simd: false` scans with the plain loop (tests hold the two to the same answers). */
@@ -135,7 +177,7 @@ export class VectorCodes {
       new Int8Array(memory.buffer, QUERY_AT, this.stride).set(q.subarray(0, this.stride));
       for (let start = 0; start < this.rows; start += BLOCK_ROWS) {
         const n = Math.min(BLOCK_ROWS, this.rows - start);
-        scan(CODES_AT + start * this.stride, n, this.stride, QUERY_AT, SCORES_AT);
+        scan(this.codesAt + start * this.stride, n, this.stride, QUERY_AT, SCORES_AT);
         const dots = new Int32Array(memory.buffer, SCORES_AT, n);
         for (let i = 0; i < n; i++) take(start + i, dots[i]);
       }
@@ -154,26 +196,41 @@ export class VectorCodes {
   /** The stored form: dimension, then per row its scale and codes (rows without a vector: scale 0). */
   toBytes(): { dimension: number; rows: number; scales: Uint8Array; codes: Uint8Array } {
     const codes = this.codes();
+    const scales = new Uint8Array(this.scales.buffer.slice(0, this.rows * 4));
+    // Unpadded rows (256 dimensions) are stored as they are kept: a view, copied by the writer.
+    if (this.stride === this.dimension) return { dimension: this.dimension, rows: this.rows, scales, codes: new Uint8Array(codes.buffer, codes.byteOffset, this.rows * this.dimension) };
     const packed = new Int8Array(this.rows * this.dimension);
     for (let r = 0; r < this.rows; r++) packed.set(codes.subarray(r * this.stride, r * this.stride + this.dimension), r * this.dimension);
-    return {
-      dimension: this.dimension,
-      rows: this.rows,
-      scales: new Uint8Array(this.scales.buffer.slice(0, this.rows * 4)),
-      codes: new Uint8Array(packed.buffer),
-    };
+    return { dimension: this.dimension, rows: this.rows, scales, codes: new Uint8Array(packed.buffer) };
   }
 
+  /**
+   * Codes as toBytes() gives them. Where `codes` lie in memory from keywordFileBuffer() and rows
+   * need no padding, they are scanned there (changes then write into that memory, and growing
+   * moves them out first); otherwise they are copied.
+   */
   static fromBytes(dimension: number, rows: number, scales: Uint8Array, codes: Uint8Array, simd = true): VectorCodes {
     const v = new VectorCodes(simd);
     if (dimension === 0) return v;
     if (scales.length !== rows * 4 || codes.length !== rows * dimension) throw new Error("vector codes do not match the document count");
+    // A copy (new Uint8Array(view) always copies; a Node Buffer's slice() would not).
+    const rowScales = new Float32Array(new Uint8Array(scales).buffer);
+    const fileKernel = simd ? fileKernels.get(codes.buffer) : undefined;
+    if (fileKernel && Math.ceil(dimension / 16) * 16 === dimension) {
+      v.dimension = dimension;
+      v.stride = dimension;
+      v.kernel = fileKernel;
+      v.codesAt = codes.byteOffset;
+      v.ownsMemory = false;
+      v.scales = rowScales;
+      v.rows = rows;
+      return v;
+    }
     v.start(dimension);
     v.ensureRows(rows);
-    v.scales.set(new Float32Array(scales.slice().buffer));
+    v.scales.set(rowScales);
     const target = v.codes();
     const source = new Int8Array(codes.buffer, codes.byteOffset, codes.length);
-    // Rows are padded to the kernel's 16-byte stride; unpadded ones (256 dimensions) copy at once.
     if (v.stride === dimension) target.set(source, 0);
     else for (let r = 0; r < rows; r++) target.set(source.subarray(r * dimension, (r + 1) * dimension), r * v.stride);
     return v;
@@ -183,15 +240,7 @@ export class VectorCodes {
     if (dimension > MAX_STRIDE) throw new Error(`vectors of ${dimension} dimensions are more than the ${MAX_STRIDE} the index keeps`);
     this.dimension = dimension;
     this.stride = Math.ceil(dimension / 16) * 16;
-    const module = this.simd ? compiledKernel() : null;
-    if (module) {
-      try {
-        const instance = new WebAssembly.Instance(module, {});
-        this.kernel = { memory: instance.exports.memory as WebAssembly.Memory, scan: instance.exports.scan as Kernel["scan"] };
-      } catch {
-        this.kernel = null;
-      }
-    }
+    this.kernel = this.simd ? newKernel(CODES_AT) : null;
     this.reserveCodes(this.capacity());
   }
 
@@ -199,9 +248,8 @@ export class VectorCodes {
   private reserveCodes(capacity: number): void {
     if (this.stride === 0) return;
     if (this.kernel) {
-      const needed = CODES_AT + capacity * this.stride;
-      const have = this.kernel.memory.buffer.byteLength;
-      if (needed > have) this.kernel.memory.grow(Math.ceil((needed - have) / PAGE));
+      if (!this.ownsMemory) this.moveToOwnMemory();
+      growTo(this.kernel, this.codesAt + capacity * this.stride);
     } else if (this.plain.length < capacity * this.stride) {
       const plain = new Int8Array(capacity * this.stride);
       plain.set(this.plain);
@@ -209,9 +257,25 @@ export class VectorCodes {
     }
   }
 
+  /** Codes that lie in a loaded file's memory are copied out (so the file's memory can go). */
+  release(): void {
+    if (this.kernel && !this.ownsMemory) this.moveToOwnMemory();
+  }
+
+  /** Copies codes that lie in a loaded file's memory into a kernel of this object's own. */
+  private moveToOwnMemory(): void {
+    const codes = this.codes();
+    const own = newKernel(CODES_AT + codes.length);
+    if (own) new Int8Array(own.memory.buffer, CODES_AT, codes.length).set(codes);
+    else this.plain = codes.slice();
+    this.kernel = own;
+    this.codesAt = CODES_AT;
+    this.ownsMemory = true;
+  }
+
   /** The codes as a view (the kernel's memory moves when it grows: never keep the view). */
-  private codes(): Int8Array {
-    if (this.kernel) return new Int8Array(this.kernel.memory.buffer, CODES_AT, this.capacity() * this.stride);
+  private codes(): Int8Array<ArrayBufferLike> {
+    if (this.kernel) return new Int8Array(this.kernel.memory.buffer, this.codesAt, this.capacity() * this.stride);
     return this.plain;
   }
 
@@ -222,10 +286,11 @@ export class VectorCodes {
   private ensureRows(rows: number): void {
     if (rows > this.capacity()) {
       const capacity = Math.max(rows, Math.ceil(this.capacity() * 1.5), 256);
+      // Codes first: moving them out of a file's memory reads the old capacity.
+      this.reserveCodes(capacity);
       const scales = new Float32Array(capacity);
       scales.set(this.scales);
       this.scales = scales;
-      this.reserveCodes(capacity);
     }
     this.rows = Math.max(this.rows, rows);
   }

@@ -93,3 +93,20 @@ describe("the keyword index's vector search", () => {
     expect(KeywordIndex.deserialize(index.serialize()).vectorDimension).toBe(0);
   });
 });
+
+describe("vector codes scanned in blocks", () => {
+  it("scan more rows than one block of the kernel holds, with the same answers as the plain loop", () => {
+    const all = vectors(9000, 32, 11);
+    const simd = new VectorCodes(true);
+    const plain = new VectorCodes(false);
+    all.forEach((v, i) => {
+      simd.set(i, v);
+      plain.set(i, v);
+    });
+    for (const q of [all[17], all[4100], all[8999]]) {
+      const a = simd.search(q, 5, () => true);
+      expect(a).toEqual(plain.search(q, 5, () => true));
+      expect(a[0][0]).toBe(all.indexOf(q));
+    }
+  });
+});

@@ -1,0 +1,171 @@
+// The keyword index as a loaded file keeps it: tables packed and binary-searched, postings
+// read a term at a time, vector codes left in the file's buffer. A loaded index must answer
+// exactly as the index that wrote it, find every table value whatever its characters, take
+// changes, and report damage it meets only when a search reads it.
+import { describe, expect, test } from "vitest";
+import { KeywordIndex, type KeywordDoc } from "../../core/keyword/index.js";
+import { PackedStrings } from "../../core/keyword/packed-strings.js";
+import { CsrPostings, EncodedPostings, encodePostings } from "../../core/keyword/postings.js";
+import { keywordFileBuffer } from "../../core/keyword/vector-codes.js";
+
+const enc = new TextEncoder();
+
+function doc(id: string, text: string, filePath: string, extra: Partial<KeywordDoc> = {}): KeywordDoc {
+  return { id, text, filePath, language: "typescript", kind: "function", symbol: "", ...extra };
+}
+
+/** Paths whose UTF-8 byte order and JavaScript string order disagree (astral against U+E000–U+FFFF). */
+const awkwardPaths = ["src/\u{1F600}.ts", "src/\uFFFD.ts", "src/\uE000x.ts", "src/é.ts", "src/a.ts", "lib/Z.ts"];
+
+function corpus(): KeywordDoc[] {
+  const vector = (i: number) => Float32Array.from({ length: 16 }, (_, k) => Math.sin(i * 7 + k));
+  return awkwardPaths.flatMap((p, i) => [
+    doc(`${i}-a`, `parseConfig loads settings ${i} from ${p}`, p, { symbol: "parseConfig", vector: vector(i) }),
+    doc(`${i}-b`, `renderWidget draws widget ${i}`, p, { kind: i % 2 ? "class" : "function", language: i % 3 ? "typescript" : "python", vector: vector(i + 50) }),
+  ]);
+}
+
+describe("a loaded keyword index", () => {
+  test("answers searches, filters, file scores and vector searches exactly as the index that wrote it", () => {
+    const written = new KeywordIndex();
+    written.add(corpus());
+    const loaded = KeywordIndex.deserialize(written.serialize());
+    for (const q of ["parseConfig", "widget draws", "settings 3", "src"]) {
+      expect(loaded.search(q, 20), q).toEqual(written.search(q, 20));
+      expect(loaded.search(q, 20, { pathPrefixes: ["src/"] }), q).toEqual(written.search(q, 20, { pathPrefixes: ["src/"] }));
+      expect(loaded.search(q, 20, { languages: ["python"], kinds: ["class"] }), q).toEqual(written.search(q, 20, { languages: ["python"], kinds: ["class"] }));
+      expect(loaded.fileScores(q, awkwardPaths), q).toEqual(written.fileScores(q, awkwardPaths));
+    }
+    const q = Float32Array.from({ length: 16 }, (_, k) => Math.sin(3 * 7 + k));
+    expect(loaded.searchVector(q, 5)).toEqual(written.searchVector(q, 5));
+    expect(loaded.searchVector(q, 1)[0].id).toBe("3-a");
+  });
+
+  test("finds files by path whatever their characters, and removes them", () => {
+    const written = new KeywordIndex();
+    written.add(corpus());
+    const loaded = KeywordIndex.deserialize(written.serialize());
+    for (const p of awkwardPaths) expect(loaded.fileScores("parseConfig", [p]).get(p), p).toBeGreaterThan(0);
+    loaded.removeFilePaths(["src/\u{1F600}.ts", "src/\uE000x.ts"]);
+    const left = loaded.search("parseConfig", 20).map((h) => h.id);
+    expect(left).toHaveLength(awkwardPaths.length - 2);
+    expect(left).not.toContain("0-a");
+    expect(left).not.toContain("2-a");
+  });
+
+  test("takes additions and removals, and writes them back, like an index built fresh", () => {
+    const docs = corpus();
+    const loaded = KeywordIndex.deserialize(
+      (() => {
+        const w = new KeywordIndex();
+        w.add(docs);
+        return w.serialize();
+      })(),
+    );
+    const extra = [doc("n1", "parseConfig again in a new file", "src/new.ts", { vector: Float32Array.from({ length: 16 }, (_, k) => k) })];
+    loaded.removeIds(["1-a", "4-b"]);
+    loaded.add(extra);
+    const fresh = new KeywordIndex();
+    fresh.add([...docs.filter((d) => d.id !== "1-a" && d.id !== "4-b"), ...extra]);
+    const again = KeywordIndex.deserialize(loaded.serialize());
+    for (const q of ["parseConfig", "widget", "new file"]) {
+      expect(loaded.search(q, 20), q).toEqual(fresh.search(q, 20));
+      expect(again.search(q, 20), q).toEqual(fresh.search(q, 20));
+    }
+    expect(new Set(again.ids())).toEqual(new Set(fresh.ids()));
+  });
+
+  test("reads from a Node Buffer that shares its memory with other data", () => {
+    const written = new KeywordIndex();
+    written.add(corpus());
+    const bytes = written.serialize();
+    // What readFileSync gives, at an odd offset inside a larger allocation.
+    const inside = Buffer.concat([Buffer.alloc(3, 7), Buffer.from(bytes), Buffer.alloc(5, 9)]).subarray(3, 3 + bytes.length);
+    const loaded = KeywordIndex.deserialize(inside);
+    const q = Float32Array.from({ length: 16 }, (_, k) => Math.sin(4 * 7 + k));
+    expect(loaded.searchVector(q, 3)).toEqual(written.searchVector(q, 3));
+    expect(loaded.search("renderWidget", 5)).toEqual(written.search("renderWidget", 5));
+  });
+});
+
+describe("an index read into the vector kernel's memory", () => {
+  // Hash-like components: no two rows alike.
+  const vector = (i: number) => Float32Array.from({ length: 32 }, (_, k) => (Math.sin((i + 1) * 12.9898 + (k + 1) * 78.233) * 43758.5453) % 1);
+  const docs = Array.from({ length: 300 }, (_, i) => doc(`d${i}`, `chunk number ${i}`, `src/f${i % 17}.ts`, { vector: vector(i) }));
+
+  function loadedInPlace(index: KeywordIndex): KeywordIndex {
+    const bytes = index.serialize();
+    const memory = keywordFileBuffer(bytes.length);
+    memory.set(bytes);
+    return KeywordIndex.deserialize(memory);
+  }
+
+  test("scans the file's codes where they lie, and moves them out to grow", () => {
+    const written = new KeywordIndex();
+    written.add(docs);
+    const loaded = loadedInPlace(written);
+    for (const i of [0, 150, 299]) expect(loaded.searchVector(vector(i), 5), String(i)).toEqual(written.searchVector(vector(i), 5));
+
+    // Removals renumber the rows in place; additions grow the table out of the file's memory.
+    const extra = Array.from({ length: 400 }, (_, i) => doc(`e${i}`, `extra ${i}`, "src/extra.ts", { vector: vector(1000 + i) }));
+    for (const index of [written, loaded]) {
+      index.removeIds(docs.slice(0, 120).map((d) => d.id));
+      index.merge();
+      index.add(extra);
+    }
+    for (const i of [5, 200, 1000, 1399]) expect(loaded.searchVector(vector(i), 5), String(i)).toEqual(written.searchVector(vector(i), 5));
+    expect(loaded.searchVector(vector(1399), 1)[0].id).toBe("e399");
+    expect(KeywordIndex.deserialize(loaded.serialize()).searchVector(vector(200), 5)).toEqual(written.searchVector(vector(200), 5));
+  });
+});
+
+describe("packed strings", () => {
+  test("decode one at a time or all at once, and count what the block holds", () => {
+    const values = ["", "b", "\u{1F600}", "zé"];
+    const table = PackedStrings.fromBlock(enc.encode(values.join("\0")), values.length);
+    expect(values.map((_, i) => table.get(i))).toEqual(values);
+    expect(table.toArray()).toEqual(values);
+    expect(() => PackedStrings.fromBlock(enc.encode("a\0b"), 3)).toThrow(/expected 3 strings, found 2/);
+    expect(() => PackedStrings.fromBlock(enc.encode("a\0b\0c"), 2)).toThrow(/expected 2 strings/);
+    expect(PackedStrings.fromBlock(new Uint8Array(0), 0).length).toBe(0);
+  });
+
+  test("know JavaScript string order where UTF-8 byte order says otherwise", () => {
+    const sorted = ["a", "\u{1F600}", "\uFFFD"]; // JS order: the surrogate pair sorts below U+FFFD
+    expect(PackedStrings.fromBlock(enc.encode(sorted.join("\0")), 3).isStrictlySorted()).toBe(true);
+    const reversed = ["a", "\uFFFD", "\u{1F600}"];
+    expect(PackedStrings.fromBlock(enc.encode(reversed.join("\0")), 3).isStrictlySorted()).toBe(false);
+    expect(PackedStrings.fromBlock(enc.encode("a\0a"), 2).isStrictlySorted()).toBe(false);
+  });
+});
+
+describe("stored postings", () => {
+  const csr = new CsrPostings(2, Uint32Array.from([0, 3, 4]), Uint32Array.from([1, 5, 300, 2]), Uint8Array.from([1, 2, 255, 4]));
+
+  test("read back term by term and whole", () => {
+    const { bytes, startTable } = encodePostings(csr, [0, 1]);
+    const stored = EncodedPostings.from(bytes, startTable, 2, 301, 4);
+    const seen: number[][] = [];
+    stored.forEach(0, (d, tf) => seen.push([d, tf]));
+    expect(seen).toEqual([
+      [1, 1],
+      [5, 2],
+      [300, 255],
+    ]);
+    expect(stored.count(1)).toBe(1);
+    const back = stored.toCsr();
+    expect(Array.from(back.offsets)).toEqual([0, 3, 4]);
+    expect(Array.from(back.docs)).toEqual([1, 5, 300, 2]);
+    expect(Array.from(back.tfs)).toEqual([1, 2, 255, 4]);
+  });
+
+  test("a damaged list is reported as damage when a search reads it", () => {
+    const { bytes, startTable } = encodePostings(csr, [0, 1]);
+    // 300 documents: the third posting now points past the last one.
+    expect(() => EncodedPostings.from(bytes, startTable, 2, 300, 4).forEach(0, () => undefined)).toThrow(/keyword index data is corrupt.*re-index/);
+    const cut = bytes.slice();
+    cut[0] = 9; // term 0 claims nine postings
+    expect(() => EncodedPostings.from(cut, startTable, 2, 301, 4).forEach(0, () => undefined)).toThrow(/corrupt/);
+    expect(() => EncodedPostings.from(bytes, startTable.subarray(0, 8), 2, 301, 4)).toThrow(/posting table/);
+  });
+});
