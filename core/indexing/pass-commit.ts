@@ -36,8 +36,8 @@ export async function commitPass(pass: PassState, cache: EmbeddingCache | null):
     // batches' fragments stayed on disk beside their compacted copy (3x the table's data).
     const firstIndex = read.status !== "ok";
     const oldManifestCheckpoint = read.status === "ok" ? read.manifest.storeCheckpoint : pass.startCheckpoint;
-    await store.compact?.(Math.min(pass.startCheckpoint, oldManifestCheckpoint));
-    if (firstIndex) await store.dropOldVersions?.();
+    if (firstIndex && store.dropOldVersions) await store.dropOldVersions();
+    else await store.compact?.(Math.min(pass.startCheckpoint, oldManifestCheckpoint));
     progress.mark("commit:compact");
     manifest.storeCheckpoint = await store.checkpoint();
     recordStoreFiles(pass);

@@ -1,6 +1,8 @@
 // LanceVectorStore: the VectorStore contract on an open LanceDB table — writes, vector search,
 // id look-ups, versions (checkpoints, rollback, snapshots) and compaction. Opened by
 // openLanceStore (lancedb.ts). Node only.
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import type * as LanceDb from "@lancedb/lancedb";
 import type { ChunkRecord, ScoredId, SearchFilter, StoredVector, VectorStore } from "../types.js";
 import { oneLine } from "../error-line.js";
@@ -13,6 +15,14 @@ import { cosineDistanceToScore, validateQueryVector, validateRowVector } from ".
 const COMPACT_AT_SMALL_FRAGMENTS = 24;
 /** Table versions younger than this survive compaction (a search in another process may still read them). */
 const VERSION_GRACE_MS = 60_000;
+/** How much older than a kept version a version must be to be dropped (dates are rounded; LanceDB dates its cut-off late). */
+const VERSION_MARGIN_MS = 1000;
+/**
+ * Versions a local table may pile up before compact() drops the old ones even with few small
+ * fragments: a big pass (a first `--force`, a branch switch) leaves one per write batch, each
+ * keeping its batch's files on disk beside their compacted copy (about the table's size again).
+ */
+const CLEANUP_AT_VERSIONS = 64;
 /** Extra rows fetched when only the implicit no-quirks filter applies (it runs after the search). */
 const POSTFILTER_MARGIN = 16;
 /** `id IN (...)` lists are sent in slices of this size to keep the SQL small. */
@@ -230,22 +240,48 @@ export class LanceVectorStore implements VectorStore {
    * files (0.4 s for 34k rows; with an index already built, remapping it takes ~5 s).
    * The same call drops old versions and their files: everything older than `keepVersion`
    * (the version an interrupted pass rolls back to) and than a minute (a search in another
-   * process may still be reading it). Files of newer versions go at the next compaction.
+   * process may still be reading it). Versions newer than the kept one (a pass's write batches,
+   * each holding its batch's files) go at a later call, once a later version is kept: also
+   * when few small fragments remain but versions have piled up (a big pass leaves one per
+   * batch, their files about the table's size again).
    * A failure leaves the table as it was.
    */
   async compact(keepVersion: number, options: { graceMs?: number } = {}): Promise<void> {
     await this.readyToRewrite();
     const stats = await this.table.stats();
-    if (stats.fragmentStats.numSmallFragments < COMPACT_AT_SMALL_FRAGMENTS) return;
-    const kept = (await this.table.listVersions()).find((v) => v.version === keepVersion);
-    // A second's margin: version dates are rounded, and the cut-off must fall before the kept one.
-    // Without the kept version's date nothing is safe to drop: the epoch keeps every version.
-    const cutoff = kept ? Math.min(kept.timestamp.getTime() - 1000, Date.now() - (options.graceMs ?? VERSION_GRACE_MS)) : 0;
+    const compactionDue = stats.fragmentStats.numSmallFragments >= COMPACT_AT_SMALL_FRAGMENTS;
+    if (!compactionDue && this.localVersionCount() <= CLEANUP_AT_VERSIONS) return;
     this.recordCache.clear();
+    if (compactionDue) {
+      // Compaction alone (a cut-off at the epoch prunes nothing): LanceDB dates the cut-off when
+      // it starts pruning, after compacting, so a long compaction in the same call would move
+      // the cut-off past the kept version.
+      await this.table.optimize({ cleanupOlderThan: new Date(0) });
+      // The compaction's version holds on to the files it replaced until it is dropped itself,
+      // by date, once a later pass keeps the version this call ends on. So this call ends on a
+      // version of its own (an empty delete) dated a margin after the compaction; otherwise the
+      // batches' files would stay until some later compaction.
+      await new Promise((resolve) => setTimeout(resolve, VERSION_MARGIN_MS + 100));
+      await this.table.delete("false");
+    }
+    const kept = (await this.table.listVersions()).find((v) => v.version === keepVersion);
+    // The margin: listed dates are rounded, and the cut-off must fall before the kept one.
+    // Without the kept version's date nothing is safe to drop: the epoch keeps every version.
+    const cutoff = kept ? Math.min(kept.timestamp.getTime() - VERSION_MARGIN_MS, Date.now() - (options.graceMs ?? VERSION_GRACE_MS)) : 0;
     // deleteUnverified: files younger than a week are otherwise kept in case a concurrent write
     // still needs them; the index lock held by the caller rules such a writer out.
     await this.table.optimize({ cleanupOlderThan: new Date(cutoff), deleteUnverified: cutoff > 0 });
     await this.init();
+  }
+
+  /** How many versions a local table's folder holds (0 for a table in a bucket: not counted). */
+  private localVersionCount(): number {
+    if (this.objectStorage || /^[a-z][a-z0-9+.-]*:\/\//i.test(this.uri)) return 0;
+    try {
+      return readdirSync(join(this.uri, `${this.table.name}.lance`, "_versions")).filter((n) => n.endsWith(".manifest")).length;
+    } catch {
+      return 0;
+    }
   }
 
   /**

@@ -227,6 +227,32 @@ describe("LanceVectorStore housekeeping", () => {
     await store.close();
   });
 
+  test("a big pass's write batches leave no files behind once the next pass keeps the compacted version", async () => {
+    const dir = freshDir();
+    const store = await openLanceStore({ uri: dir, tableName: "chunks", dimension: DIM });
+    const tableDir = join(dir, "chunks.lance");
+    const versions = () => readdirSync(join(tableDir, "_versions")).filter((n) => n.endsWith(".manifest")).length;
+    const dataFiles = () => readdirSync(join(tableDir, "data")).length;
+    await store.add(sampleRows().slice(0, 2));
+    const committed = await store.checkpoint(); // what the manifest names before the big pass
+    // The big pass: one version and one fragment per write batch, then its commit's compaction.
+    for (let i = 0; i < 70; i++) await store.add([row(`b${i}`, `src/b${i}.ts`, axis(i % DIM))]);
+    await store.compact(committed, { graceMs: 0 });
+    expect(await store.count()).toBe(72);
+    const compacted = await store.checkpoint(); // what the new manifest names
+    expect(versions()).toBeGreaterThan(64); // the batches' versions: newer than the kept one
+    // The next pass writes a little; few small fragments, but the versions have piled up.
+    await store.add([row("late", "src/late.ts", axis(1))]);
+    await store.compact(compacted, { graceMs: 0 });
+    // Left: versions made by the two compactions and the late write, none holding a batch's file.
+    expect(versions()).toBeLessThanOrEqual(6);
+    expect(dataFiles()).toBeLessThanOrEqual(3); // the compacted file, the late write's, and their compaction
+    expect((await store.searchVector(axis(3), 1))[0].id).toBe("b3");
+    await store.rollbackTo(compacted); // the kept version survived
+    expect(await store.count()).toBe(72);
+    await store.close();
+  }, 30_000);
+
   test("a table of the same name but another shape is refused, not overwritten", async () => {
     const dir = freshDir();
     const lancedb = await import("@lancedb/lancedb");
