@@ -252,18 +252,16 @@ export class LanceVectorStore implements VectorStore {
     const compactionDue = stats.fragmentStats.numSmallFragments >= COMPACT_AT_SMALL_FRAGMENTS;
     if (!compactionDue && this.localVersionCount() <= CLEANUP_AT_VERSIONS) return;
     this.recordCache.clear();
-    if (compactionDue) {
-      // Compaction alone (a cut-off at the epoch prunes nothing): LanceDB dates the cut-off when
-      // it starts pruning, after compacting, so a long compaction in the same call would move
-      // the cut-off past the kept version.
-      await this.table.optimize({ cleanupOlderThan: new Date(0) });
-      // The compaction's version holds on to the files it replaced until it is dropped itself,
-      // by date, once a later pass keeps the version this call ends on. So this call ends on a
-      // version of its own (an empty delete) dated a margin after the compaction; otherwise the
-      // batches' files would stay until some later compaction.
-      await new Promise((resolve) => setTimeout(resolve, VERSION_MARGIN_MS + 100));
-      await this.table.delete("false");
-    }
+    // Compaction alone (a cut-off at the epoch prunes nothing): LanceDB dates the cut-off when
+    // it starts pruning, after compacting, so a long compaction in the same call would move the
+    // cut-off past the kept version. (A table under a million rows is rewritten whole.)
+    await this.table.optimize({ cleanupOlderThan: new Date(0) });
+    // The compaction's version holds on to the files it replaced until it is dropped itself,
+    // by date, once a later pass keeps the version this call ends on. So this call ends on a
+    // version of its own (an empty delete) dated a margin after the compaction; otherwise the
+    // replaced files would stay until some later compaction.
+    await new Promise((resolve) => setTimeout(resolve, VERSION_MARGIN_MS + 100));
+    await this.table.delete("false");
     const kept = (await this.table.listVersions()).find((v) => v.version === keepVersion);
     // The margin: listed dates are rounded, and the cut-off must fall before the kept one.
     // Without the kept version's date nothing is safe to drop: the epoch keeps every version.
