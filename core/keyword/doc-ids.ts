@@ -1,11 +1,15 @@
 // The keyword index's document ids by document number; null marks a removed document. A loaded
-// index keeps the file's ids packed (a search decodes only the ids it returns) until one is
-// removed or the table is walked whole. Portable.
+// index keeps the file's ids packed (a search decodes only the ids it returns): documents added
+// after the load are listed beside them and removals are marked, so the small changes of a
+// keyword delta file decode nothing; walking the whole table decodes it once. Portable.
 import type { PackedStrings } from "./packed-strings.js";
 
 export class DocIds {
-  /** Ids as loaded, all live; null once `list` holds them. */
+  /** Ids as loaded, documents [0, packed.length); null once `list` holds every id. */
   private packed: PackedStrings | null = null;
+  /** Removed documents among the packed ones. */
+  private dead: Set<number> | null = null;
+  /** Every id when not packed; else the ids of the documents after the packed ones. */
   private list: Array<string | null> = [];
 
   static loaded(packed: PackedStrings): DocIds {
@@ -16,32 +20,61 @@ export class DocIds {
 
   /** Document numbers in use, removed ones included. */
   get count(): number {
-    return this.packed ? this.packed.length : this.list.length;
+    return this.packedCount + this.list.length;
   }
 
   isLive(doc: number): boolean {
-    return this.packed !== null || this.list[doc] !== null;
+    const p = this.packedCount;
+    if (doc >= p) return this.list[doc - p] !== null;
+    return this.dead === null || !this.dead.has(doc);
   }
 
   /** The id of a document, null when it was removed. */
   id(doc: number): string | null {
-    return this.packed ? this.packed.get(doc) : this.list[doc];
+    const p = this.packedCount;
+    if (doc >= p) return this.list[doc - p];
+    return this.dead?.has(doc) ? null : this.packed!.get(doc);
   }
 
   push(id: string): void {
-    this.all().push(id);
+    this.list.push(id);
   }
 
   kill(doc: number): void {
-    this.all()[doc] = null;
+    const p = this.packedCount;
+    if (doc >= p) this.list[doc - p] = null;
+    else (this.dead ??= new Set()).add(doc);
+  }
+
+  /** The live documents holding these ids, found without a map of every id (see PackedStrings.positionsOf). */
+  find(ids: Iterable<string>): Map<string, number> {
+    const wanted = new Set(ids);
+    const out = new Map<string, number>();
+    if (this.packed) {
+      for (const [id, doc] of this.packed.positionsOf(wanted)) if (!this.dead?.has(doc)) out.set(id, doc);
+    }
+    const p = this.packedCount;
+    for (let i = 0; i < this.list.length; i++) {
+      const id = this.list[i];
+      if (id !== null && wanted.has(id)) out.set(id, p + i);
+    }
+    return out;
   }
 
   /** Every document's id (null: removed), decoded once. */
   all(): Array<string | null> {
     if (this.packed) {
-      this.list = this.packed.toArray();
+      const ids: Array<string | null> = this.packed.toArray();
+      for (const d of this.dead ?? []) ids[d] = null;
+      for (const id of this.list) ids.push(id);
+      this.list = ids;
       this.packed = null;
+      this.dead = null;
     }
     return this.list;
+  }
+
+  private get packedCount(): number {
+    return this.packed ? this.packed.length : 0;
   }
 }

@@ -30,6 +30,11 @@ export class Interner {
   }
 
   intern(value: string): number {
+    // A loaded table stays packed while the value is one it has (a delta file's edits).
+    if (this.packed && !this.valueMap) {
+      const n = this.lookup(value);
+      if (n !== undefined) return n;
+    }
     const map = this.map();
     let n = map.get(value);
     if (n === undefined) {

@@ -41,6 +41,9 @@ const MAX_TF = 0xff;
 /** Maps "share of the query covered" onto [0,1) without ties at the top (see search()). */
 const SCORE_STEEPNESS = 1.2;
 
+/** Up to this many ids, a loaded index finds documents by a pass over its packed ids rather than a map of them all. */
+const FIND_WITHOUT_MAP = 4096;
+
 /** Identifiers whose term ids add() remembers at most (about 5 MB). */
 const MAX_REMEMBERED_IDENTIFIERS = 30_000;
 
@@ -109,9 +112,12 @@ export class KeywordIndex {
   add(docs: KeywordDoc[]): void {
     this.fileLens = null;
     if (this.termIds === null && (docs.length > 256 || this.newTermIds.size > 20_000)) this.buildTermMap();
+    // A few documents added to a loaded index (a keyword delta file) find the ids they replace
+    // without a map of every id.
+    const known = this.idToDocMap === null && docs.length <= FIND_WITHOUT_MAP ? this.docIds.find(docs.map((d) => d.id)) : null;
     for (const doc of docs) {
       checkDoc(doc);
-      const existing = this.idToDoc.get(doc.id);
+      const existing = known ? known.get(doc.id) : this.idToDoc.get(doc.id);
       if (existing !== undefined) this.kill(existing);
       const docNo = this.docIds.count;
       // Term frequencies accumulate in a scratch array indexed by term id: no per-document map.
@@ -138,7 +144,8 @@ export class KeywordIndex {
       this.docLang.push(this.languages.intern(doc.language));
       this.docKind.push(this.kinds.intern(doc.kind));
       if (doc.vector || this.vectors.dim > 0) this.vectors.set(docNo, doc.vector);
-      this.idToDoc.set(doc.id, docNo);
+      if (known) known.set(doc.id, docNo);
+      else this.idToDoc.set(doc.id, docNo);
       this.liveDocs++;
       this.liveLenSum += len;
     }
@@ -149,8 +156,9 @@ export class KeywordIndex {
   }
 
   removeIds(ids: string[]): void {
+    const known = this.idToDocMap === null && ids.length <= FIND_WITHOUT_MAP ? this.docIds.find(ids) : this.idToDoc;
     for (const id of ids) {
-      const docNo = this.idToDoc.get(id);
+      const docNo = known.get(id);
       if (docNo !== undefined) this.kill(docNo);
     }
     const dead = this.docIds.count - this.liveDocs;
@@ -546,7 +554,7 @@ export class KeywordIndex {
     if (id === null) return;
     this.fileLens = null;
     this.docIds.kill(docNo);
-    this.idToDoc.delete(id);
+    this.idToDocMap?.delete(id);
     this.liveDocs--;
     this.liveLenSum -= this.docLens[docNo];
   }

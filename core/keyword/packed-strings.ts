@@ -4,6 +4,7 @@
 // Portable.
 
 const decoder = new TextDecoder();
+const encoder = new TextEncoder();
 
 export class PackedStrings {
   private constructor(
@@ -41,6 +42,32 @@ export class PackedStrings {
     return decoder.decode(this.block.subarray(this.starts[i], this.starts[i + 1] - 1));
   }
 
+  /**
+   * The position of each of `values` in the table (the first, if one is there twice); values
+   * not in it are left out. One pass over the bytes, hashing each string rather than decoding
+   * it: finding a few ids among 100k costs ~10 ms, a map of them all several times that.
+   */
+  positionsOf(values: Iterable<string>): Map<string, number> {
+    const wanted = new Map<number, string[]>();
+    for (const v of values) {
+      const bytes = encoder.encode(v);
+      const h = hashBytes(bytes, 0, bytes.length);
+      const list = wanted.get(h);
+      if (list) list.push(v);
+      else wanted.set(h, [v]);
+    }
+    const out = new Map<string, number>();
+    if (wanted.size === 0) return out;
+    const { block, starts } = this;
+    for (let i = 0; i < this.length; i++) {
+      const candidates = wanted.get(hashBytes(block, starts[i], starts[i + 1] - 1));
+      if (!candidates) continue;
+      const value = this.get(i);
+      if (candidates.includes(value) && !out.has(value)) out.set(value, i);
+    }
+    return out;
+  }
+
   /** Every string, decoded at once (far cheaper than one get() each). */
   toArray(): string[] {
     return this.length === 0 ? [] : decoder.decode(this.block).split("\0");
@@ -76,4 +103,11 @@ function compareAscii(block: Uint8Array, aStart: number, aEnd: number, bStart: n
   }
   const d = aEnd - aStart - (bEnd - bStart);
   return d < 0 ? -1 : d > 0 ? 1 : 0;
+}
+
+/** FNV-1a over bytes [start, end). */
+function hashBytes(bytes: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let k = start; k < end; k++) h = Math.imul(h ^ bytes[k], 0x01000193);
+  return h >>> 0;
 }

@@ -60,6 +60,9 @@ function growTo(kernel: Kernel, bytes: number): void {
   if (bytes > have) kernel.memory.grow(Math.ceil((bytes - have) / PAGE));
 }
 
+/** Room keywordFileBuffer() leaves after a file, at least (32k rows of 256 codes). */
+const FILE_HEADROOM_MIN = 8 << 20;
+
 /** Kernels whose memory holds a file read through keywordFileBuffer(), by that memory's buffer. */
 const fileKernels = new WeakMap<ArrayBufferLike, Kernel>();
 
@@ -69,7 +72,10 @@ const fileKernels = new WeakMap<ArrayBufferLike, Kernel>();
  * would detach every view of the file).
  */
 export function keywordFileBuffer(size: number): Uint8Array {
-  const kernel = newKernel(CODES_AT + size);
+  // Room after the file (untouched, so it costs address space, not memory): rows added to the
+  // loaded index (keyword delta files, a watcher's passes) go there, after the codes, which end
+  // the file but for its 4-byte trailer, instead of into a copy of every row.
+  const kernel = newKernel(CODES_AT + size + Math.max(FILE_HEADROOM_MIN, Math.ceil(size / 8)));
   if (!kernel) return new Uint8Array(size);
   fileKernels.set(kernel.memory.buffer, kernel);
   return new Uint8Array(kernel.memory.buffer, CODES_AT, size);
@@ -222,7 +228,10 @@ export class VectorCodes {
       v.kernel = fileKernel;
       v.codesAt = codes.byteOffset;
       v.ownsMemory = false;
-      v.scales = rowScales;
+      // Rows that fit in the memory after the codes (keywordFileBuffer leaves room) need no move.
+      const spareRows = Math.floor((fileKernel.memory.buffer.byteLength - (codes.byteOffset + codes.length)) / dimension);
+      v.scales = new Float32Array(rows + Math.max(0, spareRows));
+      v.scales.set(rowScales);
       v.rows = rows;
       return v;
     }

@@ -75,6 +75,24 @@ describe("a loaded keyword index", () => {
     expect(new Set(again.ids())).toEqual(new Set(fresh.ids()));
   });
 
+  test("a document re-added to a loaded index replaces the old one, also twice in one batch", () => {
+    const docs = corpus();
+    const written = new KeywordIndex();
+    written.add(docs);
+    const loaded = KeywordIndex.deserialize(written.serialize());
+    const edited = doc("2-a", "zebraStripes replaced the text", docs[4].filePath);
+    loaded.add([edited, { ...edited, text: "zebraStripes final text" }]);
+    loaded.removeIds(["5-b", "5-b", "no-such-id"]);
+    expect(loaded.search("zebraStripes", 5).map((h) => h.id)).toEqual(["2-a"]);
+    expect(loaded.search("final", 5).map((h) => h.id)).toEqual(["2-a"]);
+    expect(loaded.search("settings 2", 20).map((h) => h.id)).not.toContain("2-a");
+    expect(loaded.size).toBe(docs.length - 1);
+    const fresh = new KeywordIndex();
+    fresh.add([...docs.filter((d) => d.id !== "2-a" && d.id !== "5-b"), { ...edited, text: "zebraStripes final text" }]);
+    for (const q of ["parseConfig", "widget", "zebraStripes"]) expect(KeywordIndex.deserialize(loaded.serialize()).search(q, 20), q).toEqual(fresh.search(q, 20));
+    expect(new Set(loaded.ids())).toEqual(new Set(fresh.ids()));
+  });
+
   test("reads from a Node Buffer that shares its memory with other data", () => {
     const written = new KeywordIndex();
     written.add(corpus());
@@ -100,21 +118,24 @@ describe("an index read into the vector kernel's memory", () => {
     return KeywordIndex.deserialize(memory);
   }
 
-  test("scans the file's codes where they lie, and moves them out to grow", () => {
+  test("scans the file's codes where they lie, adds rows after them, and moves them out at a merge", () => {
     const written = new KeywordIndex();
     written.add(docs);
     const loaded = loadedInPlace(written);
     for (const i of [0, 150, 299]) expect(loaded.searchVector(vector(i), 5), String(i)).toEqual(written.searchVector(vector(i), 5));
 
-    // Removals renumber the rows in place; additions grow the table out of the file's memory.
-    const extra = Array.from({ length: 400 }, (_, i) => doc(`e${i}`, `extra ${i}`, "src/extra.ts", { vector: vector(1000 + i) }));
+    // Additions go into the room after the file's codes; removals and a merge renumber the
+    // rows and move them out of the file's memory; more additions then grow them.
+    const extra = (from: number, n: number) => Array.from({ length: n }, (_, i) => doc(`e${from + i}`, `extra ${from + i}`, "src/extra.ts", { vector: vector(1000 + from + i) }));
+    for (const index of [written, loaded]) index.add(extra(0, 400));
+    for (const i of [5, 1000, 1399]) expect(loaded.searchVector(vector(i), 5), String(i)).toEqual(written.searchVector(vector(i), 5));
     for (const index of [written, loaded]) {
       index.removeIds(docs.slice(0, 120).map((d) => d.id));
       index.merge();
-      index.add(extra);
+      index.add(extra(400, 400));
     }
-    for (const i of [5, 200, 1000, 1399]) expect(loaded.searchVector(vector(i), 5), String(i)).toEqual(written.searchVector(vector(i), 5));
-    expect(loaded.searchVector(vector(1399), 1)[0].id).toBe("e399");
+    for (const i of [200, 1000, 1799]) expect(loaded.searchVector(vector(i), 5), String(i)).toEqual(written.searchVector(vector(i), 5));
+    expect(loaded.searchVector(vector(1799), 1)[0].id).toBe("e799");
     expect(KeywordIndex.deserialize(loaded.serialize()).searchVector(vector(200), 5)).toEqual(written.searchVector(vector(200), 5));
   });
 });
