@@ -68,6 +68,30 @@ export class Interner {
     return (this.decoded[n] ??= this.packed.get(n));
   }
 
+  /**
+   * For a loaded table still in string order: per prefix, the range [from, to) of the numbers
+   * of the values that start with it (a sorted table keeps them together). Null otherwise.
+   */
+  prefixRanges(prefixes: string[]): Array<[from: number, to: number]> | null {
+    if (!this.packed) return null;
+    return prefixes.map((prefix) => {
+      const from = this.firstWhere(0, (v) => v >= prefix);
+      return [from, this.firstWhere(from, (v) => !v.startsWith(prefix))];
+    });
+  }
+
+  /** The first number ≥ `from` whose value meets `test`, which must hold from some number on. */
+  private firstWhere(from: number, test: (value: string) => boolean): number {
+    let lo = from;
+    let hi = this.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (test(this.value(mid))) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
+
   /** Every value by number (decodes a loaded table). */
   values(): string[] {
     if (this.packed) {

@@ -1,7 +1,7 @@
 // BM25 inverted index over chunks, with field boosts for symbol names and file paths.
 // Portable: no Node built-ins. See README.md in this folder for the design.
 import type { ScoredId, SearchFilter } from "../types.js";
-import { compileFilter, type FilterableChunk } from "../store/filter.js";
+import { compileFilter, pathPrefixesOf, type FilterableChunk } from "../store/filter.js";
 import { boundedMemo } from "../bounded-memo.js";
 import { DocIds } from "./doc-ids.js";
 import { Interner } from "./interner.js";
@@ -224,15 +224,13 @@ export class KeywordIndex {
       this.forEachPosting(termId, visit);
     }
 
-    const accept = compileFilter(filter);
-    const view = this.filterView();
+    const accept = this.compileDocFilter(filter);
     const heap = new TopK(topK);
     for (const doc of touched) {
       const s = scores[doc];
       scores[doc] = 0;
       if (!heap.wouldAccept(s)) continue;
-      view.doc = doc;
-      if (!accept(view)) continue;
+      if (!accept(doc)) continue;
       heap.push(doc, s);
     }
     const weight = queryWeight > 0 ? queryWeight : 1;
@@ -317,6 +315,25 @@ export class KeywordIndex {
   }
 
   /**
+   * The filter as a predicate on document numbers. While the paths are as loaded (in string
+   * order), a path prefix is a range of path numbers, so no path is decoded to test it.
+   */
+  private compileDocFilter(filter?: SearchFilter): (doc: number) => boolean {
+    const view = this.filterView();
+    const prefixes = pathPrefixesOf(filter);
+    const ranges = prefixes.length > 0 ? this.paths.prefixRanges(prefixes) : null;
+    const accept = compileFilter(ranges ? { ...filter, pathPrefixes: undefined } : filter);
+    return (doc) => {
+      if (ranges) {
+        const p = this.docPath[doc];
+        if (!ranges.some(([from, to]) => p >= from && p < to)) return false;
+      }
+      view.doc = doc;
+      return accept(view);
+    };
+  }
+
+  /**
    * What a filter looks at of a document, as one object a search moves from document to
    * document (no allocation per candidate); the path is decoded only if the filter asks for it.
    */
@@ -347,13 +364,8 @@ export class KeywordIndex {
    */
   searchVector(vector: ArrayLike<number>, topK: number, filter?: SearchFilter): ScoredId[] {
     if (topK <= 0 || this.liveDocs === 0) return [];
-    const accept = compileFilter(filter);
-    const view = this.filterView();
-    const hits = this.vectors.search(vector, topK, (doc) => {
-      if (!this.docIds.isLive(doc)) return false;
-      view.doc = doc;
-      return accept(view);
-    });
+    const accept = this.compileDocFilter(filter);
+    const hits = this.vectors.search(vector, topK, (doc) => this.docIds.isLive(doc) && accept(doc));
     return hits.map(([doc, score]) => ({ id: this.docIds.id(doc) as string, score }));
   }
 

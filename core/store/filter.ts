@@ -13,9 +13,14 @@ export interface FilterableChunk {
   kind: string;
 }
 
+/** The filter's path prefixes as it matches them (empty ones dropped, written as paths are stored). */
+export function pathPrefixesOf(filter?: SearchFilter): string[] {
+  return filter?.pathPrefixes?.filter((p) => p.length > 0).map(normalisePrefix) ?? [];
+}
+
 /** A filter compiled once per query into a fast predicate. */
 export function compileFilter(filter?: SearchFilter): (chunk: FilterableChunk) => boolean {
-  const prefixes = filter?.pathPrefixes?.filter((p) => p.length > 0).map(normalisePrefix) ?? [];
+  const prefixes = pathPrefixesOf(filter);
   const languages = filter?.languages && filter.languages.length > 0 ? new Set(filter.languages) : null;
   const kinds = filter?.kinds && filter.kinds.length > 0 ? new Set(filter.kinds) : null;
   return (chunk) => {
@@ -56,7 +61,7 @@ export function filterToSql(filter?: SearchFilter): string {
   else clauses.push(`\`kind\` <> ${sqlString(HIDDEN_BY_DEFAULT_KIND)}`);
   const languages = filter?.languages?.filter((l) => l.length > 0) ?? [];
   if (languages.length > 0) clauses.push(`\`language\` IN (${languages.map(sqlString).join(", ")})`);
-  const prefixes = filter?.pathPrefixes?.filter((p) => p.length > 0).map(normalisePrefix) ?? [];
+  const prefixes = pathPrefixesOf(filter);
   if (prefixes.length > 0 && !prefixes.includes("")) {
     clauses.push(`(${prefixes.map((p) => `starts_with(\`filePath\`, ${sqlString(p)})`).join(" OR ")})`);
   }

@@ -39,6 +39,13 @@ describe("a loaded keyword index", () => {
     const q = Float32Array.from({ length: 16 }, (_, k) => Math.sin(3 * 7 + k));
     expect(loaded.searchVector(q, 5)).toEqual(written.searchVector(q, 5));
     expect(loaded.searchVector(q, 1)[0].id).toBe("3-a");
+    // Path prefixes, as a loaded index tests them (ranges of its sorted paths) and as written.
+    for (const pathPrefixes of [["src/"], ["lib"], ["./src\\"], ["src/\u{1F600}"], ["src/\uE000", "lib/Z.ts"], ["nowhere/"], ["."], ["zzz", "a"]]) {
+      const filter = { pathPrefixes };
+      expect(loaded.search("parseConfig", 20, filter), pathPrefixes.join()).toEqual(written.search("parseConfig", 20, filter));
+      expect(loaded.searchVector(q, 20, filter), pathPrefixes.join()).toEqual(written.searchVector(q, 20, filter));
+    }
+    expect(loaded.search("parseConfig", 20, { pathPrefixes: ["src/"] })).toHaveLength(awkwardPaths.length - 1);
   });
 
   test("finds files by path whatever their characters, and removes them", () => {
