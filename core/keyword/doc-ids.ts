@@ -46,6 +46,11 @@ export class DocIds {
     else (this.dead ??= new Set()).add(doc);
   }
 
+  /** Whether the loaded ids are still packed (find() then avoids decoding them). */
+  get packedIds(): boolean {
+    return this.packed !== null;
+  }
+
   /** The live documents holding these ids, found without a map of every id (see PackedStrings.positionsOf). */
   find(ids: Iterable<string>): Map<string, number> {
     const wanted = new Set(ids);

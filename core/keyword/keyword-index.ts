@@ -114,7 +114,7 @@ export class KeywordIndex {
     if (this.termIds === null && (docs.length > 256 || this.newTermIds.size > 20_000)) this.buildTermMap();
     // A few documents added to a loaded index (a keyword delta file) find the ids they replace
     // without a map of every id.
-    const known = this.idToDocMap === null && docs.length <= FIND_WITHOUT_MAP ? this.docIds.find(docs.map((d) => d.id)) : null;
+    const known = this.findsWithoutMap(docs.length) ? this.docIds.find(docs.map((d) => d.id)) : null;
     for (const doc of docs) {
       checkDoc(doc);
       const existing = known ? known.get(doc.id) : this.idToDoc.get(doc.id);
@@ -156,7 +156,7 @@ export class KeywordIndex {
   }
 
   removeIds(ids: string[]): void {
-    const known = this.idToDocMap === null && ids.length <= FIND_WITHOUT_MAP ? this.docIds.find(ids) : this.idToDoc;
+    const known = this.findsWithoutMap(ids.length) ? this.docIds.find(ids) : this.idToDoc;
     for (const id of ids) {
       const docNo = known.get(id);
       if (docNo !== undefined) this.kill(docNo);
@@ -449,6 +449,15 @@ export class KeywordIndex {
     for (const table of [this.paths, this.languages, this.kinds]) table.values();
     this.terms.all();
     this.idToDocMap = null; // renumbered: rebuilt when next asked for
+  }
+
+  /**
+   * Whether `n` ids are better found by a pass over a loaded index's packed ids than by the map
+   * of every id: only while the ids are packed and there is no map yet (a pass that merged
+   * builds the map once rather than scanning at every add).
+   */
+  private findsWithoutMap(n: number): boolean {
+    return this.idToDocMap === null && this.docIds.packedIds && n <= FIND_WITHOUT_MAP;
   }
 
   private get idToDoc(): Map<string, number> {
