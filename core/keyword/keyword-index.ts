@@ -434,7 +434,7 @@ export class KeywordIndex {
       docKind.push(this.docKind[d]);
     }
     const termCount = this.terms.length;
-    this.base = CsrPostings.of(mergePostings(this.decodedBase(), this.delta, termCount, remap));
+    this.base = mergePostings(this.decodedBase(), this.delta, termCount, remap);
     this.sortNewTerms();
     this.delta = new Map();
     this.deltaPostings = 0;

@@ -1,7 +1,7 @@
 // Posting lists of the keyword index: the compact base (CSR arrays, or the file's bytes decoded
 // one term at a time), the merge that folds newly added postings into it, and the base's
 // stored form. Portable.
-import { ByteWriter } from "./bytes.js";
+import { ByteReader, ByteWriter } from "./bytes.js";
 import { corruptKeywordData } from "./corrupt.js";
 
 /** Postings of term t are docs/tfs[offsets[t], offsets[t + 1]), for t < termCount. */
@@ -17,7 +17,7 @@ export interface BasePostings {
  * A new base with the postings of `base` and `delta` (term id → [doc, tf, doc, tf, …]) for terms
  * [0, termCount), doc numbers mapped through `remap` (-1: the document is dropped).
  */
-export function mergePostings(base: BasePostings, delta: Map<number, number[]>, termCount: number, remap: Int32Array): BasePostings {
+export function mergePostings(base: BasePostings, delta: Map<number, number[]>, termCount: number, remap: Int32Array): CsrPostings {
   // Count surviving postings per term, then fill: two passes, no intermediate arrays.
   const counts = new Uint32Array(termCount);
   for (let t = 0; t < termCount; t++) {
@@ -60,7 +60,7 @@ export function mergePostings(base: BasePostings, delta: Map<number, number[]>, 
     }
   }
   offsets[termCount] = pos;
-  return { termCount, offsets, docs, tfs };
+  return new CsrPostings(termCount, offsets, docs, tfs);
 }
 
 /** Postings of the base as a search reads them: decoded arrays or the stored bytes alike. */
@@ -83,10 +83,6 @@ export class CsrPostings implements PostingSource, BasePostings {
 
   static empty(): CsrPostings {
     return new CsrPostings(0, new Uint32Array(1), new Uint32Array(0), new Uint8Array(0));
-  }
-
-  static of(base: BasePostings): CsrPostings {
-    return new CsrPostings(base.termCount, base.offsets, base.docs, base.tfs);
   }
 
   count(t: number): number {
@@ -113,7 +109,12 @@ export class EncodedPostings implements PostingSource {
     private readonly docCount: number,
     /** Postings of all terms. */
     readonly total: number,
-  ) {}
+  ) {
+    this.reader = new ByteReader(bytes);
+  }
+
+  /** Reads the bytes; its position is set at the start of each term read. */
+  private readonly reader: ByteReader;
 
   /** Checks the start table against the block; each term's postings are checked as they are read. */
   static from(bytes: Uint8Array, startTable: Uint8Array, termCount: number, docCount: number, total: number): EncodedPostings {
@@ -129,45 +130,34 @@ export class EncodedPostings implements PostingSource {
   }
 
   count(t: number): number {
-    return this.varintAt(this.starts[t]);
+    return this.reading(() => {
+      this.reader.pos = this.starts[t];
+      return this.reader.varint();
+    });
   }
 
   forEach(t: number, visit: (doc: number, tf: number) => void): void {
-    const bytes = this.bytes;
+    const r = this.reader;
     const end = this.starts[t + 1];
-    let count = this.varintAt(this.starts[t]);
-    let pos = this.afterVarint;
-    let doc = 0;
-    for (; count > 0; count--) {
-      let b = bytes[pos++];
-      let gap = b & 0x7f;
-      for (let shift = 7; b >= 0x80; shift += 7) {
-        if (shift > 28) throw corruptKeywordData("varint too long");
-        b = bytes[pos++];
-        gap |= (b & 0x7f) << shift;
+    this.reading(() => {
+      r.pos = this.starts[t];
+      let doc = 0;
+      for (let count = r.varint(); count > 0; count--) {
+        doc += r.varint();
+        if (r.pos >= end || doc >= this.docCount) throw corruptKeywordData("posting refers to a missing document");
+        visit(doc, r.u8());
       }
-      doc += gap >>> 0;
-      if (pos >= end || doc >= this.docCount) throw corruptKeywordData("posting refers to a missing document");
-      visit(doc, bytes[pos++]);
-    }
-    if (pos !== end) throw corruptKeywordData("posting list length mismatch");
+      if (r.pos !== end) throw corruptKeywordData("posting list length mismatch");
+    });
   }
 
-  /** Where the last varintAt() read ended (a field, not a returned pair: no allocation per term). */
-  private afterVarint = 0;
-
-  private varintAt(start: number): number {
-    const bytes = this.bytes;
-    let pos = start;
-    let b = bytes[pos++];
-    let value = b & 0x7f;
-    for (let shift = 7; b >= 0x80; shift += 7) {
-      if (shift > 28) throw corruptKeywordData("varint too long");
-      b = bytes[pos++];
-      value |= (b & 0x7f) << shift;
+  /** Runs a read of the bytes; the reader's own errors (a varint running off the end) become damage. */
+  private reading<T>(read: () => T): T {
+    try {
+      return read();
+    } catch (err) {
+      throw err instanceof RangeError ? corruptKeywordData(err.message) : err;
     }
-    this.afterVarint = pos;
-    return value >>> 0;
   }
 
   /** Every term's postings decoded. */
@@ -188,7 +178,6 @@ export class EncodedPostings implements PostingSource {
     if (at !== this.total) throw corruptKeywordData("posting count mismatch");
     return new CsrPostings(this.termCount, offsets, docs, tfs);
   }
-
 }
 
 /** The stored form of the postings of `terms` (in that order): the bytes EncodedPostings reads and its start table. */
