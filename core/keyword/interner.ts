@@ -48,16 +48,8 @@ export class Interner {
   lookup(value: string): number | undefined {
     if (this.valueMap) return this.valueMap.get(value);
     if (!this.packed) return this.map().get(value);
-    let lo = 0;
-    let hi = this.packed.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const v = this.packed.get(mid);
-      if (v === value) return mid;
-      if (v < value) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return undefined;
+    const n = this.firstWhere(0, (v) => v >= value);
+    return n < this.size && this.value(n) === value ? n : undefined;
   }
 
   value(n: number): string {

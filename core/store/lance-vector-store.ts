@@ -5,6 +5,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type * as LanceDb from "@lancedb/lancedb";
 import type { ChunkRecord, ScoredId, SearchFilter, StoredVector, VectorStore } from "../types.js";
+import { isRemoteOrMemoryUri } from "../config/load.js";
 import { oneLine } from "../error-line.js";
 import { ANN_BEAM_MIN, ANN_BEAM_PER_RESULT, ANN_CHECK_EVERY, buildAnnIndexIfDue } from "./lance-ann.js";
 import { RECORD_COLUMNS, toRecord, toTableRow, VECTOR_RESULT_COLUMNS, type Row } from "./lance-table.js";
@@ -274,7 +275,7 @@ export class LanceVectorStore implements VectorStore {
 
   /** How many versions a local table's folder holds (0 for a table in a bucket: not counted). */
   private localVersionCount(): number {
-    if (this.objectStorage || /^[a-z][a-z0-9+.-]*:\/\//i.test(this.uri)) return 0;
+    if (isRemoteOrMemoryUri(this.uri)) return 0;
     try {
       return readdirSync(join(this.uri, `${this.table.name}.lance`, "_versions")).filter((n) => n.endsWith(".manifest")).length;
     } catch {
