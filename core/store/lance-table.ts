@@ -64,23 +64,63 @@ export function schemaDimension(schema: Schema): number | null {
   return typeof type.listSize === "number" ? type.listSize : null;
 }
 
-/** A record as a table row; the vector column only when the table has one. */
-export function toTableRow(r: Row, dimension: number | null): Record<string, unknown> {
-  const row: Record<string, unknown> = {
-    id: r.id,
-    content: r.content,
-    filePath: r.filePath,
-    startLine: r.startLine,
-    endLine: r.endLine,
-    language: r.language,
-    kind: r.kind,
-    symbol: r.symbol ?? "",
-    context: r.context ?? "",
-    contentHash: r.contentHash,
-    description: r.description ?? "",
-  };
-  if (dimension !== null) row.vector = r.vector ? Array.from(r.vector) : null;
-  return row;
+/**
+ * Rows as one Arrow table in `schema`'s columns, built column by column: strings encoded into
+ * one buffer per column, the vectors copied into one Float32Array. Handing LanceDB row objects
+ * instead made it infer and build every column value by value, with each vector first spread
+ * into an array of numbers: at 100k chunks that conversion allocated more than the rest of the
+ * pass's main thread together, all of it garbage once written.
+ */
+export function rowsToArrowTable(rows: readonly Row[], schema: Schema): Arrow.Table {
+  const A = arrow();
+  const children = schema.fields.map((field) => columnData(A, field, rows));
+  const data = A.makeData({ type: new A.Struct(schema.fields), length: rows.length, nullCount: 0, children });
+  return new A.Table(schema, [new A.RecordBatch(schema, data)]);
+}
+
+function columnData(A: typeof Arrow, field: Field, rows: readonly Row[]): Arrow.Data {
+  const { name, type } = field;
+  if (A.DataType.isUtf8(type)) return utf8Data(A, rows.map((r) => textValue(r, name)));
+  if (A.DataType.isInt(type) && type.bitWidth === 32) {
+    return A.makeData({ type, length: rows.length, nullCount: 0, data: Int32Array.from(rows, (r) => Number(r[name as keyof Row])) });
+  }
+  if (name === "vector" && A.DataType.isFixedSizeList(type)) return vectorData(A, type, rows);
+  throw new Error(`the table has a column "${name}" of type ${type} that this version does not write; run \`opencode-rag index --force\``);
+}
+
+/** A text column's value; symbol, context and description may be absent (stored empty). */
+function textValue(r: Row, name: string): string {
+  const v = (r as unknown as Record<string, unknown>)[name];
+  return typeof v === "string" ? v : "";
+}
+
+function utf8Data(A: typeof Arrow, values: string[]): Arrow.Data {
+  const valueOffsets = new Int32Array(values.length + 1);
+  let total = 0;
+  for (let i = 0; i < values.length; i++) {
+    total += Buffer.byteLength(values[i], "utf8");
+    valueOffsets[i + 1] = total;
+  }
+  const bytes = Buffer.allocUnsafe(total);
+  for (let i = 0; i < values.length; i++) bytes.write(values[i], valueOffsets[i], "utf8");
+  const data = new Uint8Array(bytes.buffer, bytes.byteOffset, total);
+  return A.makeData({ type: new A.Utf8(), length: values.length, nullCount: 0, valueOffsets, data });
+}
+
+/** The vector column: one Float32Array of every row's values; a row without a vector is null. */
+function vectorData(A: typeof Arrow, type: Arrow.FixedSizeList, rows: readonly Row[]): Arrow.Data {
+  const dim = type.listSize;
+  const values = new Float32Array(rows.length * dim);
+  const valid = new Uint8Array(Math.ceil(rows.length / 8));
+  let nullCount = 0;
+  rows.forEach((r, i) => {
+    if (r.vector) {
+      values.set(r.vector, i * dim);
+      valid[i >> 3] |= 1 << (i & 7);
+    } else nullCount++;
+  });
+  const child = A.makeData({ type: type.children[0].type as Arrow.Float32, length: values.length, nullCount: 0, data: values });
+  return A.makeData({ type, length: rows.length, nullCount, nullBitmap: nullCount > 0 ? valid : undefined, child });
 }
 
 /** A record from a row read back (symbol, context and description default to empty). */

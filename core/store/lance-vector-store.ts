@@ -4,11 +4,12 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type * as LanceDb from "@lancedb/lancedb";
+import type { Schema } from "apache-arrow";
 import type { ChunkRecord, ScoredId, SearchFilter, StoredVector, VectorStore } from "../types.js";
 import { isRemoteOrMemoryUri } from "../config/load.js";
 import { oneLine } from "../error-line.js";
 import { ANN_BEAM_MIN, ANN_BEAM_PER_RESULT, ANN_CHECK_EVERY, buildAnnIndexIfDue } from "./lance-ann.js";
-import { RECORD_COLUMNS, toRecord, toTableRow, VECTOR_RESULT_COLUMNS, type Row } from "./lance-table.js";
+import { RECORD_COLUMNS, rowsToArrowTable, toRecord, VECTOR_RESULT_COLUMNS, type Row } from "./lance-table.js";
 import { filterToSql, sqlString } from "./filter.js";
 import { cosineDistanceToScore, validateQueryVector, validateRowVector } from "./vectors.js";
 
@@ -39,6 +40,8 @@ export class LanceVectorStore implements VectorStore {
   private annIndexName: string | null = null;
   private addedSinceAnnCheck = 0;
   private closed = false;
+  /** The table's Arrow schema, read at the first add: rows are built in its columns. */
+  private schema: Schema | null = null;
   /** Set on snapshot views: the version they are pinned to (they never write, nor close the connection). */
   private pinnedVersion: number | null = null;
   /** The table lives in a bucket (s3://, gs://, az://…), where every read is a request. */
@@ -72,8 +75,8 @@ export class LanceVectorStore implements VectorStore {
     if (rows.length === 0) return;
     for (const row of rows) validateRowVector(row, this.dimension);
     this.recordCache.clear();
-    const data = rows.map((r) => toTableRow(r, this.dimension));
-    await this.table.add(data);
+    this.schema ??= await this.table.schema();
+    await this.table.add(rowsToArrowTable(rows, this.schema));
     this.addedSinceAnnCheck += rows.length;
   }
 

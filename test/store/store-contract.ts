@@ -46,6 +46,21 @@ export function storeContract(name: string, open: () => Promise<VectorStore>): v
     await store.close();
   });
 
+  test(`${name}: text in any script and absent optional fields come back as written`, async () => {
+    const store = await open();
+    const content = "const π = 3.14; // 円周率 — naïve café 🚀 \u0000 tab\tend";
+    const bare = { ...row("u1", "src/ünï/日本.ts", axis(3), { content, symbol: "π" }) } as Partial<ReturnType<typeof row>>;
+    delete bare.context;
+    delete bare.description;
+    await store.add([bare as ReturnType<typeof row>, row("u2", "src/empty.ts", null, { content: "" })]);
+    const [u1, u2] = await store.getByIds(["u1", "u2"]);
+    expect(u1).toMatchObject({ content, filePath: "src/ünï/日本.ts", symbol: "π" });
+    expect([u1.context ?? "", u1.description ?? ""]).toEqual(["", ""]);
+    expect(u2.content).toBe("");
+    expect((await store.searchVector(axis(3), 5)).map((h) => h.id)).toEqual(["u1"]);
+    await store.close();
+  });
+
   test(`${name}: vectorsByIds gives each stored vector with its content hash and description`, async () => {
     const store = await open();
     await store.add([...sampleRows(), row("d1", "src/d.ts", axis(5), { description: "adds two numbers" })]);
