@@ -15,10 +15,10 @@ import { BUNDLED_MODEL_ID } from "../config/defaults.js";
 import type { Logger } from "../engine-types.js";
 import { modelsDir } from "../paths.js";
 import type { EmbeddingProvider, EmbedPurpose } from "../types.js";
-import { IDENTIFIER_PREPROCESS, preprocessForEmbedding } from "./preprocess.js";
+import { IDENTIFIER_PREPROCESS, preprocessForEmbedding, preprocessWords } from "./preprocess.js";
 import { embedTokenIds, staticTableFromOnnx } from "./static-table.js";
 import { importTransformers, MissingTransformersError } from "./transformers-runtime.js";
-import { encodeWordPiece, WORDPIECE_FILE, wordPieceFromFileText, wordPieceFromTokenizerJson, type WordPieceVocab } from "./wordpiece.js";
+import { encodeWordPiece, encodeWordPieceWords, WORDPIECE_FILE, wordPieceFromFileText, wordPieceFromTokenizerJson, type WordPieceVocab } from "./wordpiece.js";
 
 /** Where a configured model lives, before anything is loaded. */
 export type LocalModelSource =
@@ -169,8 +169,9 @@ function readFacts(dir: string): ModelFacts {
   }
 }
 
-/** What a loaded model can do: turn prepared texts into pooled, normalised vectors. */
+/** What a loaded model can do: turn texts into pooled, normalised vectors. */
 interface LoadedModel {
+  /** Vectors of texts as written: a model trained on preprocessed words preprocesses them itself. */
   embed(texts: string[]): Promise<{ data: Float32Array; dim: number }>;
   /** Releases the ONNX sessions (native memory). */
   dispose(): Promise<void>;
@@ -267,7 +268,8 @@ function loadStaticDirect(src: Exclude<LocalModelSource, { kind: "missing" }>, d
   return {
     async dispose() {},
     async embed(texts: string[]) {
-      return { data: embedTokenIds(table, texts.map((t) => encodeWordPiece(t, wordPiece, maxLength))), dim: table.dim };
+      // words straight to ids: joining them into a text only to split it again was most of the garbage here
+      return { data: embedTokenIds(table, texts.map((t) => encodeWordPieceWords(preprocessWords(t), wordPiece, maxLength))), dim: table.dim };
     },
   };
 }
@@ -298,7 +300,8 @@ async function loadModel(src: Exclude<LocalModelSource, { kind: "missing" }>, th
     // A model trained on preprocessed words (but not loadable directly, e.g. from the hub
     // cache): its words go to WordPiece ids here, and a graph that pools in C++ returns
     // vectors, so no [B, T, D] tensor reaches JS.
-    const wordPiece = facts.preprocess === IDENTIFIER_PREPROCESS ? loadWordPiece(dir) : null;
+    const preprocessed = facts.preprocess === IDENTIFIER_PREPROCESS;
+    const wordPiece = preprocessed ? loadWordPiece(dir) : null;
     const pooledInGraph = !!session && session.outputNames.includes("sentence_embedding");
     const idsOf = (text: string): number[] => {
       if (wordPiece) return encodeWordPiece(text, wordPiece, maxLength);
@@ -309,7 +312,8 @@ async function loadModel(src: Exclude<LocalModelSource, { kind: "missing" }>, th
       async dispose() {
         await model.dispose?.();
       },
-      async embed(texts: string[]) {
+      async embed(raw: string[]) {
+        const texts = preprocessed ? raw.map((t) => preprocessForEmbedding(t)) : raw;
         if (session && pooledInGraph) return runPooled(session, makeTensor, texts.map(idsOf));
         // any other model: transformers.js end to end, mean pooling done here
         const inputs = tokenizer(texts, { padding: true, truncation: true, max_length: maxLength });
@@ -441,14 +445,12 @@ export async function createLocalProvider(
     );
     return starting;
   };
-  const prepare = facts.preprocess === IDENTIFIER_PREPROCESS ? (t: string) => preprocessForEmbedding(t) : (t: string) => t;
-
   let dimension = facts.dimension;
   let fingerprint: string | undefined;
   const batchSize = Math.max(1, cfg.batchSize);
 
   async function embedBatch(texts: string[]): Promise<Float32Array[]> {
-    const out = await (await model()).embed(texts.map(prepare));
+    const out = await (await model()).embed(texts);
     const dim = out.dim;
     dimension = dim;
     const vectors: Float32Array[] = [];

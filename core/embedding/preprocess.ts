@@ -8,12 +8,11 @@
 // a query ("get the user by id").
 
 import { boundedMemo } from "../bounded-memo.js";
+import { forEachWordRun } from "../word-runs.js";
 
 /** Name of the preprocessing scheme; a model declares it in config.json (`opencode_rag.preprocess`). */
 export const IDENTIFIER_PREPROCESS = "identifiers-v1";
 
-// Runs of letters/digits, plus `_` and `$` which join identifiers in most languages.
-const WORD = /[\p{L}\p{N}_$]+/gu;
 // One identifier part: `HTTP` in `HTTPServer`, `User` in `getUser`, `json`, `42`.
 const PART = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+|\p{L}+/gu;
 
@@ -54,13 +53,19 @@ const expand = boundedMemo((token: string): readonly string[] | null => {
  * getuserbyid`), punctuation and operators are dropped. At most `maxWords` words are kept.
  */
 export function preprocessForEmbedding(text: string, maxWords = 512): string {
+  return preprocessWords(text, maxWords).join(" ");
+}
+
+/** The words preprocessForEmbedding joins, for a tokenizer that takes them one by one. */
+export function preprocessWords(text: string, maxWords = 512): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(WORD)) {
-    const words = expand(m[0]);
-    if (words === null) continue;
+  // runs of letters and digits, with `_` and `$`, which join identifiers in most languages
+  forEachWordRun(text, false, (run) => {
+    const words = expand(run);
+    if (words === null) return true;
     for (const w of words) out.push(w);
-    if (out.length >= maxWords) break;
-  }
+    return out.length < maxWords;
+  });
   if (out.length > maxWords) out.length = maxWords;
-  return out.join(" ");
+  return out;
 }

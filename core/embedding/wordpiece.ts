@@ -207,8 +207,13 @@ function isPlainWord(word: string): boolean {
  * split at spaces, so a word encodes the same alone as inside its text.
  */
 export function encodeWordPiece(text: string, wp: WordPieceVocab, maxLength: number): number[] {
+  return encodeWordPieceWords(text.split(" "), wp, maxLength);
+}
+
+/** encodeWordPiece of `words` joined by spaces, without joining them only to split them again. */
+export function encodeWordPieceWords(words: readonly string[], wp: WordPieceVocab, maxLength: number): number[] {
   const ids: number[] = [wp.clsId];
-  for (const word of text.split(" ")) {
+  for (const word of words) {
     if (ids.length >= maxLength) break;
     if (!word) continue;
     encodeWord(word, wp, ids);

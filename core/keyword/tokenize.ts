@@ -3,8 +3,8 @@
 // removed, so `getUserById`, `get_user_by_id` and the words "get user by id" all meet.
 // Portable: no Node built-ins.
 
-/** An identifier-like run; kebab-joined runs (`max-width`, `--dry-run`) count as one identifier. */
-const IDENTIFIER = /[\p{L}\p{N}_$]+(?:-[\p{L}\p{N}_$]+)*/gu;
+import { forEachWordRun } from "../word-runs.js";
+
 /**
  * Words inside one identifier segment: an upper-case run not followed by lower case (`HTTP` in
  * `HTTPServer`), a capitalised word, a lower-case run, a digit run, other letters (CJK…).
@@ -24,7 +24,8 @@ export const MAX_TOKEN_LENGTH = 64;
  * hundred identifiers but a few dozen distinct ones).
  */
 export function distinctTerms(text: string): Set<string> {
-  const identifiers = new Set(text.match(IDENTIFIER));
+  const identifiers = new Set<string>();
+  forEachIdentifier(text, (id) => void identifiers.add(id));
   const out = new Set<string>();
   for (const token of new Set(tokenizeCode([...identifiers].join(" ")))) out.add(normaliseTerm(token));
   return out;
@@ -41,11 +42,12 @@ export function tokenizeCode(text: string): string[] {
   return out;
 }
 
-/** Calls `fn` with each identifier-like run of `text`, in order, with repeats. */
+/**
+ * Calls `fn` with each identifier-like run of `text` (letters, digits, `_`, `$`), in order, with
+ * repeats; kebab-joined runs (`max-width`, `--dry-run`) count as one identifier.
+ */
 export function forEachIdentifier(text: string, fn: (identifier: string) => void): void {
-  const identifier = new RegExp(IDENTIFIER.source, "gu");
-  let match: RegExpExecArray | null;
-  while ((match = identifier.exec(text)) !== null) fn(match[0]);
+  forEachWordRun(text, true, fn);
 }
 
 /** The tokens of one identifier, as tokenizeCode gives them for it anywhere in a text. */
