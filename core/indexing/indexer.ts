@@ -87,7 +87,7 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
     // A rebuild over a committed index fills a new keyword index: searches keep the committed
     // one (and the store's committed version) until this pass commits.
     keywords: new PassKeywords(env, read.status === "ok" ? read.manifest : null, start.keyword, !(rebuildReason && read.status === "ok")),
-    writes: new WriteQueue(),
+    writes: new WriteQueue(start.store),
     skippedFiles: new Map(),
     examined: null,
     touchedEntries: 0,

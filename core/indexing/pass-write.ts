@@ -22,19 +22,12 @@ export async function removeDeletedFiles(pass: PassState, deleted: string[]): Pr
 }
 
 export async function writeBatch(pass: PassState, changes: BatchChanges, vectors: Array<Float32Array | null>): Promise<void> {
-  const { store, writes, progress, summary, manifest } = pass;
+  const { writes, progress, summary, manifest } = pass;
   const { removeIds, addRecords, addTexts, touched } = changes;
   progress.state.phase = "writing";
-  // The store writes in its own threads: this batch's write runs while the next batch is
-  // embedded (writes stay in order; the pass waits for the last before committing, and a
-  // failed write fails the pass at the next batch or the commit).
-  await writes.settle();
+  // The store writes in its own threads while the next batch is embedded (write-queue.ts).
+  await writes.write(removeIds, addRecords.map((r, i) => ({ ...r, vector: vectors[i] })));
   progress.mark("batch:store");
-  const rows = addRecords.map((r, i) => ({ ...r, vector: vectors[i] }));
-  writes.start(async () => {
-    if (removeIds.length > 0) await store.deleteByIds(removeIds);
-    if (rows.length > 0) await store.add(rows);
-  });
   pass.keywords.remove(removeIds);
   pass.keywords.add(addRecords.map((r, i) => keywordDocOf(r, addTexts[i], vectors[i])));
   progress.mark("batch:keyword");
