@@ -1,8 +1,8 @@
 // The `opencode-rag` command line: a thin host over the core's Engine. Parses the command and
 // its options, runs it, and turns every failure into one line with the fix and an exit code.
 import { parseArgs } from "node:util";
-import { setFlagsFromString } from "node:v8";
 import { openEngine } from "../core/engine.js";
+import { tuneOwnProcess } from "../core/own-process.js";
 import { ConfigError } from "../core/config/validate.js";
 import type { Engine, Logger } from "../core/engine-types.js";
 import { cleanErrorMessage } from "../core/error-line.js";
@@ -134,13 +134,8 @@ export async function main(rawArgv: string[]): Promise<number> {
   }
 }
 
-// WebAssembly runs on V8's baseline compiler only. Otherwise, once a big grammar has parsed
-// (Swift, Kotlin), V8 spends seconds optimising its lexer in the background and the process
-// cannot exit until that is done: `index` of a one-file Swift project took 6 s, 0.6 s of it
-// work. Parsing at the baseline tier costs ~5% of a full pass (three.js sources). The CLI owns
-// its process; the library leaves the host's V8 alone. Bun (OpenCode's runtime, which runs the
-// CLI when no node is on PATH) is not V8 and has no such flag.
-if (!process.versions.bun) setFlagsFromString("--liftoff-only");
+// The CLI owns its process (core/own-process.ts).
+tuneOwnProcess();
 
 main(process.argv.slice(2)).then(
   (code) => {

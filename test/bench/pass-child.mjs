@@ -8,6 +8,8 @@ const repoRoot = join(fileURLToPath(new URL(".", import.meta.url)), "..", "..");
 const args = JSON.parse(process.argv[2]);
 process.env.LANCEDB_LOG ??= "error";
 const lib = await import(join(repoRoot, "dist", "library.js"));
+// the V8 settings the CLI runs its passes with (core/own-process.ts)
+lib.tuneOwnProcess();
 const timings = [];
 const logger = { debug: (m, d) => m.startsWith("index pass timings") && timings.push(d), info() {}, error() {} };
 const started = performance.now();
