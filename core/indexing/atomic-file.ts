@@ -1,18 +1,35 @@
-// Small JSON state files that readers in other processes may open at any moment: written to
-// a temporary name and renamed, so a reader sees the old or the new file, never half of one.
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+// State files that readers in other processes may open at any moment: written to a temporary
+// name and renamed, so a reader sees the old or the new file, never half of one.
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 
 export function writeFileAtomic(file: string, data: string | Uint8Array): void {
+  writeFileAtomicWith(file, (write) => write(data));
+}
+
+/** The same for a file written in pieces: `fill` calls `write` with each, in order. */
+export function writeFileAtomicWith(file: string, fill: (write: (piece: string | Uint8Array) => void) => void): void {
   mkdirSync(dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
   try {
-    writeFileSync(tmp, data);
+    const fd = openSync(tmp, "w");
+    try {
+      fill((piece) => writeAll(fd, piece));
+    } finally {
+      closeSync(fd);
+    }
     renameSync(tmp, file);
   } catch (err) {
     rmSync(tmp, { force: true });
     throw err;
   }
+}
+
+/** writeSync may write less than it was given (a full pipe, a signal): the rest follows. */
+function writeAll(fd: number, piece: string | Uint8Array): void {
+  const bytes = typeof piece === "string" ? Buffer.from(piece) : piece;
+  let done = 0;
+  while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
 }
 
 export function writeJsonAtomic(file: string, value: unknown): void {

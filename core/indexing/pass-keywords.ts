@@ -3,7 +3,7 @@
 // file or a new snapshot.
 import { join } from "node:path";
 import { KeywordIndex, type KeywordDoc } from "../keyword/keyword-index.js";
-import { removeQuietly, writeFileAtomic } from "./atomic-file.js";
+import { removeQuietly, writeFileAtomic, writeFileAtomicWith } from "./atomic-file.js";
 import {
   KEYWORD_DELTA_MAX_FILES,
   KEYWORD_DELTA_MAX_OPS,
@@ -89,7 +89,7 @@ export class PassKeywords {
       manifest.keywordDeltas = [...deltas, deltaFile];
     } else {
       const keywordFile = `${KEYWORD_FILE_PREFIX}${manifest.generation}.bin`;
-      writeFileAtomic(join(stateDir, keywordFile), this.index().serialize());
+      writeFileAtomicWith(join(stateDir, keywordFile), (write) => this.index().serializeTo(write));
       manifest.keywordFile = keywordFile;
       manifest.keywordDeltas = [];
     }

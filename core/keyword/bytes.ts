@@ -1,16 +1,32 @@
 // Minimal growable byte writer / bounds-checked reader with unsigned LEB128 varints, for the
 // keyword index's binary format. Portable: no Node built-ins (TextEncoder is universal).
 
+/** Where a streaming ByteWriter hands its bytes, in order. */
+export type ByteSink = (chunk: Uint8Array) => void;
+
 export class ByteWriter {
   private buf: Uint8Array;
   private pos = 0;
+  /** Bytes already handed to the sink. */
+  private flushed = 0;
 
-  constructor(initialSize = 1 << 16) {
+  /**
+   * With a `sink`, the writer hands on what it holds whenever its buffer is full and hands
+   * blocks on as they are, so writing a large file needs memory for the buffer only.
+   */
+  constructor(
+    initialSize = 1 << 16,
+    private readonly sink: ByteSink | null = null,
+  ) {
     this.buf = new Uint8Array(initialSize);
   }
 
   private ensure(extra: number): void {
     if (this.pos + extra <= this.buf.length) return;
+    if (this.sink && extra <= this.buf.length) {
+      this.flush();
+      return;
+    }
     let size = this.buf.length * 2;
     while (size < this.pos + extra) size *= 2;
     const next = new Uint8Array(size);
@@ -64,17 +80,31 @@ export class ByteWriter {
 
   /** Bytes written so far. */
   get length(): number {
-    return this.pos;
+    return this.flushed + this.pos;
   }
 
-  /** A block of raw bytes preceded by its length. */
+  /** A block of raw bytes preceded by its length; a streaming writer hands it on uncopied. */
   block(data: Uint8Array): void {
     this.varint(data.length);
-    this.bytes(data);
+    if (!this.sink) return this.bytes(data);
+    this.flush();
+    this.sink(data);
+    this.flushed += data.length;
   }
 
+  /** What was written (without a sink), or an empty array once a streaming writer handed on the rest. */
   finish(): Uint8Array {
-    return this.buf.slice(0, this.pos);
+    if (!this.sink) return this.buf.slice(0, this.pos);
+    this.flush();
+    return new Uint8Array(0);
+  }
+
+  private flush(): void {
+    if (this.pos === 0) return;
+    // a copy: the buffer is written again
+    this.sink!(this.buf.slice(0, this.pos));
+    this.flushed += this.pos;
+    this.pos = 0;
   }
 }
 

@@ -1,6 +1,6 @@
 // The keyword index on disk: a compact binary form, read back with every reference checked.
 // Portable. See README.md in this folder for the layout.
-import { ByteReader, ByteWriter } from "./bytes.js";
+import { ByteReader, ByteWriter, type ByteSink } from "./bytes.js";
 import { PackedStrings } from "./packed-strings.js";
 import { EncodedPostings, encodePostings, type BasePostings } from "./postings.js";
 
@@ -57,11 +57,12 @@ export interface LoadedParts extends DocumentFields {
 }
 
 /**
- * The binary form of `parts`. Only the term ids in `liveTerms` are written, in that order, which
- * must be string order (a loaded index binary-searches its terms); offsets are by term id.
+ * The binary form of `parts`, handed to `sink` in order. Only the term ids in `liveTerms` are
+ * written, in that order, which must be string order (a loaded index binary-searches its
+ * terms); offsets are by term id.
  */
-export function writeParts(parts: IndexParts, liveTerms: number[]): Uint8Array {
-  const w = new ByteWriter(1 << 20);
+export function writeParts(parts: IndexParts, liveTerms: number[], sink: ByteSink): void {
+  const w = new ByteWriter(1 << 20, sink);
   for (const b of MAGIC) w.u8(b);
   w.u8(FORMAT_VERSION);
   const enc = new TextEncoder();
@@ -99,7 +100,7 @@ export function writeParts(parts: IndexParts, liveTerms: number[]): Uint8Array {
     w.block(parts.vectors.codes);
   }
   for (const b of MAGIC) w.u8(b); // trailer: catches truncated files
-  return w.finish();
+  w.finish();
 }
 
 /**

@@ -6,6 +6,7 @@ import { boundedMemo } from "../bounded-memo.js";
 import { DocIds } from "./doc-ids.js";
 import { Interner } from "./interner.js";
 import { corruptKeywordData } from "./corrupt.js";
+import type { ByteSink } from "./bytes.js";
 import { readParts, writeParts, type IndexParts, type LoadedParts } from "./keyword-format.js";
 import { CsrPostings, EncodedPostings, mergePostings } from "./postings.js";
 import { TermTable } from "./term-table.js";
@@ -377,6 +378,22 @@ export class KeywordIndex {
 
   /** Compact binary form; see README.md for the layout. */
   serialize(): Uint8Array {
+    const chunks: Uint8Array[] = [];
+    this.serializeTo((chunk) => chunks.push(chunk));
+    const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+    let at = 0;
+    for (const c of chunks) {
+      out.set(c, at);
+      at += c.length;
+    }
+    return out;
+  }
+
+  /**
+   * The same bytes, handed to `sink` piece by piece (the postings and vector codes as the index
+   * holds them): a pass writes a big index to its file without a second copy of it in memory.
+   */
+  serializeTo(sink: ByteSink): void {
     this.merge();
     const base = this.decodedBase();
     // Terms in string order (so a loaded index can binary-search them), without dead ones.
@@ -398,7 +415,7 @@ export class KeywordIndex {
       postings: base,
       vectors: this.vectors.toBytes(),
     };
-    return writeParts(parts, live);
+    writeParts(parts, live, sink);
   }
 
   static deserialize(bytes: Uint8Array): KeywordIndex {
