@@ -25,7 +25,7 @@ export type ChunkingOptions = RagConfig["chunking"];
  * Bumped whenever the same file and options may produce different chunks (boundaries, kinds,
  * symbols, context), so an index built by an older chunker can be recognised and rebuilt.
  */
-export const CHUNKING_VERSION = 10;
+export const CHUNKING_VERSION = 11;
 
 export { registerChunker, clearCustomChunkers } from "./registry.js";
 export { loadCustomChunkers, type CustomChunkerEntry } from "./custom-chunkers.js";
@@ -84,12 +84,35 @@ export async function chunkFile(
   }
 }
 
+/**
+ * Whether a big text lies mostly in lines longer than a chunk may be: minified or generated
+ * code (a bundle on one line, an asm.js decoder, inlined data). Chunks are whole lines, so a
+ * syntax tree could not split such lines anyway, and parsing them cost the most memory of any
+ * file (a 0.5 MB one-line decoder grew tree-sitter's memory, which never shrinks, by ~50 MB).
+ * Below MINIFIED_CHECK_CHARS a parse is cheap and may still name a symbol.
+ */
+const MINIFIED_CHECK_CHARS = 64 * 1024;
+
+function mostlyOverlongLines(content: string, maxChars: number): boolean {
+  if (content.length < MINIFIED_CHECK_CHARS) return false;
+  let overlong = 0;
+  let start = 0;
+  while (start < content.length) {
+    let end = content.indexOf("\n", start);
+    if (end < 0) end = content.length;
+    if (end - start > maxChars) overlong += end - start;
+    start = end + 1;
+  }
+  return overlong * 2 > content.length;
+}
+
 async function chunkWith(handler: Handler, filePath: string, content: string, options: ChunkingOptions, limits: Limits): Promise<Chunk[]> {
   switch (handler.type) {
     case "custom":
       return normaliseChunks(await handler.chunker.chunk(filePath, content), handler.chunker, filePath);
     case "syntax": {
       const spec = languageForContent(handler.spec, filePath, content);
+      if (mostlyOverlongLines(content, limits.maxChars)) return chunkByLines(filePath, spec.language, content, options);
       return chunkWithSyntax(spec, filePath, content, limits, options.nodeTypes?.[spec.language] ?? []);
     }
     case "text":

@@ -71,14 +71,22 @@ describe("bash", () => {
 });
 
 describe("one-line minified code", () => {
-  it("a 1 MB line of functions is one chunk, not a stack overflow", async () => {
+  it("a 1 MB line of functions is one chunk of lines, never parsed", async () => {
     const text = minifiedLine(1024 * 1024, "endMarker");
     const warnings: string[] = [];
     const chunks = await chunkFile("dist/app.min.js", text, options(), (w) => warnings.push(w.message));
     expect(warnings).toEqual([]);
     expect(chunks).toHaveLength(1);
-    expect(chunks[0]).toMatchObject({ startLine: 1, endLine: 1, kind: "function", symbol: "f0", language: "javascript" });
+    expect(chunks[0]).toMatchObject({ startLine: 1, endLine: 1, kind: "lines", language: "javascript" });
     expect(chunks[0].content).toContain("endMarker");
+  });
+
+  it("code with an overlong line of data in it is still chunked by its syntax", async () => {
+    const body = Array.from({ length: 1000 }, (_, i) => `export function handler${i}(request) {\n  return route(request, ${i});\n}\n`).join("\n");
+    const text = `const TABLE = [${"0.125, ".repeat(4000)}];\n${body}`;
+    const chunks = await chunkFile("src/handlers.js", text, options({ maxChars: 2000 }));
+    expect(chunks.some((c) => c.kind === "function" && c.symbol === "handler7")).toBe(true);
+    expect(chunks.find((c) => c.startLine === 1)!.content).toContain("0.125");
   });
 
   it("functions sharing a line do not nest in each other", async () => {
