@@ -15,10 +15,11 @@ import { BUNDLED_MODEL_ID } from "../config/defaults.js";
 import type { Logger } from "../engine-types.js";
 import { modelsDir } from "../paths.js";
 import type { EmbeddingProvider, EmbedPurpose } from "../types.js";
-import { IDENTIFIER_PREPROCESS, preprocessForEmbedding, preprocessWords } from "./preprocess.js";
+import { IDENTIFIER_PREPROCESS, preprocessForEmbedding } from "./preprocess.js";
+import { textIdsEncoder } from "./text-ids.js";
 import { embedTokenIds, staticTableFromOnnx } from "./static-table.js";
 import { importTransformers, MissingTransformersError } from "./transformers-runtime.js";
-import { encodeWordPiece, encodeWordPieceWords, WORDPIECE_FILE, wordPieceFromFileText, wordPieceFromTokenizerJson, type WordPieceVocab } from "./wordpiece.js";
+import { encodeWordPiece, WORDPIECE_FILE, wordPieceFromFileText, wordPieceFromTokenizerJson, type WordPieceVocab } from "./wordpiece.js";
 
 /** Where a configured model lives, before anything is loaded. */
 export type LocalModelSource =
@@ -265,11 +266,11 @@ function loadStaticDirect(src: Exclude<LocalModelSource, { kind: "missing" }>, d
   const table = staticTableFromOnnx(modelBytes(dir));
   if (!table) return null;
   const maxLength = Math.min(Number(readTokenizerConfig(dir).model_max_length) || 512, 8192);
+  const idsOf = textIdsEncoder(wordPiece, maxLength);
   return {
     async dispose() {},
     async embed(texts: string[]) {
-      // words straight to ids: joining them into a text only to split it again was most of the garbage here
-      return { data: embedTokenIds(table, texts.map((t) => encodeWordPieceWords(preprocessWords(t), wordPiece, maxLength))), dim: table.dim };
+      return { data: embedTokenIds(table, texts.map(idsOf)), dim: table.dim };
     },
   };
 }

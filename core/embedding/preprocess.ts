@@ -36,7 +36,8 @@ export function splitIdentifier(token: string): string[] {
  * it yields none; remembered (code repeats its identifiers: on the bench tree this halves the
  * time of preprocessing).
  */
-const expand = boundedMemo((token: string): readonly string[] | null => {
+/** The words one run of letters and digits becomes (null: none); preprocessWords' step per run. */
+export const expandRun = boundedMemo((token: string): readonly string[] | null => {
   if (token.length > MAX_TOKEN_CHARS) return null;
   const parts = splitIdentifier(token);
   if (parts.length === 0) return null;
@@ -53,19 +54,14 @@ const expand = boundedMemo((token: string): readonly string[] | null => {
  * getuserbyid`), punctuation and operators are dropped. At most `maxWords` words are kept.
  */
 export function preprocessForEmbedding(text: string, maxWords = 512): string {
-  return preprocessWords(text, maxWords).join(" ");
-}
-
-/** The words preprocessForEmbedding joins, for a tokenizer that takes them one by one. */
-export function preprocessWords(text: string, maxWords = 512): string[] {
   const out: string[] = [];
   // runs of letters and digits, with `_` and `$`, which join identifiers in most languages
   forEachWordRun(text, false, (run) => {
-    const words = expand(run);
+    const words = expandRun(run);
     if (words === null) return true;
     for (const w of words) out.push(w);
     return out.length < maxWords;
   });
   if (out.length > maxWords) out.length = maxWords;
-  return out;
+  return out.join(" ");
 }

@@ -15,6 +15,8 @@ export interface WordPieceVocab {
   padId: number;
   prefix: string;
   maxInputCharsPerWord: number;
+  /** UTF-16 length of the longest entry: no piece of a word is longer. */
+  longestPiece: number;
   /** Ids of a word that is not a whole vocabulary entry (or needs normalising), remembered across texts. */
   piecesOf: (word: string) => readonly number[];
 }
@@ -106,13 +108,21 @@ function wordPieceOf(vocab: Map<string, number>, settings: WordPieceSettings): W
     padId,
     prefix: settings.prefix,
     maxInputCharsPerWord: settings.maxInputCharsPerWord,
+    longestPiece: longestEntry(vocab),
     piecesOf: () => [],
   };
   wp.piecesOf = boundedMemo((word) => (isPlainWord(word) ? splitIntoPieces(word, wp) : encodeOtherWord(word, wp)), 20_000);
   return wp;
 }
 
-function encodeWord(word: string, wp: WordPieceVocab, out: number[]): void {
+function longestEntry(vocab: Map<string, number>): number {
+  let longest = 0;
+  for (const token of vocab.keys()) if (token.length > longest) longest = token.length;
+  return longest;
+}
+
+/** Appends the ids of one word (lower case, letters and digits) to `out`. */
+export function encodeWord(word: string, wp: WordPieceVocab, out: number[]): void {
   const whole = wp.vocab.get(word);
   // a word with other letters than a-z is normalised first, even if the vocabulary holds it as is
   if (whole !== undefined && isPlainWord(word)) out.push(whole);
@@ -134,7 +144,8 @@ function greedyPieces(length: number, text: (start: number, end: number) => stri
   const pieces: number[] = [];
   let start = 0;
   while (start < length) {
-    let end = length;
+    // no piece is longer than the vocabulary's longest entry: longer candidates cannot match
+    let end = Math.min(length, start + wp.longestPiece);
     let found: number | undefined;
     while (start < end) {
       found = wp.vocab.get(start === 0 ? text(0, end) : wp.prefix + text(start, end));
@@ -207,13 +218,8 @@ function isPlainWord(word: string): boolean {
  * split at spaces, so a word encodes the same alone as inside its text.
  */
 export function encodeWordPiece(text: string, wp: WordPieceVocab, maxLength: number): number[] {
-  return encodeWordPieceWords(text.split(" "), wp, maxLength);
-}
-
-/** encodeWordPiece of `words` joined by spaces, without joining them only to split them again. */
-export function encodeWordPieceWords(words: readonly string[], wp: WordPieceVocab, maxLength: number): number[] {
   const ids: number[] = [wp.clsId];
-  for (const word of words) {
+  for (const word of text.split(" ")) {
     if (ids.length >= maxLength) break;
     if (!word) continue;
     encodeWord(word, wp, ids);

@@ -8,6 +8,7 @@ import { BUNDLED_MODEL_ID } from "../../core/config/defaults.js";
 import { preprocessForEmbedding } from "../../core/embedding/preprocess.js";
 import { encodeWordPiece, WORDPIECE_FILE, wordPieceFileText, wordPieceFromFileText, wordPieceFromTokenizerJson, type WordPieceVocab } from "../../core/embedding/wordpiece.js";
 import { modelsDir } from "../../core/paths.js";
+import { textIdsEncoder } from "../../core/embedding/text-ids.js";
 
 const SAMPLES = [
   "export async function getUserById(id: string): Promise<User | null> { return db.users.find(id); }",
@@ -87,6 +88,37 @@ describe("fast WordPiece encoder", () => {
 
   it("refuses a tokenizer that is not BERT WordPiece", () => {
     expect(wordPieceFromTokenizerJson({ model: { type: "BPE", vocab: {} } })).toBeNull();
+  });
+});
+
+describe("text to ids in one pass (the bundled model's indexing path)", () => {
+  const dir = join(modelsDir(), BUNDLED_MODEL_ID);
+  const wp = () => wordPieceFromFileText(readFileSync(join(dir, WORDPIECE_FILE), "utf8"))!;
+  const texts = [
+    ...SAMPLES,
+    "// Café: naïve résumé über die Straße — getUserName() İstanbul ǅemal 日本語のテキスト",
+    // past the 512-word budget with short words, and past the id budget with unknown long ones
+    Array.from({ length: 600 }, (_, i) => `a${i % 10}`).join(" "),
+    Array.from({ length: 400 }, (_, i) => `zqxjkvbw${i}Plorftanglewurst`).join(" "),
+    "x_y$z __init__ $ _ 9 HTTPServerError getHTTPResponseCode",
+  ];
+
+  it("gives exactly the ids of preprocessing and then encoding, at any length budget, remembered or not", () => {
+    const vocab = wp();
+    for (const maxLength of [512, 64, 3]) {
+      const encode = textIdsEncoder(vocab, maxLength);
+      for (const text of texts) {
+        const expected = encodeWordPiece(preprocessForEmbedding(text), vocab, maxLength);
+        expect(encode(text), JSON.stringify(text.slice(0, 40))).toEqual(expected);
+        expect(encode(text)).toEqual(expected);
+      }
+    }
+  });
+
+  it("stops at the word budget where preprocessing does", () => {
+    const vocab = wp();
+    const text = Array.from({ length: 50 }, (_, i) => `getUser${i}`).join(" ");
+    expect(textIdsEncoder(vocab, 512, 7)(text)).toEqual(encodeWordPiece(preprocessForEmbedding(text, 7), vocab, 512));
   });
 });
 
