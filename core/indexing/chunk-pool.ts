@@ -12,10 +12,11 @@ import type { FileToPrepare, PreparedFile } from "./prepare-file.js";
 
 /**
  * Below this many bytes to chunk, a pass does it in-process. A worker costs ~25 MB and a
- * grammar load of its own, and earns it from about a megabyte of code: syn (1.8 MB) 3.9 s ->
- * 3.0 s, doctrine-orm (3.3 MB) 4.4 s -> 2.9 s; click (1.0 MB) the same either way.
+ * grammar load of its own, and earns it from somewhere between one and two megabytes of code:
+ * syn (1.9 MB) 3.9 s -> 3.0 s, doctrine-orm (3.3 MB) 4.4 s -> 2.9 s; click (1.1 MB) the same
+ * either way (1.9-2.0 s), at 263-267 MB peak RSS with the worker and 238-240 MB without.
  */
-export const POOL_MIN_BYTES = 1024 * 1024;
+export const POOL_MIN_BYTES = 1.5 * 1024 * 1024;
 /**
  * Jobs in flight per worker. Jobs are handed out from this thread, which is busy for tens of
  * milliseconds at a time embedding and indexing a batch; a worker must hold enough files to
