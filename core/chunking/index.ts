@@ -84,15 +84,15 @@ export async function chunkFile(
   }
 }
 
+/** Below this size a parse is cheap and may still name a symbol: always parsed. */
+const MINIFIED_CHECK_CHARS = 64 * 1024;
+
 /**
  * Whether a big text lies mostly in lines longer than a chunk may be: minified or generated
  * code (a bundle on one line, an asm.js decoder, inlined data). Chunks are whole lines, so a
  * syntax tree could not split such lines anyway, and parsing them cost the most memory of any
  * file (a 0.5 MB one-line decoder grew tree-sitter's memory, which never shrinks, by ~50 MB).
- * Below MINIFIED_CHECK_CHARS a parse is cheap and may still name a symbol.
  */
-const MINIFIED_CHECK_CHARS = 64 * 1024;
-
 function mostlyOverlongLines(content: string, maxChars: number): boolean {
   if (content.length < MINIFIED_CHECK_CHARS) return false;
   let overlong = 0;
