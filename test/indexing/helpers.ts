@@ -31,8 +31,28 @@ export const KEYWORD_ONLY = { embedding: { provider: "local", model: "./no-such-
  * Workspaces and engines a test file creates, closed and removed after each test: call once
  * at the top of the file and push what the test makes.
  */
-export function trackWorkspaces(): { roots: string[]; engines: Engine[] } {
-  const tracked = { roots: [] as string[], engines: [] as Engine[] };
+export function trackWorkspaces(): {
+  roots: string[];
+  engines: Engine[];
+  /** A workspace holding `files`, removed after the test. */
+  workspace(files: Record<string, string | Uint8Array>): string;
+  /** An engine over `root`, closed after the test. */
+  engine(root: string, overrides: Record<string, unknown>): Promise<Engine>;
+} {
+  const tracked = {
+    roots: [] as string[],
+    engines: [] as Engine[],
+    workspace(files: Record<string, string | Uint8Array>): string {
+      const root = makeWorkspace(files);
+      tracked.roots.push(root);
+      return root;
+    },
+    async engine(root: string, overrides: Record<string, unknown>): Promise<Engine> {
+      const engine = await engineFor(root, overrides);
+      tracked.engines.push(engine);
+      return engine;
+    },
+  };
   afterEach(async () => {
     for (const e of tracked.engines.splice(0)) await e.close();
     for (const r of tracked.roots.splice(0)) removeWorkspace(r);

@@ -2,9 +2,9 @@
 // committed index, in this engine and in another one on the same store, until the new index
 // is complete and its manifest swaps it in.
 import { describe, expect, it } from "vitest";
-import { engineFor, KEYWORD_ONLY, makeWorkspace, pathsHolding, trackWorkspaces, tsFunction } from "./helpers.js";
+import { KEYWORD_ONLY, pathsHolding, trackWorkspaces, tsFunction } from "./helpers.js";
 
-const { roots, engines } = trackWorkspaces();
+const tracked = trackWorkspaces();
 
 const keywordOnly = KEYWORD_ONLY;
 
@@ -12,13 +12,10 @@ describe("a rebuild in progress", () => {
   it("does not empty search results: the committed index answers until the new one is complete", async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 200; i++) files[`src/f${String(i).padStart(3, "0")}.ts`] = tsFunction(`rebuildServes${i}`, `file number ${i}`);
-    const root = makeWorkspace(files);
-    roots.push(root);
-    const a = await engineFor(root, keywordOnly);
-    engines.push(a);
+    const root = tracked.workspace(files);
+    const a = await tracked.engine(root, keywordOnly);
     await a.index();
-    const b = await engineFor(root, keywordOnly);
-    engines.push(b);
+    const b = await tracked.engine(root, keywordOnly);
     expect(await pathsHolding(b, "rebuildServes150")).toEqual(["src/f150.ts"]);
 
     let mid: Promise<[string[], string[]]> | null = null;
@@ -54,10 +51,8 @@ describe("a rebuild in progress", () => {
   it("keeps vector search on the committed version too (bundled model)", async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 120; i++) files[`src/g${String(i).padStart(3, "0")}.ts`] = tsFunction(`vectorServes${i}`, `parse the shipping label number ${i}`);
-    const root = makeWorkspace(files);
-    roots.push(root);
-    const a = await engineFor(root, { logging: { logFilePath: "" } });
-    engines.push(a);
+    const root = tracked.workspace(files);
+    const a = await tracked.engine(root, { logging: { logFilePath: "" } });
     await a.index();
     const before = (await a.search("parse the shipping label", { mode: "vector", topK: 5 })).length;
     expect(before).toBe(5);
@@ -74,10 +69,8 @@ describe("a rebuild in progress", () => {
   it("works the same on the in-memory store", async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 50; i++) files[`m/h${i}.ts`] = tsFunction(`memoryServes${i}`, `file ${i}`);
-    const root = makeWorkspace(files);
-    roots.push(root);
-    const a = await engineFor(root, { ...keywordOnly, vectorStore: { path: "memory://" } });
-    engines.push(a);
+    const root = tracked.workspace(files);
+    const a = await tracked.engine(root, { ...keywordOnly, vectorStore: { path: "memory://" } });
     await a.index();
     let mid: Promise<string[]> | null = null;
     await a.index({

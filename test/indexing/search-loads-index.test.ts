@@ -2,20 +2,17 @@
 // index of the last commit off its main thread, while the store opens: searches that arrive
 // together share that load, and a later commit by another process is picked up.
 import { describe, expect, it } from "vitest";
-import { engineFor, KEYWORD_ONLY, makeWorkspace, pathsHolding, trackWorkspaces, tsFunction, writeFiles } from "./helpers.js";
+import { KEYWORD_ONLY, pathsHolding, trackWorkspaces, tsFunction, writeFiles } from "./helpers.js";
 
-const { roots, engines } = trackWorkspaces();
+const tracked = trackWorkspaces();
 
 describe("searching an index another process wrote", () => {
   it("answers searches that arrive together, and sees the other process's next commit", async () => {
-    const root = makeWorkspace({ "src/a.ts": tsFunction("alphaLoadedElsewhere", "a"), "src/b.ts": tsFunction("betaLoadedElsewhere", "b") });
-    roots.push(root);
-    const writer = await engineFor(root, KEYWORD_ONLY);
-    engines.push(writer);
+    const root = tracked.workspace({ "src/a.ts": tsFunction("alphaLoadedElsewhere", "a"), "src/b.ts": tsFunction("betaLoadedElsewhere", "b") });
+    const writer = await tracked.engine(root, KEYWORD_ONLY);
     await writer.index();
 
-    const reader = await engineFor(root, KEYWORD_ONLY);
-    engines.push(reader);
+    const reader = await tracked.engine(root, KEYWORD_ONLY);
     const [a, b, again] = await Promise.all([pathsHolding(reader, "alphaLoadedElsewhere"), pathsHolding(reader, "betaLoadedElsewhere"), pathsHolding(reader, "alphaLoadedElsewhere")]);
     expect(a).toEqual(["src/a.ts"]);
     expect(b).toEqual(["src/b.ts"]);

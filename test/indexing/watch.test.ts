@@ -6,9 +6,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { IndexSummary } from "../../core/engine-types.js";
 import { PassScheduler, type PassRequest } from "../../core/indexing/pass-scheduler.js";
-import { engineFor, KEYWORD_ONLY, makeWorkspace, pathsHolding, trackWorkspaces, tsFunction, writeFiles } from "./helpers.js";
+import { KEYWORD_ONLY, pathsHolding, trackWorkspaces, tsFunction, writeFiles } from "./helpers.js";
 
-const { roots, engines } = trackWorkspaces();
+const tracked = trackWorkspaces();
 
 const keywordOnly = KEYWORD_ONLY;
 
@@ -76,10 +76,8 @@ function passWhere(pred: (s: IndexSummary) => boolean) {
 
 describe("engine.watch", () => {
   it("indexes new, changed and deleted files through chokidar and writes a status file", async () => {
-    const root = makeWorkspace({ "src/a.ts": tsFunction("alphaWatchedFunction", "a") });
-    roots.push(root);
-    const engine = await engineFor(root, keywordOnly);
-    engines.push(engine);
+    const root = tracked.workspace({ "src/a.ts": tsFunction("alphaWatchedFunction", "a") });
+    const engine = await tracked.engine(root, keywordOnly);
     await engine.index();
     let waiter: { pred: (s: IndexSummary) => boolean; resolve: (s: IndexSummary) => void } | null = null;
     const nextPass = (pred: (s: IndexSummary) => boolean) => new Promise<IndexSummary>((resolve) => (waiter = { pred, resolve }));
@@ -108,10 +106,8 @@ describe("engine.watch", () => {
   });
 
   it("re-scans everything when a .gitignore changes", async () => {
-    const root = makeWorkspace({ "src/a.ts": tsFunction("alphaKept", "a"), "src/b.ts": tsFunction("betaSoonIgnored", "b") });
-    roots.push(root);
-    const engine = await engineFor(root, keywordOnly);
-    engines.push(engine);
+    const root = tracked.workspace({ "src/a.ts": tsFunction("alphaKept", "a"), "src/b.ts": tsFunction("betaSoonIgnored", "b") });
+    const engine = await tracked.engine(root, keywordOnly);
     await engine.index();
     const removed = passWhere((s) => s.filesDeleted > 0);
     const watcher = await engine.watch({ debounceMs: 100, onPass: removed.onPass });
@@ -122,15 +118,13 @@ describe("engine.watch", () => {
   });
 
   it("maps git's paths when the workspace is a folder inside the repository", async () => {
-    const repo = makeWorkspace({ "other/x.ts": tsFunction("outsideWorkspace", "x"), "app/src/a.ts": tsFunction("alphaInApp", "a") });
-    roots.push(repo);
+    const repo = tracked.workspace({ "other/x.ts": tsFunction("outsideWorkspace", "x"), "app/src/a.ts": tsFunction("alphaInApp", "a") });
     const git = (...args: string[]) => execFileSync("git", ["-C", repo, "-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { stdio: "ignore" });
     git("init", "-q");
     git("add", ".");
     git("commit", "-q", "-m", "one");
     const root = join(repo, "app");
-    const engine = await engineFor(root, keywordOnly);
-    engines.push(engine);
+    const engine = await tracked.engine(root, keywordOnly);
     await engine.index();
     let resolveChanged!: (s: IndexSummary) => void;
     const changed = new Promise<IndexSummary>((r) => (resolveChanged = r));
@@ -145,14 +139,12 @@ describe("engine.watch", () => {
   });
 
   it("follows commits and dirty files with the git backend", async () => {
-    const root = makeWorkspace({ "src/a.ts": tsFunction("alphaCommitted", "a") });
-    roots.push(root);
+    const root = tracked.workspace({ "src/a.ts": tsFunction("alphaCommitted", "a") });
     const git = (...args: string[]) => execFileSync("git", ["-C", root, "-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { stdio: "ignore" });
     git("init", "-q");
     git("add", ".");
     git("commit", "-q", "-m", "one");
-    const engine = await engineFor(root, keywordOnly);
-    engines.push(engine);
+    const engine = await tracked.engine(root, keywordOnly);
     await engine.index();
     const changed = passWhere((s) => s.filesIndexed > 0);
     const watcher = await engine.watch({ backend: "git", intervalMs: 1000, onPass: changed.onPass });
