@@ -117,11 +117,14 @@ export interface StoredVector {
   vector: Float32Array;
 }
 
+/** A chunk as a store keeps it: its record and its vector (null when embedding failed or there is no model). */
+export type StoreRow = ChunkRecord & { vector: Float32Array | null };
+
 /** Vector storage. LanceDB on disk (Node) and in memory (tests, browser) implement it. */
 export interface VectorStore {
   /** Number of rows, all kinds. */
   count(): Promise<number>;
-  add(rows: Array<ChunkRecord & { vector: Float32Array | null }>): Promise<void>;
+  add(rows: StoreRow[]): Promise<void>;
   deleteByFilePaths(filePaths: string[]): Promise<void>;
   deleteByIds(ids: string[]): Promise<void>;
   /** Nearest neighbours by cosine similarity; score in [0,1]. */

@@ -5,7 +5,8 @@
 import type { EmbeddingProvider, EmbedPurpose } from "../types.js";
 import { IDENTIFIER_PREPROCESS, preprocessForEmbedding } from "./preprocess.js";
 import { embedTokenIds, staticTableFromOnnx } from "./static-table.js";
-import { encodeWordPiece, wordPieceFromTokenizerJson } from "./wordpiece.js";
+import { textIdsEncoder } from "./text-ids.js";
+import { wordPieceFromTokenizerJson } from "./wordpiece.js";
 
 export interface BrowserEmbedderOptions {
   /** URL path of the folder that holds model folders, e.g. "/models/" (must be a relative path). */
@@ -20,19 +21,21 @@ type Extractor = (texts: string[], o: { pooling: "mean"; normalize: boolean }) =
 
 const slash = (u: string) => (u.endsWith("/") ? u : u + "/");
 
+/** Vectors of texts as written: a model trained on preprocessed words preprocesses them itself. */
 type Embed = (texts: string[]) => Promise<{ data: Float32Array; dim: number }>;
 
-/** The static table model without a runtime; null when the folder holds another model. */
+/** The static table model without a runtime, reading text as local.ts does; null when the folder holds another model. */
 async function staticEmbedder(modelUrl: string, maxLength: number): Promise<Embed | null> {
   const [tokenizer, onnx] = await Promise.all([fetch(`${modelUrl}tokenizer.json`), fetch(`${modelUrl}onnx/model.onnx`)]);
   if (!tokenizer.ok || !onnx.ok) return null;
   const wordPiece = wordPieceFromTokenizerJson(await tokenizer.json());
   const table = wordPiece ? staticTableFromOnnx(new Uint8Array(await onnx.arrayBuffer())) : null;
   if (!wordPiece || !table) return null;
-  return async (texts) => ({ data: embedTokenIds(table, texts.map((t) => encodeWordPiece(t, wordPiece, maxLength))), dim: table.dim });
+  const idsOf = textIdsEncoder(wordPiece, maxLength);
+  return async (texts) => ({ data: embedTokenIds(table, texts.map(idsOf)), dim: table.dim });
 }
 
-async function transformersEmbedder(o: BrowserEmbedderOptions): Promise<Embed> {
+async function transformersEmbedder(o: BrowserEmbedderOptions, preprocessed: boolean): Promise<Embed> {
   const { env, pipeline } = await import("@huggingface/transformers");
   env.allowRemoteModels = false;
   env.allowLocalModels = true;
@@ -46,7 +49,8 @@ async function transformersEmbedder(o: BrowserEmbedderOptions): Promise<Embed> {
     onnx.wasm.numThreads = 1;
   }
   const extractor = (await pipeline("feature-extraction", o.modelId, { dtype: "fp32", device: "wasm" } as never)) as unknown as Extractor;
-  return async (texts) => {
+  return async (raw) => {
+    const texts = preprocessed ? raw.map((t) => preprocessForEmbedding(t)) : raw;
     const r = await extractor(texts, { pooling: "mean", normalize: true });
     return { data: r.data, dim: r.dims[r.dims.length - 1] };
   };
@@ -59,12 +63,11 @@ export async function createBrowserEmbedder(o: BrowserEmbedderOptions): Promise<
     opencode_rag?: { preprocess?: string };
   };
   const identifiers = config.opencode_rag?.preprocess === IDENTIFIER_PREPROCESS;
-  const prepare = identifiers ? (t: string) => preprocessForEmbedding(t) : (t: string) => t;
   const maxLength = await fetch(`${modelUrl}tokenizer_config.json`)
     .then((r) => (r.ok ? r.json() : {}))
     .then((c: { model_max_length?: number }) => Math.min(Number(c.model_max_length) || 512, 8192))
     .catch(() => 512);
-  const run = (identifiers ? await staticEmbedder(modelUrl, maxLength) : null) ?? (await transformersEmbedder(o));
+  const run = (identifiers ? await staticEmbedder(modelUrl, maxLength) : null) ?? (await transformersEmbedder(o, identifiers));
   let dimension = config.hidden_size ?? 0;
   const batchSize = o.batchSize ?? 32;
   return {
@@ -77,7 +80,7 @@ export async function createBrowserEmbedder(o: BrowserEmbedderOptions): Promise<
       const out: Float32Array[] = [];
       for (let s = 0; s < texts.length; s += batchSize) {
         const batch = texts.slice(s, s + batchSize);
-        const r = await run(batch.map(prepare));
+        const r = await run(batch);
         dimension = r.dim;
         for (let i = 0; i < batch.length; i++) {
           const v = r.data.slice(i * dimension, (i + 1) * dimension);

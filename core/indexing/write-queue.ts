@@ -6,9 +6,7 @@
 // appends grow slower as versions piled up and left ~250 MB of native memory behind per 100k
 // rows; in appends of 1,000 the same rows took a fifth of the time and ~50 MB. A removal first
 // writes the rows gathered before it, so the store sees every change in the pass's order.
-import type { VectorStore } from "../types.js";
-
-type Row = Parameters<VectorStore["add"]>[0][number];
+import type { StoreRow as Row, VectorStore } from "../types.js";
 
 /** Rows an append gathers, unless their text reaches APPEND_CHARS first. */
 export const APPEND_ROWS = 1000;

@@ -5,7 +5,7 @@
 import { KeywordIndex } from "../keyword/keyword-index.js";
 import { hybridSearch } from "../retrieval/hybrid.js";
 import { fnv1aHex } from "../text-hash.js";
-import type { ChunkRecord, EmbeddingProvider, VectorStore } from "../types.js";
+import type { ChunkRecord, EmbeddingProvider, StoreRow, VectorStore } from "../types.js";
 import type { Quirk, QuirkIndex } from "./quirks.js";
 
 export const QUIRK_KIND = "quirk";
@@ -49,7 +49,7 @@ export class StoreQuirkIndex implements QuirkIndex {
 
   constructor(private readonly deps: StoreQuirkIndexDeps) {}
 
-  private async rows(quirks: Quirk[]): Promise<Array<ChunkRecord & { vector: Float32Array | null }>> {
+  private async rows(quirks: Quirk[]): Promise<StoreRow[]> {
     const records = quirks.map(toRecord);
     const embedder = await this.deps.embedder();
     const vectors = embedder && records.length ? await embedder.embed(records.map((r) => r.content), "document") : null;

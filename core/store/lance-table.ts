@@ -4,7 +4,7 @@ import type * as LanceDb from "@lancedb/lancedb";
 import { createRequire } from "node:module";
 import type * as Arrow from "apache-arrow";
 import type { Field, Schema } from "apache-arrow";
-import type { ChunkRecord } from "../types.js";
+import type { ChunkRecord, StoreRow } from "../types.js";
 
 /**
  * LanceDB's Rust core logs warnings to stderr unless told otherwise, and hosts own the
@@ -27,7 +27,6 @@ function arrow(): typeof Arrow {
   return (arrowModule ??= createRequire(import.meta.url)("apache-arrow") as typeof Arrow);
 }
 
-export type Row = ChunkRecord & { vector: Float32Array | null };
 
 /** Columns other than the vector, in table order. */
 const TEXT_COLUMNS = ["id", "content", "filePath", "language", "kind", "symbol", "context", "contentHash", "description"] as const;
@@ -71,25 +70,25 @@ export function schemaDimension(schema: Schema): number | null {
  * into an array of numbers: at 100k chunks that conversion allocated more than the rest of the
  * pass's main thread together, all of it garbage once written.
  */
-export function rowsToArrowTable(rows: readonly Row[], schema: Schema): Arrow.Table {
+export function rowsToArrowTable(rows: readonly StoreRow[], schema: Schema): Arrow.Table {
   const A = arrow();
   const children = schema.fields.map((field) => columnData(A, field, rows));
   const data = A.makeData({ type: new A.Struct(schema.fields), length: rows.length, nullCount: 0, children });
   return new A.Table(schema, [new A.RecordBatch(schema, data)]);
 }
 
-function columnData(A: typeof Arrow, field: Field, rows: readonly Row[]): Arrow.Data {
+function columnData(A: typeof Arrow, field: Field, rows: readonly StoreRow[]): Arrow.Data {
   const { name, type } = field;
   if (A.DataType.isUtf8(type)) return utf8Data(A, rows.map((r) => textValue(r, name)));
   if (A.DataType.isInt(type) && type.bitWidth === 32) {
-    return A.makeData({ type, length: rows.length, nullCount: 0, data: Int32Array.from(rows, (r) => Number(r[name as keyof Row])) });
+    return A.makeData({ type, length: rows.length, nullCount: 0, data: Int32Array.from(rows, (r) => Number(r[name as keyof StoreRow])) });
   }
   if (name === "vector" && A.DataType.isFixedSizeList(type)) return vectorData(A, type, rows);
   throw new Error(`the table has a column "${name}" of type ${type} that this version does not write; run \`opencode-rag index --force\``);
 }
 
 /** A text column's value; symbol, context and description may be absent (stored empty). */
-function textValue(r: Row, name: string): string {
+function textValue(r: StoreRow, name: string): string {
   const v = (r as unknown as Record<string, unknown>)[name];
   return typeof v === "string" ? v : "";
 }
@@ -108,7 +107,7 @@ function utf8Data(A: typeof Arrow, values: string[]): Arrow.Data {
 }
 
 /** The vector column: one Float32Array of every row's values; a row without a vector is null. */
-function vectorData(A: typeof Arrow, type: Arrow.FixedSizeList, rows: readonly Row[]): Arrow.Data {
+function vectorData(A: typeof Arrow, type: Arrow.FixedSizeList, rows: readonly StoreRow[]): Arrow.Data {
   const dim = type.listSize;
   const values = new Float32Array(rows.length * dim);
   const valid = new Uint8Array(Math.ceil(rows.length / 8));

@@ -5,11 +5,11 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type * as LanceDb from "@lancedb/lancedb";
 import type { Schema } from "apache-arrow";
-import type { ChunkRecord, ScoredId, SearchFilter, StoredVector, VectorStore } from "../types.js";
+import type { ChunkRecord, ScoredId, SearchFilter, StoredVector, StoreRow, VectorStore } from "../types.js";
 import { isRemoteOrMemoryUri } from "../config/load.js";
 import { oneLine } from "../error-line.js";
 import { ANN_BEAM_MIN, ANN_BEAM_PER_RESULT, ANN_CHECK_EVERY, buildAnnIndexIfDue } from "./lance-ann.js";
-import { RECORD_COLUMNS, rowsToArrowTable, toRecord, VECTOR_RESULT_COLUMNS, type Row } from "./lance-table.js";
+import { RECORD_COLUMNS, rowsToArrowTable, toRecord, VECTOR_RESULT_COLUMNS } from "./lance-table.js";
 import { filterToSql, sqlString } from "./filter.js";
 import { cosineDistanceToScore, validateQueryVector, validateRowVector } from "./vectors.js";
 
@@ -69,7 +69,7 @@ export class LanceVectorStore implements VectorStore {
     return this.table.countRows();
   }
 
-  async add(rows: Row[]): Promise<void> {
+  async add(rows: StoreRow[]): Promise<void> {
     this.assertOpen();
     this.assertWritable();
     if (rows.length === 0) return;

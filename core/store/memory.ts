@@ -1,10 +1,9 @@
 // The VectorStore contract held entirely in memory: brute-force cosine search over every row.
 // Used by the browser build and by fast tests; portable (no Node built-ins).
-import type { ChunkRecord, ScoredId, SearchFilter, StoredVector, VectorStore } from "../types.js";
+import type { ChunkRecord, ScoredId, SearchFilter, StoredVector, StoreRow as Row, VectorStore } from "../types.js";
 import { compileFilter } from "./filter.js";
 import { clampScore, validateQueryVector, validateRowVector } from "./vectors.js";
 
-type Row = ChunkRecord & { vector: Float32Array | null };
 /** A stored row keeps its vector scaled to unit length, so a search is one dot product per row. */
 type StoredRow = Row & { unit: Float32Array | null };
 
