@@ -56,9 +56,10 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
   const useKeyword = mode !== "vector";
   const useVector = mode !== "keyword" && queryVector !== null;
 
-  // The vector search starts first: it runs off the JS thread (LanceDB's own threads) while the
-  // keyword search, synchronous, runs on it. The keyword hits' records are then read while the
-  // vector search is still running; the vector search reads its own hits' records with them.
+  // Both candidate lists first, then the records of all of them in one read: the store's
+  // random reads are most of a warm search's time, and one read of the union costs about what
+  // one read of either list did. (Vectors are usually scanned here, from the keyword index's
+  // codes; a store's own vector search runs on its threads while the keyword search runs here.)
   const vectorSearch = useVector ? searchVectors(queryVector as Float32Array, vectorK, input) : Promise.resolve([] as ScoredId[]);
   let keywordHits: ScoredId[];
   try {
@@ -67,14 +68,11 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
     vectorSearch.catch(() => undefined); // no longer awaited: keep its failure from going unhandled
     throw err;
   }
-  const keywordRecords = keywordHits.length > 0 ? store.getByIds(keywordHits.map((h) => h.id)) : Promise.resolve([] as ChunkRecord[]);
-  const [vectorHits, keywordRecordList] = await Promise.all([vectorSearch, keywordRecords]);
+  const vectorHits = await vectorSearch;
 
   const fused = fuseCandidates(keywordHits, vectorHits, { keyword: useKeyword, vector: useVector, vectorK });
   if (fused.size === 0) return [];
-  const records = new Map(keywordRecordList.map((r) => [r.id, r]));
-  const vectorOnly = vectorHits.filter((h) => !records.has(h.id)).map((h) => h.id);
-  if (vectorOnly.length > 0) for (const r of await store.getByIds(vectorOnly)) records.set(r.id, r);
+  const records = new Map((await store.getByIds([...fused.keys()])).map((r) => [r.id, r]));
   let candidates: RankCandidate[] = [];
   for (const [id, f] of fused) {
     const record = records.get(id);

@@ -162,6 +162,23 @@ describe("hybridSearch", () => {
     expect(results.every((r) => r.chunk.content.length > 0)).toBe(true);
   });
 
+  test("the candidates of both sources are read from the store in one read", async () => {
+    // The keyword index keeps the vectors (as a real index does), so both lists are found
+    // here and the store is asked once for the records of their union.
+    const store = new MemoryVectorStore(DIM);
+    await store.add(rows);
+    const keyword = new KeywordIndex();
+    keyword.add(rows.map((r) => ({ id: r.id, text: r.content, filePath: r.filePath, language: r.language, kind: r.kind, symbol: r.symbol, vector: r.vector })));
+    const reads: string[][] = [];
+    const getByIds = store.getByIds.bind(store);
+    store.getByIds = (ids) => (reads.push(ids), getByIds(ids));
+    const results = await hybridSearch({ query: "loadConfig", queryVector: v(1, 0, 0, 0), store, keyword, topK: 10, minScore: 0, mode: "hybrid", rank: true });
+    expect(ids(results)).toContain("config"); // found by its words
+    expect(ids(results)).toContain("batcher"); // found by its vector only
+    expect(reads).toHaveLength(1);
+    expect(new Set(reads[0])).toEqual(new Set(["config", "pyconfig", "novec", "batcher", "batcherInner", "embedder", "http"]));
+  });
+
   test("bad arguments fail with a clear message", async () => {
     await expect(run({ query: "x", topK: -1 })).rejects.toThrow(/topK/);
     await expect(run({ query: "x", minScore: 2 })).rejects.toThrow(/minScore/);
