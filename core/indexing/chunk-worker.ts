@@ -3,7 +3,7 @@
 import { parentPort } from "node:worker_threads";
 import type { RagConfig } from "../config/defaults.js";
 import { loadCustomChunkers } from "../chunking/index.js";
-import { prepareFile, oneLine, type FileToPrepare } from "./prepare-file.js";
+import { prepareFile, oneLine, type FileToPrepare, type PreparedFile } from "./prepare-file.js";
 import type { FileHandlerContext } from "./handlers.js";
 import { lowerThisThread } from "./cpu-share.js";
 
@@ -13,6 +13,8 @@ export interface WorkerInit {
   root: string;
   /** A background pass: the worker drops its own thread to the lowest priority. */
   lowPriority?: boolean;
+  /** Job claims shared with the pool (chunk-pool.ts); null: every job sent is this worker's. */
+  claims?: Int32Array | null;
 }
 
 export interface WorkerJob {
@@ -23,23 +25,47 @@ export interface WorkerJob {
 
 let ctx: FileHandlerContext | null = null;
 let ready: Promise<void> = Promise.resolve();
+let claims: Int32Array | null = null;
+/** Jobs received and not yet done, the one running first. */
+const jobs: WorkerJob[] = [];
+
+/** Whether this worker may start job `id`: false when the pool took it back first (it does it, and answers it). */
+function claim(id: number): boolean {
+  return !claims || Atomics.compareExchange(claims, id % claims.length, id, 0) === id;
+}
 
 parentPort?.on("message", (msg: WorkerInit | WorkerJob) => {
   if (msg.type === "init") {
     ctx = { config: msg.config, chunking: msg.config.chunking, root: msg.root };
+    claims = msg.claims ?? null;
     if (msg.lowPriority) lowerThisThread();
     ready = (async () => {
       if (msg.config.chunkers.length > 0) await loadCustomChunkers(msg.config.chunkers, () => undefined);
     })().catch(() => undefined);
     return;
   }
-  void (async () => {
-    await ready;
-    try {
-      const result = await prepareFile(msg.file, ctx!, { registeredHandlers: false, blockingReads: true });
-      parentPort!.postMessage({ id: msg.id, result });
-    } catch (err) {
-      parentPort!.postMessage({ id: msg.id, result: { path: msg.file.path, kind: "error", error: oneLine(err) } });
-    }
-  })();
+  jobs.push(msg);
+  if (jobs.length === 1) void runJobs();
 });
+
+/**
+ * Jobs run one after another, each claimed as it starts: one at a time is all the thread can
+ * do anyway, a grammar's first load must not overlap another's, and a job not yet started can
+ * still be taken back by the pool.
+ */
+async function runJobs(): Promise<void> {
+  await ready;
+  while (jobs.length > 0) {
+    const job = jobs[0];
+    if (claim(job.id)) parentPort!.postMessage({ id: job.id, result: await prepared(job) });
+    jobs.shift();
+  }
+}
+
+async function prepared(job: WorkerJob): Promise<PreparedFile> {
+  try {
+    return await prepareFile(job.file, ctx!, { registeredHandlers: false, blockingReads: true });
+  } catch (err) {
+    return { path: job.file.path, kind: "error", error: oneLine(err) };
+  }
+}

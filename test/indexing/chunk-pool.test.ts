@@ -3,7 +3,10 @@
 // chunks a file, the index must be the one an in-process pass builds.
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { POOL_MIN_BYTES } from "../../core/indexing/chunk-pool.js";
+import { statSync } from "node:fs";
+import { DEFAULT_CONFIG } from "../../core/config/defaults.js";
+import { ChunkPool, POOL_MIN_BYTES } from "../../core/indexing/chunk-pool.js";
+import type { FileToPrepare, PreparedFile } from "../../core/indexing/prepare-file.js";
 import { engineFor, KEYWORD_ONLY, makeWorkspace, pathsHolding, trackWorkspaces } from "./helpers.js";
 
 const tracked = trackWorkspaces();
@@ -62,5 +65,43 @@ describe("chunking workers", () => {
     const m = Math.floor(Object.keys(files).length / 4);
     expect(await pathsHolding(a, `settleLedger${m}x7`)).toEqual([`src/m${m}/ledger.ts`]);
     expect(await pathsHolding(a, `render_chart_${m}_3`)).toEqual([`lib/m${m}/chart.py`]);
+  });
+});
+
+describe("taking jobs back from a worker", () => {
+  it("settles every job once: taken back (the last first) by the pass, or chunked by the worker", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) files[`src/f${i}.ts`] = `export function task${i}(n: number): number {\n  return n * ${i};\n}\n`;
+    const root = makeWorkspace(files);
+    tracked.roots.push(root);
+    const pool = ChunkPool.create(DEFAULT_CONFIG, root, 1)!;
+    expect(pool).not.toBeNull();
+    try {
+      const jobs: FileToPrepare[] = Object.keys(files).map((path) => {
+        const st = statSync(join(root, path));
+        return { path, absPath: join(root, path), size: st.size, mtimeMs: st.mtimeMs };
+      });
+      const results = jobs.map((f) => pool.prepare(f));
+      // The worker is still starting: it holds jobs it has not begun, taken back last first.
+      const takenBack: string[] = [];
+      while (takenBack.length < 25) {
+        const job = pool.takeUnstarted();
+        if (!job) break;
+        takenBack.push(job.file.path);
+        job.resolve({ path: job.file.path, kind: "error", error: "done by the pass" });
+      }
+      expect(takenBack.length).toBe(25);
+      expect(takenBack[0]).toBe("src/f39.ts");
+      const settled: PreparedFile[] = await Promise.all(results);
+      for (const [i, r] of settled.entries()) {
+        expect(r.path).toBe(jobs[i].path);
+        if (takenBack.includes(r.path)) expect(r).toMatchObject({ kind: "error", error: "done by the pass" });
+        else expect(r.kind).toBe("chunks");
+      }
+      // Nothing is left to take back once the worker has answered the rest.
+      expect(pool.takeUnstarted()).toBeUndefined();
+    } finally {
+      await pool.close();
+    }
   });
 });
