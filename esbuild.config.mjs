@@ -2,7 +2,7 @@
 // TUI plugin, web), plus the grammar files copied once to dist/grammars/ and the config's JSON
 // Schema written to dist/config.schema.json.
 import { build } from "esbuild";
-import { existsSync, mkdirSync, copyFileSync, readdirSync, readFileSync, chmodSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, copyFileSync, readdirSync, readFileSync, chmodSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -31,7 +31,9 @@ const nodeBase = {
 const nodeEntries = [
   // The executable answers a query a running engine can serve, then loads the full CLI.
   ["cli/entry.ts", "cli.js", { banner: { js: "#!/usr/bin/env node\n" + nodeBase.banner.js } }],
-  ["cli/main.ts", "cli-main.js", {}],
+  // Commands that pull in big libraries (mcp: the MCP SDK and the tools' schema library; usages)
+  // load their code on demand from dist/cli/: every other command starts without parsing it.
+  ["cli/main.ts", "cli-main.js", { splitting: true, chunkNames: "cli/[name]-[hash]" }],
   ["core/index.ts", "library.js", {}],
   ["opencode-plugin/index.ts", "plugin.js", {}],
   // Chunking worker threads of big index passes; every bundle finds it beside itself in dist/.
@@ -95,6 +97,12 @@ async function buildWeb() {
   });
   const demo = join(root, "docs", "web");
   if (existsSync(demo)) for (const f of readdirSync(demo)) copyFileSync(join(demo, f), join(dist, "web", f));
+}
+
+/** Deletes the files in `folder` that the build described by `metafile` did not write. */
+function removeStaleChunks(folder, metafile) {
+  const written = new Set(Object.keys(metafile.outputs).map((p) => join(root, p)));
+  for (const f of readdirSync(folder)) if (!written.has(join(folder, f))) rmSync(join(folder, f));
 }
 
 /** Copies grammar .wasm files once into dist/grammars; every bundle loads them from there. */
@@ -180,7 +188,14 @@ async function main() {
   const jobs = [];
   for (const [src, out, extra] of nodeEntries) {
     if (!existsSync(join(root, src))) throw new Error(`entry ${src} is missing`);
-    jobs.push(build({ ...nodeBase, ...extra, entryPoints: [join(root, src)], outfile: join(dist, out) }));
+    if (!extra.splitting) {
+      jobs.push(build({ ...nodeBase, ...extra, entryPoints: [join(root, src)], outfile: join(dist, out) }));
+      continue;
+    }
+    // A split bundle is named by its entry, its chunks written beside it; chunks of earlier
+    // builds are removed after this one is written (a CLI running meanwhile keeps working).
+    const entryPoints = { [out.replace(/\.js$/, "")]: join(root, src) };
+    jobs.push(build({ ...nodeBase, ...extra, entryPoints, outdir: dist, metafile: true }).then(({ metafile }) => removeStaleChunks(join(dist, dirname(extra.chunkNames)), metafile)));
   }
   jobs.push(buildTui());
   jobs.push(buildWeb());

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { parse as parseJsonc } from "jsonc-parser";
 import { afterAll, describe, expect, it } from "vitest";
 import { runInitMcp } from "../../cli/commands/init-mcp.js";
-import { repoRoot } from "../indexing/dist-build.js";
+import { ensureBuilt, repoRoot } from "../indexing/dist-build.js";
 
 const roots: string[] = [];
 afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
@@ -68,7 +68,7 @@ describe("init --mcp", () => {
 
   it("runs from the CLI", () => {
     const cli = join(repoRoot, "dist", "cli.js");
-    if (!existsSync(cli) || !readFileSync(cli, "utf8").includes("--mcp CLIENT")) execFileSync(process.execPath, [join(repoRoot, "esbuild.config.mjs")], { cwd: repoRoot });
+    ensureBuilt();
     const root = project();
     const out = execFileSync(process.execPath, [cli, "init", "--mcp", "codex", root], { encoding: "utf8" });
     expect(out).toContain("[mcp_servers.opencode-rag]");
