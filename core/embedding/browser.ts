@@ -4,7 +4,7 @@
 // any other model runs on transformers.js and onnxruntime-web (wasm). No Node built-ins.
 import type { EmbeddingProvider, EmbedPurpose } from "../types.js";
 import { IDENTIFIER_PREPROCESS, preprocessForEmbedding } from "./preprocess.js";
-import { embedTokenIds, staticTableFromOnnx } from "./static-table.js";
+import { embedTokenIds, modelFileBuffer, staticTableFromOnnx } from "./static-table.js";
 import { textIdsEncoder } from "./text-ids.js";
 import { wordPieceFromTokenizerJson } from "./wordpiece.js";
 
@@ -24,12 +24,19 @@ const slash = (u: string) => (u.endsWith("/") ? u : u + "/");
 /** Vectors of texts as written: a model trained on preprocessed words preprocesses them itself. */
 type Embed = (texts: string[]) => Promise<{ data: Float32Array; dim: number }>;
 
+/** The model file copied where the table is summed in WebAssembly (as Node reads it there). */
+function inKernelMemory(bytes: Uint8Array): Uint8Array {
+  const room = modelFileBuffer(bytes.length);
+  room.set(bytes);
+  return room;
+}
+
 /** The static table model without a runtime, reading text as local.ts does; null when the folder holds another model. */
 async function staticEmbedder(modelUrl: string, maxLength: number): Promise<Embed | null> {
   const [tokenizer, onnx] = await Promise.all([fetch(`${modelUrl}tokenizer.json`), fetch(`${modelUrl}onnx/model.onnx`)]);
   if (!tokenizer.ok || !onnx.ok) return null;
   const wordPiece = wordPieceFromTokenizerJson(await tokenizer.json());
-  const table = wordPiece ? staticTableFromOnnx(new Uint8Array(await onnx.arrayBuffer())) : null;
+  const table = wordPiece ? staticTableFromOnnx(inKernelMemory(new Uint8Array(await onnx.arrayBuffer()))) : null;
   if (!wordPiece || !table) return null;
   const idsOf = textIdsEncoder(wordPiece, maxLength);
   return async (texts) => ({ data: embedTokenIds(table, texts.map(idsOf)), dim: table.dim });

@@ -17,7 +17,8 @@ import { modelsDir } from "../paths.js";
 import type { EmbeddingProvider, EmbedPurpose } from "../types.js";
 import { IDENTIFIER_PREPROCESS, preprocessForEmbedding } from "./preprocess.js";
 import { textIdsEncoder } from "./text-ids.js";
-import { embedTokenIds, staticTableFromOnnx } from "./static-table.js";
+import { readFileInto } from "../files/read-into.js";
+import { embedTokenIds, modelFileBuffer, staticTableFromOnnx } from "./static-table.js";
 import { importTransformers, MissingTransformersError } from "./transformers-runtime.js";
 import { encodeWordPiece, WORDPIECE_FILE, wordPieceFromFileText, wordPieceFromTokenizerJson, type WordPieceVocab } from "./wordpiece.js";
 
@@ -82,7 +83,7 @@ export function hashModelFiles(dir: string): string {
   const hash = createHash("sha1");
   for (const rel of FINGERPRINTED_FILES) {
     const file = join(dir, rel);
-    if (existsSync(file)) hash.update(rel).update(rel === "onnx/model.onnx" ? modelBytes(dir) : readFileSync(file));
+    if (existsSync(file)) hash.update(rel).update(readFileSync(file));
   }
   return hash.digest("hex").slice(0, 12);
 }
@@ -126,19 +127,6 @@ function recordedFingerprint(dir: string): string | null {
   }
 }
 
-/**
- * model.onnx's bytes, read once per folder: the static table is a view into them (so keeping
- * them costs nothing more) and the fingerprint hashes the same bytes instead of reading 17 MB again.
- */
-const modelFiles = new Map<string, Buffer>();
-function modelBytes(dir: string): Buffer {
-  let bytes = modelFiles.get(dir);
-  if (!bytes) {
-    bytes = readFileSync(join(dir, "onnx", "model.onnx"));
-    modelFiles.set(dir, bytes);
-  }
-  return bytes;
-}
 
 /**
  * The model's WordPiece vocabulary: from `wordpiece.txt` when the folder has one (one read and
@@ -263,7 +251,8 @@ function loadStaticDirect(src: Exclude<LocalModelSource, { kind: "missing" }>, d
   if (src.kind !== "folder" || facts.preprocess !== IDENTIFIER_PREPROCESS) return null;
   const wordPiece = loadWordPiece(dir);
   if (!wordPiece) return null;
-  const table = staticTableFromOnnx(modelBytes(dir));
+  // Read into the memory the table is summed in (static-table.ts): the table is a view of it.
+  const table = staticTableFromOnnx(readFileInto(join(dir, "onnx", "model.onnx"), modelFileBuffer));
   if (!table) return null;
   const maxLength = Math.min(Number(readTokenizerConfig(dir).model_max_length) || 512, 8192);
   const idsOf = textIdsEncoder(wordPiece, maxLength);

@@ -1,11 +1,12 @@
 // The keyword index on disk: a snapshot per commit (`keyword-<generation>.bin`) plus small
 // delta files for small passes, all named by the manifest. See README.md in this folder.
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { open, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { FORMAT_HEAD_BYTES, isCurrentFormat } from "../keyword/keyword-format.js";
 import { KeywordIndex, type KeywordDoc } from "../keyword/keyword-index.js";
 import { keywordFileBuffer } from "../keyword/vector-codes.js";
+import { readFileInto } from "../files/read-into.js";
 import { removeQuietly } from "./atomic-file.js";
 import type { Manifest } from "./manifest.js";
 
@@ -84,20 +85,7 @@ async function readWhole(path: string): Promise<Uint8Array> {
 }
 
 function readWholeSync(path: string): Uint8Array {
-  const fd = openSync(path, "r");
-  try {
-    const size = fstatSync(fd).size;
-    const bytes = keywordFileBuffer(size);
-    let at = 0;
-    while (at < size) {
-      const read = readSync(fd, bytes, at, size - at, at);
-      if (read === 0) throw new Error(`${path} ended early`);
-      at += read;
-    }
-    return bytes;
-  } finally {
-    closeSync(fd);
-  }
+  return readFileInto(path, keywordFileBuffer);
 }
 
 /**

@@ -1,3 +1,12 @@
-// Types of assemble-wasm.mjs (assembles core/keyword/int8-scan.wat into the module core embeds).
-/** The text of core/keyword/int8-scan-wasm.ts as the .wat source assembles today. */
-export function assembledModule(): Promise<string>;
+// Types of assemble-wasm.mjs (assembles the core's WebAssembly kernels from their .wat sources).
+export interface Kernel {
+  /** The .wat source. */
+  wat: string;
+  /** The .ts file embedding the assembled bytes. */
+  ts: string;
+  /** The constant that file exports. */
+  name: string;
+}
+export const KERNELS: Kernel[];
+/** The text of `kernel.ts` as its .wat source assembles today. */
+export function assembledModule(kernel: Kernel): Promise<string>;

@@ -1,23 +1,32 @@
-// Assembles core/keyword/int8-scan.wat with wabt (a development dependency) into the bytes
-// core/keyword/int8-scan-wasm.ts embeds (so the core needs no .wasm file and no assembler,
-// in Node, Bun and browsers alike). `--write` regenerates that file; without it, prints
-// whether it is current. Used by test/build/wasm-kernel.test.ts.
+// Assembles the core's WebAssembly kernels from their text sources with wabt (a development
+// dependency) into the .ts files that embed their bytes (so the core needs no .wasm file and no
+// assembler, in Node, Bun and browsers alike). `--write` regenerates those files; without it,
+// prints whether each is current. Used by test/build/wasm-kernel.test.ts.
 import { readFileSync, writeFileSync } from "node:fs";
+import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import wabtInit from "wabt";
 
-const source = fileURLToPath(new URL("../../core/keyword/int8-scan.wat", import.meta.url));
-const target = fileURLToPath(new URL("../../core/keyword/int8-scan-wasm.ts", import.meta.url));
+/** Each kernel: its text source, the file embedding its bytes, and the constant naming them. */
+export const KERNELS = [
+  ["core/keyword/int8-scan.wat", "core/keyword/int8-scan-wasm.ts", "INT8_SCAN_WASM"],
+  ["core/embedding/token-sum.wat", "core/embedding/token-sum-wasm.ts", "TOKEN_SUM_WASM"],
+].map(([wat, ts, name]) => ({ wat: fromRoot(wat), ts: fromRoot(ts), name }));
 
-export async function assembledModule() {
+function fromRoot(path) {
+  return fileURLToPath(new URL(`../../${path}`, import.meta.url));
+}
+
+/** The text of the .ts file embedding `kernel`'s assembled bytes. */
+export async function assembledModule(kernel) {
   const wabt = await wabtInit();
-  const module = wabt.parseWat("int8-scan.wat", readFileSync(source, "utf8"), { simd: true });
+  const module = wabt.parseWat(basename(kernel.wat), readFileSync(kernel.wat, "utf8"), { simd: true });
   try {
     const { buffer } = module.toBinary({});
     const base64 = Buffer.from(buffer).toString("base64");
     return (
-      "// Generated from int8-scan.wat by test/build/assemble-wasm.mjs --write; do not edit.\n" +
-      `export const INT8_SCAN_WASM = "${base64}";\n`
+      `// Generated from ${basename(kernel.wat)} by test/build/assemble-wasm.mjs --write; do not edit.\n` +
+      `export const ${kernel.name} = "${base64}";\n`
     );
   } finally {
     module.destroy();
@@ -25,11 +34,13 @@ export async function assembledModule() {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const text = await assembledModule();
-  if (process.argv.includes("--write")) {
-    writeFileSync(target, text);
-    console.log(`wrote ${target}`);
-  } else {
-    console.log(readFileSync(target, "utf8") === text ? "current" : "stale: run with --write");
+  for (const kernel of KERNELS) {
+    const text = await assembledModule(kernel);
+    if (process.argv.includes("--write")) {
+      writeFileSync(kernel.ts, text);
+      console.log(`wrote ${kernel.ts}`);
+    } else {
+      console.log(`${basename(kernel.ts)}: ${readFileSync(kernel.ts, "utf8") === text ? "current" : "stale: run with --write"}`);
+    }
   }
 }

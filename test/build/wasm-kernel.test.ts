@@ -1,11 +1,12 @@
-// The vector scan's WebAssembly is assembled from its text source; the bytes the core embeds
-// must be what that source assembles to (regenerate: node test/build/assemble-wasm.mjs --write).
+// The core's WebAssembly kernels are assembled from their text sources; the bytes the core
+// embeds must be what each source assembles to (regenerate: node test/build/assemble-wasm.mjs --write).
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { basename } from "node:path";
 import { expect, it } from "vitest";
+import { assembledModule, KERNELS } from "./assemble-wasm.mjs";
 
-it("core/keyword/int8-scan-wasm.ts is int8-scan.wat assembled", async () => {
-  const { assembledModule } = await import("./assemble-wasm.mjs");
-  const committed = readFileSync(fileURLToPath(new URL("../../core/keyword/int8-scan-wasm.ts", import.meta.url)), "utf8");
-  expect(committed).toBe(await assembledModule());
-});
+for (const kernel of KERNELS) {
+  it(`${basename(kernel.ts)} is ${basename(kernel.wat)} assembled`, async () => {
+    expect(readFileSync(kernel.ts, "utf8")).toBe(await assembledModule(kernel));
+  });
+}

@@ -12,7 +12,7 @@ import { createEmbeddingProvider } from "../../core/embedding/index.js";
 import { FINGERPRINT_FILE, fingerprintRecord, hashModelFiles, modelFingerprint } from "../../core/embedding/local.js";
 import { readOnnxGraph } from "../../core/embedding/onnx-reader.js";
 import { preprocessForEmbedding } from "../../core/embedding/preprocess.js";
-import { embedTokenIds, staticTableFromOnnx } from "../../core/embedding/static-table.js";
+import { embedTokenIds, modelFileBuffer, staticTableFromOnnx } from "../../core/embedding/static-table.js";
 import { encodeWordPiece, wordPieceFromTokenizerJson } from "../../core/embedding/wordpiece.js";
 import { modelsDir } from "../../core/paths.js";
 import type { EmbeddingProvider } from "../../core/types.js";
@@ -100,8 +100,33 @@ describe("the bundled model without an inference runtime", () => {
     expect(table).not.toBeNull();
     expect([table.rows, table.dim]).toEqual([65536, 256]);
     expect(table.weights.buffer).toBe(onnxBytes.buffer);
+    expect(table.kernel).toBeNull(); // plain memory: the plain loop sums it
     // [PAD] (row 0) is zero, so padding positions add nothing
     expect(table.weights.subarray(0, table.dim).every((w) => w === 0)).toBe(true);
+  });
+
+  it("sums in WebAssembly a model file read into a kernel's memory, with the plain loop's vectors", () => {
+    const inKernel = modelFileBuffer(onnxBytes.length);
+    inKernel.set(onnxBytes);
+    const fast = staticTableFromOnnx(inKernel)!;
+    expect(fast.kernel).not.toBeNull();
+    expect(fast.weights.buffer).toBe(inKernel.buffer);
+    const plain = staticTableFromOnnx(onnxBytes)!;
+    const rows = [...realTexts(), ...edgeTexts].map((t) => encodeWordPiece(preprocessForEmbedding(t), wordPiece, MAX_LENGTH));
+    // Past the kernel's 8192 distinct ids per call: every id of the table, some of them twice.
+    rows.push([...Array.from({ length: fast.rows }, (_, i) => i), ...Array.from({ length: 5000 }, (_, i) => i * 7)]);
+    rows.push([], [0, 0, 0]);
+    const a = embedTokenIds(fast, rows);
+    const b = embedTokenIds(plain, rows);
+    let worst = 0;
+    for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]));
+    expect(worst).toBeLessThan(1e-5);
+    expect(a.subarray(-2 * fast.dim).every((x) => x === 0)).toBe(true);
+    // A bad id fails the batch and leaves nothing behind for the next one.
+    expect(() => embedTokenIds(fast, [[1, 2, fast.rows]])).toThrow(/outside the embedding table/);
+    const after = embedTokenIds(fast, [[1, 1, 1, 5]]);
+    const expected = embedTokenIds(plain, [[1, 1, 1, 5]]);
+    for (let k = 0; k < after.length; k++) expect(Math.abs(after[k] - expected[k])).toBeLessThan(1e-5);
   });
 
   it("gives onnxruntime's vectors (cosine >= 0.999) on real code, prose, other scripts, long and empty texts", async () => {
