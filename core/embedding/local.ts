@@ -20,7 +20,7 @@ import { textIdsEncoder } from "./text-ids.js";
 import { readFileInto } from "../files/read-into.js";
 import { embedTokenIds, modelFileBuffer, staticTableFromOnnx } from "./static-table.js";
 import { importTransformers, MissingTransformersError } from "./transformers-runtime.js";
-import { encodeWordPiece, WORDPIECE_FILE, wordPieceFromFileText, wordPieceFromTokenizerJson, type WordPieceVocab } from "./wordpiece.js";
+import { WORDPIECE_FILE, wordPieceFromFileText, wordPieceFromTokenizerJson, type WordPieceVocab } from "./wordpiece.js";
 
 /** Where a configured model lives, before anything is loaded. */
 export type LocalModelSource =
@@ -293,18 +293,18 @@ async function loadModel(src: Exclude<LocalModelSource, { kind: "missing" }>, th
     const preprocessed = facts.preprocess === IDENTIFIER_PREPROCESS;
     const wordPiece = preprocessed ? loadWordPiece(dir) : null;
     const pooledInGraph = !!session && session.outputNames.includes("sentence_embedding");
-    const idsOf = (text: string): number[] => {
-      if (wordPiece) return encodeWordPiece(text, wordPiece, maxLength);
-      return Array.from(tokenizer(text, { truncation: true, max_length: maxLength }).input_ids.data, Number);
-    };
+    // A plain WordPiece vocabulary: text read to ids as the direct path reads it (text-ids.ts).
+    const textIds = wordPiece ? textIdsEncoder(wordPiece, maxLength) : null;
+    const tokenIds = (text: string): number[] => Array.from(tokenizer(text, { truncation: true, max_length: maxLength }).input_ids.data, Number);
     const makeTensor: MakeTensor = (ids, dims) => new Tensor("int64", ids, dims).ort_tensor;
     return {
       async dispose() {
         await model.dispose?.();
       },
       async embed(raw: string[]) {
+        if (session && pooledInGraph && textIds) return runPooled(session, makeTensor, raw.map(textIds));
         const texts = preprocessed ? raw.map((t) => preprocessForEmbedding(t)) : raw;
-        if (session && pooledInGraph) return runPooled(session, makeTensor, texts.map(idsOf));
+        if (session && pooledInGraph) return runPooled(session, makeTensor, texts.map(tokenIds));
         // any other model: transformers.js end to end, mean pooling done here
         const inputs = tokenizer(texts, { padding: true, truncation: true, max_length: maxLength });
         const hidden = (await model(inputs)).last_hidden_state;
