@@ -7,6 +7,7 @@
 // time (token-sum.wat; ~5x the plain loop, which stands in where SIMD is missing).
 // Portable (no Node built-ins).
 import { ONNX_FLOAT, ONNX_INT8, readOnnxGraph } from "./onnx-reader.js";
+import { compiledWasm } from "../wasm-module.js";
 import { TOKEN_SUM_WASM } from "./token-sum-wasm.js";
 
 export interface StaticTable {
@@ -39,22 +40,6 @@ interface SumKernel {
   counts: Uint32Array;
 }
 
-let sumModule: WebAssembly.Module | null | undefined;
-
-/** The compiled kernel, once per process; null where WebAssembly SIMD is not available. */
-function compiledSumKernel(): WebAssembly.Module | null {
-  if (sumModule !== undefined) return sumModule;
-  try {
-    const bin = atob(TOKEN_SUM_WASM);
-    const bytes = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    sumModule = new WebAssembly.Module(bytes);
-  } catch {
-    sumModule = null;
-  }
-  return sumModule;
-}
-
 /** Kernel memories holding a model file read through modelFileBuffer(), by that memory's buffer. */
 const fileMemories = new WeakMap<ArrayBufferLike, WebAssembly.Instance>();
 
@@ -63,7 +48,7 @@ const fileMemories = new WeakMap<ArrayBufferLike, WebAssembly.Instance>();
  * available (a static table read from it is summed there, with no copy), else plain memory.
  */
 export function modelFileBuffer(size: number): Uint8Array {
-  const module = compiledSumKernel();
+  const module = compiledWasm(TOKEN_SUM_WASM);
   if (module) {
     try {
       const instance = new WebAssembly.Instance(module, {});
@@ -123,21 +108,40 @@ export function staticTableFromOnnx(bytes: Uint8Array): StaticTable | null {
  * refused: the tokenizer and the table must come from the same model.
  */
 export function embedTokenIds(table: StaticTable, rows: readonly (readonly number[])[]): Float32Array {
-  if (table.kernel) return embedWithKernel(table, table.kernel, rows);
-  const { dim, weights, scales } = table;
-  const out = new Float32Array(rows.length * dim);
+  const { dim } = table;
   // the mean's 1/n cancels in the normalisation, so the sum is enough; float32 as in the graph
+  const sumOf = table.kernel ? kernelSum(table, table.kernel) : plainSum(table);
+  const out = new Float32Array(rows.length * dim);
+  for (let r = 0; r < rows.length; r++) {
+    const acc = sumOf(rows[r]);
+    let norm = 0;
+    for (let k = 0; k < dim; k++) norm += acc[k] * acc[k];
+    if (norm === 0) continue;
+    const inv = 1 / Math.sqrt(norm);
+    const o = r * dim;
+    for (let k = 0; k < dim; k++) out[o + k] = acc[k] * inv;
+  }
+  return out;
+}
+
+/** Throws unless `id` is a row of the table. */
+function checkId(table: StaticTable, id: number): void {
+  if (!(id >= 0 && id < table.rows)) throw new Error(`token id ${id} is outside the embedding table (${table.rows} rows)`);
+}
+
+/** A row of ids summed by a plain loop into one reused accumulator. */
+function plainSum(table: StaticTable): (ids: readonly number[]) => Float32Array {
+  const { dim, weights, scales } = table;
   const acc = new Float32Array(dim);
   // a chunk of code repeats many tokens: each distinct row is added once, times its count
   const counts = new Uint32Array(table.rows);
   const distinct: number[] = [];
   const unrolled = dim - (dim % 4);
-  for (let r = 0; r < rows.length; r++) {
-    const ids = rows[r];
+  return (ids) => {
     distinct.length = 0;
     for (let j = 0; j < ids.length; j++) {
       const id = ids[j];
-      if (!(id >= 0 && id < table.rows)) throw new Error(`token id ${id} is outside the embedding table (${table.rows} rows)`);
+      checkId(table, id);
       if (counts[id]++ === 0) distinct.push(id);
     }
     acc.fill(0);
@@ -156,22 +160,15 @@ export function embedTokenIds(table: StaticTable, rows: readonly (readonly numbe
       }
       for (; k < dim; k++) acc[k] += weights[base + k] * factor;
     }
-    let norm = 0;
-    for (let k = 0; k < dim; k++) norm += acc[k] * acc[k];
-    if (norm === 0) continue;
-    const inv = 1 / Math.sqrt(norm);
-    const o = r * dim;
-    for (let k = 0; k < dim; k++) out[o + k] = acc[k] * inv;
-  }
-  return out;
+    return acc;
+  };
 }
 
-/** embedTokenIds() with the rows summed by the kernel (float32 throughout, as in the graph). */
-function embedWithKernel(table: StaticTable, kernel: SumKernel, rows: readonly (readonly number[])[]): Float32Array {
+/** A row of ids summed by the kernel into its accumulator (float32 throughout, as in the graph). */
+function kernelSum(table: StaticTable, kernel: SumKernel): (ids: readonly number[]) => Float32Array {
   const { dim, scales } = table;
   const { ids: distinct, factors, acc, counts } = kernel;
   const weightsAt = table.weights.byteOffset;
-  const out = new Float32Array(rows.length * dim);
   // Sums the n distinct ids gathered so far, each times its scale and count, into acc.
   const flush = (n: number) => {
     for (let j = 0; j < n; j++) {
@@ -181,15 +178,15 @@ function embedWithKernel(table: StaticTable, kernel: SumKernel, rows: readonly (
     }
     kernel.accumulate(weightsAt, dim, IDS_AT, FACTORS_AT, n, ACC_AT);
   };
-  for (let r = 0; r < rows.length; r++) {
-    const ids = rows[r];
+  return (ids) => {
     acc.fill(0);
     let n = 0;
     for (let j = 0; j < ids.length; j++) {
       const id = ids[j];
       if (!(id >= 0 && id < table.rows)) {
+        // the counts are the kernel's, kept across calls: leave none behind
         for (let k = 0; k < n; k++) counts[distinct[k]] = 0;
-        throw new Error(`token id ${id} is outside the embedding table (${table.rows} rows)`);
+        checkId(table, id);
       }
       // A token met again after a flush starts a new count: its rows still add up to the same sum.
       if (counts[id]++ !== 0) continue;
@@ -200,12 +197,6 @@ function embedWithKernel(table: StaticTable, kernel: SumKernel, rows: readonly (
       }
     }
     if (n > 0) flush(n);
-    let norm = 0;
-    for (let k = 0; k < dim; k++) norm += acc[k] * acc[k];
-    if (norm === 0) continue;
-    const inv = 1 / Math.sqrt(norm);
-    const o = r * dim;
-    for (let k = 0; k < dim; k++) out[o + k] = acc[k] * inv;
-  }
-  return out;
+    return acc;
+  };
 }

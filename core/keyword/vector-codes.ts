@@ -8,6 +8,7 @@
 // the file's own bytes: copying 28 MB of codes into fresh memory cost ~120 ms of every load.
 // Portable: no Node built-ins (browsers and Bun run the same loop; a plain loop stands in where
 // WebAssembly SIMD is missing).
+import { compiledWasm } from "../wasm-module.js";
 import { INT8_SCAN_WASM } from "./int8-scan-wasm.js";
 import { TopK } from "./top-k.js";
 
@@ -25,25 +26,9 @@ interface Kernel {
   scan: (codes: number, rows: number, stride: number, query: number, out: number) => void;
 }
 
-let kernelModule: WebAssembly.Module | null | undefined;
-
-/** The compiled kernel, once per process; null where WebAssembly SIMD is not available. */
-function compiledKernel(): WebAssembly.Module | null {
-  if (kernelModule !== undefined) return kernelModule;
-  try {
-    const bin = atob(INT8_SCAN_WASM);
-    const bytes = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    kernelModule = new WebAssembly.Module(bytes);
-  } catch {
-    kernelModule = null;
-  }
-  return kernelModule;
-}
-
 /** A kernel instance whose memory has at least `bytes` bytes; null where SIMD is not available. */
 function newKernel(bytes: number): Kernel | null {
-  const module = compiledKernel();
+  const module = compiledWasm(INT8_SCAN_WASM);
   if (!module) return null;
   try {
     const instance = new WebAssembly.Instance(module, {});

@@ -27,7 +27,6 @@ function arrow(): typeof Arrow {
   return (arrowModule ??= createRequire(import.meta.url)("apache-arrow") as typeof Arrow);
 }
 
-
 /** Columns other than the vector, in table order. */
 const TEXT_COLUMNS = ["id", "content", "filePath", "language", "kind", "symbol", "context", "contentHash", "description"] as const;
 export const RECORD_COLUMNS = [...TEXT_COLUMNS, "startLine", "endLine"];
