@@ -25,9 +25,14 @@ export const MAX_TOKEN_LENGTH = 64;
  */
 export function distinctTerms(text: string): Set<string> {
   const identifiers = new Set<string>();
-  forEachIdentifier(text, (id) => void identifiers.add(id));
+  const tokens: string[] = [];
+  forEachIdentifier(text, (id) => {
+    if (identifiers.has(id)) return;
+    identifiers.add(id);
+    pushIdentifierTokens(id, tokens);
+  });
   const out = new Set<string>();
-  for (const token of new Set(tokenizeCode([...identifiers].join(" ")))) out.add(normaliseTerm(token));
+  for (const token of tokens) out.add(normaliseTerm(token));
   return out;
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { normaliseTerm, tokenizeCode, tokenizePath } from "../../core/keyword/index.js";
+import { distinctTerms } from "../../core/keyword/tokenize.js";
 
 describe("tokenizeCode", () => {
   test("camelCase identifiers give their words and the whole identifier", () => {
@@ -60,5 +61,17 @@ describe("tokenizeCode", () => {
     expect(normaliseTerm("string")).toBe("string");
     expect(normaliseTerm("need")).toBe("need");
     expect(normaliseTerm("utf16s")).toBe("utf16s");
+  });
+});
+
+describe("distinctTerms", () => {
+  test("is the set of tokenizeCode's terms, normalised, however often an identifier repeats", () => {
+    const texts = [
+      "export function getUserById(id) { return getUserById(id) ?? users.get(id); } // get_user_by_id",
+      "margin: max-width; --dry-run flags; HTTPServer parses JSONValue and json_value, XMLHttpRequest",
+      "batched batching batches embeddings embedded Größe größe ΔT naïve 42 x i $scope _private",
+      "",
+    ];
+    for (const text of texts) expect(distinctTerms(text)).toEqual(new Set(tokenizeCode(text).map(normaliseTerm)));
   });
 });
