@@ -17,8 +17,8 @@ import { modelsDir } from "../paths.js";
 import type { EmbeddingProvider, EmbedPurpose } from "../types.js";
 import { IDENTIFIER_PREPROCESS, preprocessForEmbedding } from "./preprocess.js";
 import { textIdsEncoder } from "./text-ids.js";
-import { readFileInto } from "../files/read-into.js";
-import { embedTokenIds, modelFileBuffer, staticTableFromOnnx } from "./static-table.js";
+import { fileIntoOnDemand } from "../files/read-into.js";
+import { embedTokenIds, modelFileBuffer, staticTableFromOnnx, type StaticTable } from "./static-table.js";
 import { importTransformers, MissingTransformersError } from "./transformers-runtime.js";
 import { WORDPIECE_FILE, wordPieceFromFileText, wordPieceFromTokenizerJson, type WordPieceVocab } from "./wordpiece.js";
 
@@ -252,12 +252,21 @@ function loadStaticDirect(src: Exclude<LocalModelSource, { kind: "missing" }>, d
   const wordPiece = loadWordPiece(dir);
   if (!wordPiece) return null;
   // Read into the memory the table is summed in (static-table.ts): the table is a view of it.
-  const table = staticTableFromOnnx(readFileInto(join(dir, "onnx", "model.onnx"), modelFileBuffer));
+  // Its rows are read as texts use them: a process that embeds only queries reads ~1% of them.
+  const file = fileIntoOnDemand(join(dir, "onnx", "model.onnx"), modelFileBuffer);
+  let table: StaticTable | null = null;
+  try {
+    table = staticTableFromOnnx(file.bytes, file.ensure);
+  } finally {
+    if (!table) file.close();
+  }
   if (!table) return null;
   const maxLength = Math.min(Number(readTokenizerConfig(dir).model_max_length) || 512, 8192);
   const idsOf = textIdsEncoder(wordPiece, maxLength);
   return {
-    async dispose() {},
+    async dispose() {
+      file.close();
+    },
     async embed(texts: string[]) {
       return { data: embedTokenIds(table, texts.map(idsOf)), dim: table.dim };
     },

@@ -1,7 +1,9 @@
 // Just enough of ONNX's protobuf format to read a model file's graph: each node's operator and
 // input names, and each initializer tensor's name, shape, element type and raw bytes. The raw
-// bytes are views into the given buffer, never copies, so a 17 MB table costs no second 17 MB.
-// Portable (no Node built-ins): the browser build reads the same file.
+// bytes are views into the given buffer, never copies, so a 17 MB table costs no second 17 MB;
+// nor are they read: a buffer filled on demand (`ensure`) needs only the graph's structure in
+// place, and its tensors' bytes when they are used. Portable (no Node built-ins): the browser
+// build reads the same file.
 
 /** ONNX TensorProto.DataType values this project reads. */
 export const ONNX_FLOAT = 1;
@@ -44,6 +46,15 @@ const WIRE_FIXED32 = 5;
 
 const utf8 = new TextDecoder();
 
+/**
+ * Makes bytes [start, end) of a buffer filled on demand hold the file's bytes; may return true
+ * once the whole file is in the buffer (no call is needed after that).
+ */
+export type EnsureBytes = (start: number, end: number) => boolean | void;
+
+/** Longest varint: ten bytes. */
+const VARINT_MAX = 10;
+
 /** A cursor over one protobuf message. */
 class Reader {
   pos: number;
@@ -51,11 +62,13 @@ class Reader {
     readonly buf: Uint8Array,
     start: number,
     readonly end: number,
+    readonly ensure: EnsureBytes,
   ) {
     this.pos = start;
   }
 
   varint(): number {
+    this.ensure(this.pos, Math.min(this.end, this.pos + VARINT_MAX));
     // multiplication, not shifts: lengths and int64 dims can pass 2^31
     let value = 0;
     let scale = 1;
@@ -95,13 +108,14 @@ class Reader {
 
   string(): string {
     const [s, e] = this.bytes();
+    this.ensure(s, e);
     return utf8.decode(this.buf.subarray(s, e));
   }
 }
 
-function readNode(buf: Uint8Array, start: number, end: number): OnnxNode {
+function readNode(buf: Uint8Array, start: number, end: number, ensure: EnsureBytes): OnnxNode {
   const node: OnnxNode = { opType: "", inputs: [] };
-  const r = new Reader(buf, start, end);
+  const r = new Reader(buf, start, end, ensure);
   r.fields((field, wire) => {
     if (field === NODE_INPUT && wire === WIRE_BYTES) node.inputs.push(r.string());
     else if (field === NODE_OP_TYPE && wire === WIRE_BYTES) node.opType = r.string();
@@ -110,15 +124,15 @@ function readNode(buf: Uint8Array, start: number, end: number): OnnxNode {
   return node;
 }
 
-function readTensor(buf: Uint8Array, start: number, end: number): OnnxTensor {
+function readTensor(buf: Uint8Array, start: number, end: number, ensure: EnsureBytes): OnnxTensor {
   const tensor: OnnxTensor = { name: "", dims: [], dataType: 0, raw: null };
   let external = false;
-  const r = new Reader(buf, start, end);
+  const r = new Reader(buf, start, end, ensure);
   r.fields((field, wire) => {
     if (field === TENSOR_DIMS && wire === WIRE_VARINT) tensor.dims.push(r.varint());
     else if (field === TENSOR_DIMS && wire === WIRE_BYTES) {
       const [s, e] = r.bytes();
-      const packed = new Reader(buf, s, e);
+      const packed = new Reader(buf, s, e, ensure);
       while (packed.pos < e) tensor.dims.push(packed.varint());
     } else if (field === TENSOR_DATA_TYPE && wire === WIRE_VARINT) tensor.dataType = r.varint();
     else if (field === TENSOR_NAME && wire === WIRE_BYTES) tensor.name = r.string();
@@ -132,30 +146,35 @@ function readTensor(buf: Uint8Array, start: number, end: number): OnnxTensor {
   return tensor;
 }
 
-/** Reads the graph of an ONNX model file. Throws one line on bytes that are not one. */
-export function readOnnxGraph(bytes: Uint8Array): OnnxGraph {
+const whole: EnsureBytes = () => {};
+
+/**
+ * Reads the graph of an ONNX model file, from bytes that hold all of it or that `ensure` fills
+ * as they are read (tensors' raw bytes are left to their user). Throws one line on bytes that are not one.
+ */
+export function readOnnxGraph(bytes: Uint8Array, ensure: EnsureBytes = whole): OnnxGraph {
   try {
-    return readGraph(bytes);
+    return readGraph(bytes, ensure);
   } catch (e) {
     throw new Error(`not an ONNX model file (${e instanceof Error ? e.message : String(e)})`);
   }
 }
 
-function readGraph(bytes: Uint8Array): OnnxGraph {
+function readGraph(bytes: Uint8Array, ensure: EnsureBytes): OnnxGraph {
   const graph: OnnxGraph = { nodes: [], initializers: new Map() };
   let found = false;
-  const model = new Reader(bytes, 0, bytes.length);
+  const model = new Reader(bytes, 0, bytes.length, ensure);
   model.fields((field, wire) => {
     if (field !== MODEL_GRAPH || wire !== WIRE_BYTES) return model.skip(wire);
     found = true;
     const [gs, ge] = model.bytes();
-    const g = new Reader(bytes, gs, ge);
+    const g = new Reader(bytes, gs, ge, ensure);
     g.fields((gf, gw) => {
       if (gw !== WIRE_BYTES || (gf !== GRAPH_NODE && gf !== GRAPH_INITIALIZER)) return g.skip(gw);
       const [s, e] = g.bytes();
-      if (gf === GRAPH_NODE) graph.nodes.push(readNode(bytes, s, e));
+      if (gf === GRAPH_NODE) graph.nodes.push(readNode(bytes, s, e, ensure));
       else {
-        const t = readTensor(bytes, s, e);
+        const t = readTensor(bytes, s, e, ensure);
         graph.initializers.set(t.name, t);
       }
     });

@@ -6,7 +6,7 @@
 // modelFileBuffer() lies in a WebAssembly kernel's memory, which sums the rows 16 weights at a
 // time (token-sum.wat; ~5x the plain loop, which stands in where SIMD is missing).
 // Portable (no Node built-ins).
-import { ONNX_FLOAT, ONNX_INT8, readOnnxGraph } from "./onnx-reader.js";
+import { ONNX_FLOAT, ONNX_INT8, readOnnxGraph, type EnsureBytes } from "./onnx-reader.js";
 import { compiledWasm } from "../wasm-module.js";
 import { TOKEN_SUM_WASM } from "./token-sum-wasm.js";
 
@@ -19,6 +19,11 @@ export interface StaticTable {
   scales: Float32Array;
   /** The kernel whose memory holds the file's bytes; null: the plain loop sums the rows. */
   kernel: SumKernel | null;
+  /**
+   * For a file read on demand: makes rows [from, to) present, and says whether the whole file
+   * now is (then the table drops it). Null when every row is in memory.
+   */
+  loadRows: ((from: number, to: number) => boolean) | null;
 }
 
 /** Distinct ids summed per kernel call, and the longest row the kernel's accumulator holds. */
@@ -82,10 +87,13 @@ const STATIC_GRAPH_OPS = ["Mul", "Gather", "Gather", "Cast", "Mul", "ReduceSum",
 
 /**
  * The table of a static-embedding model.onnx; null when the graph is any other model (which
- * then needs an inference runtime). Throws when the bytes are not an ONNX file at all.
+ * then needs an inference runtime). Throws when the bytes are not an ONNX file at all. With
+ * `ensure`, the bytes are filled on demand (core/files/read-into.ts): the graph's structure and
+ * the scales are read now, each row of weights when a text first uses it (a query touches a
+ * few dozen of the 65,536).
  */
-export function staticTableFromOnnx(bytes: Uint8Array): StaticTable | null {
-  const graph = readOnnxGraph(bytes);
+export function staticTableFromOnnx(bytes: Uint8Array, ensure?: EnsureBytes): StaticTable | null {
+  const graph = readOnnxGraph(bytes, ensure);
   if (graph.nodes.map((n) => n.opType).join() !== STATIC_GRAPH_OPS.join()) return null;
   const [, gatherRows, gatherScales] = graph.nodes;
   const table = graph.initializers.get(gatherRows.inputs[0]);
@@ -95,11 +103,26 @@ export function staticTableFromOnnx(bytes: Uint8Array): StaticTable | null {
   if (table.dims.length !== 2 || !(rows > 0 && dim > 0) || table.raw.length !== rows * dim) return null;
   if (scale.dims.reduce((a, b) => a * b, 1) !== rows || scale.raw.length !== rows * 4) return null;
   const weights = new Int8Array(table.raw.buffer, table.raw.byteOffset, rows * dim);
+  ensure?.(scale.raw.byteOffset - bytes.byteOffset, scale.raw.byteOffset - bytes.byteOffset + scale.raw.length);
   // 4 bytes a row: copied, because the file offset need not be aligned for a Float32Array view
   const scales = new Float32Array(rows);
   const view = new DataView(scale.raw.buffer, scale.raw.byteOffset, scale.raw.length);
   for (let i = 0; i < rows; i++) scales[i] = view.getFloat32(i * 4, true);
-  return { rows, dim, weights, scales, kernel: kernelFor(weights, rows, dim) };
+  const weightsAt = weights.byteOffset - bytes.byteOffset;
+  const loadRows = ensure ? (from: number, to: number) => ensure(weightsAt + from * dim, weightsAt + to * dim) === true : null;
+  return { rows, dim, weights, scales, kernel: kernelFor(weights, rows, dim), loadRows };
+}
+
+/** Rows `ids` of the table present in memory (all of them from then on once the file is). */
+function loadIds(table: StaticTable, ids: ArrayLike<number>, n: number): void {
+  const load = table.loadRows;
+  if (!load) return;
+  for (let j = 0; j < n; j++) {
+    if (load(ids[j], ids[j] + 1)) {
+      table.loadRows = null;
+      return;
+    }
+  }
 }
 
 /**
@@ -144,6 +167,7 @@ function plainSum(table: StaticTable): (ids: readonly number[]) => Float32Array 
       checkId(table, id);
       if (counts[id]++ === 0) distinct.push(id);
     }
+    loadIds(table, distinct, distinct.length);
     acc.fill(0);
     for (let j = 0; j < distinct.length; j++) {
       const id = distinct[j];
@@ -171,6 +195,7 @@ function kernelSum(table: StaticTable, kernel: SumKernel): (ids: readonly number
   const weightsAt = table.weights.byteOffset;
   // Sums the n distinct ids gathered so far, each times its scale and count, into acc.
   const flush = (n: number) => {
+    loadIds(table, distinct, n);
     for (let j = 0; j < n; j++) {
       const id = distinct[j];
       factors[j] = scales[id] * counts[id];

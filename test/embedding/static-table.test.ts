@@ -17,6 +17,7 @@ import { encodeWordPiece, wordPieceFromTokenizerJson } from "../../core/embeddin
 import { modelsDir } from "../../core/paths.js";
 import type { EmbeddingProvider } from "../../core/types.js";
 import { ensureBuilt, repoRoot } from "../indexing/dist-build.js";
+import { fileIntoOnDemand } from "../../core/files/read-into.js";
 
 const modelDir = join(modelsDir(), BUNDLED_MODEL_ID);
 const onnxBytes = readFileSync(join(modelDir, "onnx", "model.onnx"));
@@ -144,6 +145,38 @@ describe("the bundled model without an inference runtime", () => {
     expect(worst).toBeGreaterThanOrEqual(0.999);
     // the long texts really were cut at the model's limit
     expect(encodeWordPiece(preprocessForEmbedding(edgeTexts.at(-1)!), wordPiece, MAX_LENGTH)).toHaveLength(MAX_LENGTH);
+  });
+
+  it("reads a model file on demand: a query reads a few rows, every vector is the file read whole's", () => {
+    const whole = staticTableFromOnnx(onnxBytes)!;
+    // the kernel sums in another order than the plain loop: equal within float32 rounding
+    const expectClose = (a: Float32Array, b: Float32Array) => {
+      expect(a.length).toBe(b.length);
+      let worst = 0;
+      for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]));
+      expect(worst).toBeLessThan(1e-5);
+    };
+    for (const alloc of [modelFileBuffer, (size: number) => new Uint8Array(size)]) {
+      const file = fileIntoOnDemand(join(modelDir, "onnx", "model.onnx"), alloc);
+      const table = staticTableFromOnnx(file.bytes, file.ensure)!;
+      expect([table.rows, table.dim]).toEqual([whole.rows, whole.dim]);
+      expect(table.scales).toEqual(whole.scales);
+      const queries = ["where are embeddings batched", "parse the configuration file", "getUserById"].map((t) =>
+        encodeWordPiece(preprocessForEmbedding(t), wordPiece, MAX_LENGTH),
+      );
+      expectClose(embedTokenIds(table, queries), embedTokenIds(whole, queries));
+      // most of the table is still unread (zero where nothing was read yet)
+      expect(table.loadRows).not.toBeNull();
+      const unreadRow = 60_000;
+      expect(queries.flat()).not.toContain(unreadRow);
+      expect(table.weights.subarray(unreadRow * table.dim, (unreadRow + 1) * table.dim).every((w) => w === 0)).toBe(true);
+      // real texts use more and more rows until the rest is read at once
+      const rows = realTexts().map((t) => encodeWordPiece(preprocessForEmbedding(t), wordPiece, MAX_LENGTH));
+      rows.push(Array.from({ length: table.rows }, (_, i) => i));
+      expectClose(embedTokenIds(table, rows), embedTokenIds(whole, rows));
+      expect(table.loadRows).toBeNull();
+      expect(Buffer.from(file.bytes).equals(onnxBytes)).toBe(true);
+    }
   });
 
   it("sums a batch row by row as the graph does, zero rows staying zero", () => {
