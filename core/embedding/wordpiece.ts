@@ -6,9 +6,10 @@
 // same output. Portable: no Node built-ins.
 
 import { boundedMemo } from "../bounded-memo.js";
+import { VocabTable, type TokenLookup } from "./vocab-table.js";
 
 export interface WordPieceVocab {
-  vocab: Map<string, number>;
+  vocab: TokenLookup;
   unkId: number;
   clsId: number;
   sepId: number;
@@ -35,12 +36,13 @@ export function wordPieceFromTokenizerJson(json: unknown): WordPieceVocab | null
   // Object.keys and a loop: Object.entries took 126 ms for the bundled 65k-entry vocabulary, this 35.
   const vocab = new Map<string, number>();
   for (const token of Object.keys(plain.vocab)) vocab.set(token, plain.vocab[token]);
-  return wordPieceOf(vocab, plain.settings);
+  return wordPieceOf(vocab, plain.settings, longestEntry(vocab));
 }
 
 /**
  * The same vocabulary as one text file that loads in a few milliseconds (parsing the 1.1 MB
- * tokenizer.json of the bundled model took ~110 ms, its vocabulary map ~50 more): a first line
+ * tokenizer.json of the bundled model took ~110 ms, its vocabulary map ~50 more; the file is
+ * looked up where it was read, vocab-table.ts): a first line
  * of JSON settings, then one token per line in id order. Null when the tokenizer is not plain
  * BERT WordPiece, or a token holds a line break.
  */
@@ -68,10 +70,8 @@ export function wordPieceFromFileText(text: string): WordPieceVocab | null {
     return null;
   }
   if (settings.format !== WORDPIECE_FILE_FORMAT) return null;
-  const tokens = text.slice(firstBreak + 1, text.endsWith("\n") ? -1 : undefined).split("\n");
-  const vocab = new Map<string, number>();
-  for (let i = 0; i < tokens.length; i++) vocab.set(tokens[i], i);
-  return wordPieceOf(vocab, settings);
+  const vocab = text.endsWith("\n") ? VocabTable.fromLines(text, firstBreak + 1) : VocabTable.fromLines(text + "\n", firstBreak + 1);
+  return wordPieceOf(vocab, settings, vocab.longest);
 }
 
 /** The vocabulary and settings of a tokenizer.json, or null unless it is BERT WordPiece wrapped in [CLS] … [SEP]. */
@@ -94,7 +94,7 @@ function plainWordPiece(json: unknown): { vocab: Record<string, number>; setting
   };
 }
 
-function wordPieceOf(vocab: Map<string, number>, settings: WordPieceSettings): WordPieceVocab | null {
+function wordPieceOf(vocab: TokenLookup, settings: WordPieceSettings, longestPiece: number): WordPieceVocab | null {
   const unkId = vocab.get(settings.unkToken);
   const clsId = vocab.get("[CLS]");
   const sepId = vocab.get("[SEP]");
@@ -108,7 +108,7 @@ function wordPieceOf(vocab: Map<string, number>, settings: WordPieceSettings): W
     padId,
     prefix: settings.prefix,
     maxInputCharsPerWord: settings.maxInputCharsPerWord,
-    longestPiece: longestEntry(vocab),
+    longestPiece,
     piecesOf: () => [],
   };
   wp.piecesOf = boundedMemo((word) => (isPlainWord(word) ? splitIntoPieces(word, wp) : encodeOtherWord(word, wp)), 20_000);
