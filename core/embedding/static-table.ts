@@ -82,6 +82,8 @@ function kernelFor(weights: Int8Array, rows: number, dim: number): SumKernel | n
   };
 }
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 /** The exact operator sequence of the static table graph (models/scripts/train.py, export_onnx). */
 const STATIC_GRAPH_OPS = ["Mul", "Gather", "Gather", "Cast", "Mul", "ReduceSum", "LpNormalization"];
 
@@ -105,9 +107,14 @@ export function staticTableFromOnnx(bytes: Uint8Array, ensure?: EnsureBytes): St
   const weights = new Int8Array(table.raw.buffer, table.raw.byteOffset, rows * dim);
   ensure?.(scale.raw.byteOffset - bytes.byteOffset, scale.raw.byteOffset - bytes.byteOffset + scale.raw.length);
   // 4 bytes a row: copied, because the file offset need not be aligned for a Float32Array view
-  const scales = new Float32Array(rows);
-  const view = new DataView(scale.raw.buffer, scale.raw.byteOffset, scale.raw.length);
-  for (let i = 0; i < rows; i++) scales[i] = view.getFloat32(i * 4, true);
+  // (one memory copy where the machine is little-endian, as ONNX stores them)
+  let scales: Float32Array;
+  if (LITTLE_ENDIAN) scales = new Float32Array(new Uint8Array(scale.raw).buffer);
+  else {
+    scales = new Float32Array(rows);
+    const view = new DataView(scale.raw.buffer, scale.raw.byteOffset, scale.raw.length);
+    for (let i = 0; i < rows; i++) scales[i] = view.getFloat32(i * 4, true);
+  }
   const weightsAt = weights.byteOffset - bytes.byteOffset;
   const loadRows = ensure ? (from: number, to: number) => ensure(weightsAt + from * dim, weightsAt + to * dim) === true : null;
   return { rows, dim, weights, scales, kernel: kernelFor(weights, rows, dim), loadRows };
