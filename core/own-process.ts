@@ -20,10 +20,24 @@ const OWN_PROCESS_V8_FLAGS = [
   // nursery more often costs no measurable time: bench tree peak RSS 451-463 -> 402-410 MB,
   // 100k files 655-659 -> 617-634 MB, a serving process at 100k 277 -> 245-251 MB. Read at each
   // growth, so it takes effect at run time (--max-semi-space-size does only at process start).
+  // V8 puts it back to 2 whenever it sets up an isolate: a worker sets it again (ownProcessTuned).
   "--semi-space-growth-factor=1",
 ];
 
+let tuned = false;
+
 export function tuneOwnProcess(): void {
   if (process.versions.bun) return;
+  tuned = true;
   for (const flag of OWN_PROCESS_V8_FLAGS) setFlagsFromString(flag);
+}
+
+/**
+ * Whether this process took the settings. V8 resets the young generation's growth factor (to at
+ * least 2, for every isolate of the process) while it sets up a worker thread's isolate, so a
+ * worker of such a process takes them again as its first step (core/indexing/worker-v8.ts);
+ * a library's host that did not take them is left alone.
+ */
+export function ownProcessTuned(): boolean {
+  return tuned;
 }

@@ -7,8 +7,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { RagConfig } from "../config/defaults.js";
+import { ownProcessTuned } from "../own-process.js";
 import { packageRoot } from "../paths.js";
 import type { FileToPrepare, PreparedFile } from "./prepare-file.js";
+import type { WorkerStart } from "./worker-v8.js";
 
 /**
  * Below this many bytes to chunk, a pass does it in-process. A worker costs ~25 MB and a
@@ -85,7 +87,10 @@ export class ChunkPool {
 
   private constructor(script: string, size: number, config: RagConfig, root: string, lowPriority: boolean) {
     for (let i = 0; i < size; i++) {
-      const worker = new Worker(script, { resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
+      const worker = new Worker(script, {
+        workerData: { tunedProcess: ownProcessTuned() } satisfies WorkerStart,
+        resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+      });
       const slot: Slot = { worker, sent: [] };
       worker.postMessage({ type: "init", config, root, lowPriority, claims: this.claims });
       worker.on("message", (msg: { id: number; result: PreparedFile }) => {

@@ -1,5 +1,6 @@
 // Entry of a chunking worker thread (bundled to dist/chunk-worker.js). Holds its own
 // tree-sitter parsers, so two workers chunk two files at once on two cores.
+import "./worker-v8.js";
 import { parentPort } from "node:worker_threads";
 import type { RagConfig } from "../config/defaults.js";
 import { loadCustomChunkers } from "../chunking/index.js";
