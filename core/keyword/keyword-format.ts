@@ -3,6 +3,7 @@
 import { ByteReader, ByteWriter, type ByteSink } from "./bytes.js";
 import { PackedStrings } from "./packed-strings.js";
 import { EncodedPostings, encodePostings, type BasePostings } from "./postings.js";
+import { rowBytes } from "./vector-codes.js";
 
 const MAGIC = [0x4f, 0x43, 0x52, 0x4b]; // "OCRK"
 /**
@@ -11,9 +12,9 @@ const MAGIC = [0x4f, 0x43, 0x52, 0x4b]; // "OCRK"
  * 2: terms stored in string order. 3-4: -ing/-ed folding in normaliseTerm. 5: the documents'
  * vectors as int8 codes. 6: postings as (gap, tf) pairs behind a table of where each term's
  * start, so that a loaded index reads only the terms a query has; paths, languages and kinds
- * in string order (binary-searched where loaded).
+ * in string order (binary-searched where loaded). 7: the vectors as 4-bit codes (vector-codes.ts).
  */
-const FORMAT_VERSION = 6;
+const FORMAT_VERSION = 7;
 
 /** Bytes at the start of a file that say whether it is a keyword index of this format. */
 export const FORMAT_HEAD_BYTES = MAGIC.length + 1;
@@ -147,7 +148,7 @@ export function readParts(bytes: Uint8Array): LoadedParts {
   if (dimension > 0) {
     vectors.scales = r.block();
     vectors.codes = r.block();
-    if (vectors.scales.length !== docCount * 4 || vectors.codes.length !== docCount * dimension) throw new Error("vector codes do not match the document count");
+    if (vectors.scales.length !== docCount * 4 || vectors.codes.length !== docCount * rowBytes(dimension)) throw new Error("vector codes do not match the document count");
   }
   for (const b of MAGIC) if (r.u8() !== b) throw new Error("bad trailer (truncated?)");
   if (!r.done) throw new Error("trailing bytes");

@@ -1,23 +1,26 @@
-// Every chunk's vector as int8 codes with a per-row scale, beside the keyword postings and in
-// the same document numbering, so that a vector search is an exact scan of the whole index:
-// 256 bytes a chunk, scanned at ~2 ms per 100k chunks by a WebAssembly SIMD loop
-// (int8-scan.wat), with no approximate index to build, hold in memory while building, or
-// rebuild as the index grows. Cosine scores match the float vectors' to about 1e-3.
+// Every chunk's vector as 4-bit codes (-7..7) with a per-row scale, beside the keyword postings
+// and in the same document numbering, so that a vector search is an exact scan of the whole
+// index: 128 bytes a chunk of 256 dimensions, scanned against the query's int8 codes by a
+// WebAssembly SIMD loop (int4-scan.wat), with no approximate index to build, hold in memory
+// while building, or rebuild as the index grows. Cosine scores are the float vectors' within
+// ~0.007 on average (0.02 at worst, on the bundled model's vectors of real code); ranking on the
+// dev benchmarks was the same as with 8-bit codes (docs/retrieval.md), at half the bytes to
+// store, read and scan.
 // The kernel scans codes in its own memory. An index being built keeps them there; a keyword
 // file is read straight into a kernel's memory (keywordFileBuffer()), so a loaded index scans
 // the file's own bytes: copying 28 MB of codes into fresh memory cost ~120 ms of every load.
 // Portable: no Node built-ins (browsers and Bun run the same loop; a plain loop stands in where
 // WebAssembly SIMD is missing).
 import { compiledWasm } from "../wasm-module.js";
-import { INT8_SCAN_WASM } from "./int8-scan-wasm.js";
+import { INT4_SCAN_WASM } from "./int4-scan-wasm.js";
 import { TopK } from "./top-k.js";
 
 /** Rows scanned per call into the kernel: its output buffer holds this many scores. */
 const BLOCK_ROWS = 4096;
 /** Where the kernel's memory holds the query, the block's scores, and the codes (or a file holding them). */
 const QUERY_AT = 0;
-const MAX_STRIDE = 8192;
-const SCORES_AT = QUERY_AT + MAX_STRIDE;
+const MAX_DIMENSIONS = 8192;
+const SCORES_AT = QUERY_AT + MAX_DIMENSIONS;
 const CODES_AT = SCORES_AT + BLOCK_ROWS * 4;
 const PAGE = 65536;
 
@@ -28,7 +31,7 @@ interface Kernel {
 
 /** A kernel instance whose memory has at least `bytes` bytes; null where SIMD is not available. */
 function newKernel(bytes: number): Kernel | null {
-  const module = compiledWasm(INT8_SCAN_WASM);
+  const module = compiledWasm(INT4_SCAN_WASM);
   if (!module) return null;
   try {
     const instance = new WebAssembly.Instance(module, {});
@@ -45,7 +48,7 @@ function growTo(kernel: Kernel, bytes: number): void {
   if (bytes > have) kernel.memory.grow(Math.ceil((bytes - have) / PAGE));
 }
 
-/** Room keywordFileBuffer() leaves after a file, at least (32k rows of 256 codes). */
+/** Room keywordFileBuffer() leaves after a file, at least (64k rows of 256 dimensions). */
 const FILE_HEADROOM_MIN = 8 << 20;
 
 /** Kernels whose memory holds a file read through keywordFileBuffer(), by that memory's buffer. */
@@ -66,18 +69,66 @@ export function keywordFileBuffer(size: number): Uint8Array {
   return new Uint8Array(kernel.memory.buffer, CODES_AT, size);
 }
 
-/** Quantises a vector into `out` (length ≥ its length); returns the scale (0 for a zero vector). */
-export function quantise(vector: ArrayLike<number>, out: Int8Array, at = 0): number {
+/** Largest code of a row: codes are -7..7, stored as code + 8 in half a byte. */
+const ROW_LEVELS = 7;
+/** Largest code of a query (int8: the query's precision costs nothing to store). */
+const QUERY_LEVELS = 127;
+
+/** Bytes a row of `dimension` codes takes: 16 bytes per 32 dimensions (the kernel's step). */
+export function rowBytes(dimension: number): number {
+  return Math.ceil(dimension / 32) * 16;
+}
+
+/**
+ * Where dimension `d`'s code lies in a row: byte 16·⌊d/32⌋ + d mod 16, the low half for
+ * d mod 32 < 16, else the high half (so the kernel unpacks 16 consecutive dimensions at once).
+ */
+function byteOf(d: number): number {
+  return ((d >> 5) << 4) + (d & 15);
+}
+
+function isHigh(d: number): boolean {
+  return (d & 16) !== 0;
+}
+
+/** Largest absolute value of a vector (0 when it has none, or NaN). */
+function maxAbs(vector: ArrayLike<number>): number {
   let max = 0;
   for (let i = 0; i < vector.length; i++) max = Math.max(max, Math.abs(vector[i]));
-  if (!(max > 0)) return 0;
-  const scale = max / 127;
-  for (let i = 0; i < vector.length; i++) out[at + i] = Math.round(vector[i] / scale);
+  return max > 0 ? max : 0;
+}
+
+/** Quantises a query into int8 `out` (zeros past its length); returns the scale (0 for a zero vector). */
+export function quantise(vector: ArrayLike<number>, out: Int8Array): number {
+  const max = maxAbs(vector);
+  if (max === 0) return 0;
+  const scale = max / QUERY_LEVELS;
+  for (let i = 0; i < vector.length; i++) out[i] = Math.round(vector[i] / scale);
   return scale;
 }
 
+/** Quantises a vector into the row of `stride` bytes at `at` of `codes`; returns the scale (0 for a zero vector). */
+function quantiseRow(vector: ArrayLike<number>, codes: Uint8Array, at: number, stride: number): number {
+  codes.fill(0x88, at, at + stride); // every code 0, padding included
+  const max = maxAbs(vector);
+  if (max === 0) return 0;
+  const scale = max / ROW_LEVELS;
+  for (let d = 0; d < vector.length; d++) {
+    const nibble = Math.round(vector[d] / scale) + 8;
+    const b = at + byteOf(d);
+    codes[b] = isHigh(d) ? (codes[b] & 0x0f) | (nibble << 4) : (codes[b] & 0xf0) | nibble;
+  }
+  return scale;
+}
+
+/** Code of dimension `d` in the row at `at`. */
+function codeAt(codes: Uint8Array, at: number, d: number): number {
+  const byte = codes[at + byteOf(d)];
+  return (isHigh(d) ? byte >> 4 : byte & 0x0f) - 8;
+}
+
 export class VectorCodes {
-  /** Vector length (0 until the first vector arrives) and the row length in bytes (a multiple of 16). */
+  /** Vector length (0 until the first vector arrives) and the row length in bytes (rowBytes()). */
   private dimension = 0;
   private stride = 0;
   private rows = 0;
@@ -90,8 +141,8 @@ export class VectorCodes {
   /** Whether the kernel's memory is this object's own (it may grow) or a loaded file's (it may not). */
   private ownsMemory = true;
   /** Codes when there is no kernel: capacity × stride bytes. */
-  private plain: Int8Array<ArrayBufferLike> = new Int8Array(0);
-  private readonly queryCodes = new Int8Array(MAX_STRIDE);
+  private plain: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
+  private readonly queryCodes = new Int8Array(MAX_DIMENSIONS);
 
   /** `simd: false` scans with the plain loop (tests hold the two to the same answers). */
   constructor(private readonly simd = true) {}
@@ -116,9 +167,7 @@ export class VectorCodes {
       return;
     }
     if (vector.length !== this.dimension) throw new Error(`a vector of ${vector.length} dimensions among vectors of ${this.dimension}: re-index with --force`);
-    const codes = this.codes();
-    codes.fill(0, row * this.stride, (row + 1) * this.stride);
-    this.scales[row] = quantise(vector, codes, row * this.stride);
+    this.scales[row] = quantiseRow(vector, this.codes(), row * this.stride, this.stride);
   }
 
   /** Row `row`'s vector as stored (quantised), or null. */
@@ -126,7 +175,7 @@ export class VectorCodes {
     if (row >= this.rows || this.scales[row] === 0) return null;
     const codes = this.codes();
     const out = new Float32Array(this.dimension);
-    for (let i = 0; i < this.dimension; i++) out[i] = codes[row * this.stride + i] * this.scales[row];
+    for (let d = 0; d < this.dimension; d++) out[d] = codeAt(codes, row * this.stride, d) * this.scales[row];
     return out;
   }
 
@@ -153,7 +202,7 @@ export class VectorCodes {
     if (this.dimension === 0 || k <= 0 || this.rows === 0) return [];
     if (query.length !== this.dimension) throw new Error(`the query vector has ${query.length} dimensions, the index ${this.dimension}: re-index with --force`);
     const q = this.queryCodes;
-    q.fill(0, 0, this.stride);
+    q.fill(0, 0, 2 * this.stride);
     const queryScale = quantise(query, q);
     if (queryScale === 0) return [];
     const heap = new TopK(k);
@@ -165,7 +214,7 @@ export class VectorCodes {
     };
     if (this.kernel) {
       const { memory, scan } = this.kernel;
-      new Int8Array(memory.buffer, QUERY_AT, this.stride).set(q.subarray(0, this.stride));
+      new Int8Array(memory.buffer, QUERY_AT, 2 * this.stride).set(q.subarray(0, 2 * this.stride));
       for (let start = 0; start < this.rows; start += BLOCK_ROWS) {
         const n = Math.min(BLOCK_ROWS, this.rows - start);
         scan(this.codesAt + start * this.stride, n, this.stride, QUERY_AT, SCORES_AT);
@@ -177,44 +226,42 @@ export class VectorCodes {
       for (let row = 0; row < this.rows; row++) {
         let dot = 0;
         const base = row * this.stride;
-        for (let j = 0; j < this.dimension; j++) dot += codes[base + j] * q[j];
+        for (let d = 0; d < this.dimension; d++) dot += codeAt(codes, base, d) * q[d];
         take(row, dot);
       }
     }
     return heap.sorted().map(([row, s]) => [row, Math.min(1, Math.max(0, s))]);
   }
 
-  /** The stored form: dimension, then per row its scale and codes (rows without a vector: scale 0). */
+  /** The stored form: dimension, then per row its scale and rowBytes(dimension) bytes of codes (rows without a vector: scale 0). */
   toBytes(): { dimension: number; rows: number; scales: Uint8Array; codes: Uint8Array } {
     const codes = this.codes();
     const scales = new Uint8Array(this.scales.buffer.slice(0, this.rows * 4));
-    // Unpadded rows (256 dimensions) are stored as they are kept: a view, copied by the writer.
-    if (this.stride === this.dimension) return { dimension: this.dimension, rows: this.rows, scales, codes: new Uint8Array(codes.buffer, codes.byteOffset, this.rows * this.dimension) };
-    const packed = new Int8Array(this.rows * this.dimension);
-    for (let r = 0; r < this.rows; r++) packed.set(codes.subarray(r * this.stride, r * this.stride + this.dimension), r * this.dimension);
-    return { dimension: this.dimension, rows: this.rows, scales, codes: new Uint8Array(packed.buffer) };
+    // A view of the rows as they are kept, copied by the writer.
+    return { dimension: this.dimension, rows: this.rows, scales, codes: codes.subarray(0, this.rows * this.stride) };
   }
 
   /**
-   * Codes as toBytes() gives them. Where `codes` lie in memory from keywordFileBuffer() and rows
-   * need no padding, they are scanned there (changes then write into that memory, and growing
-   * moves them out first); otherwise they are copied.
+   * Codes as toBytes() gives them. Where `codes` lie in memory from keywordFileBuffer(), they
+   * are scanned there (changes then write into that memory, and growing moves them out first);
+   * otherwise they are copied.
    */
   static fromBytes(dimension: number, rows: number, scales: Uint8Array, codes: Uint8Array, simd = true): VectorCodes {
     const v = new VectorCodes(simd);
     if (dimension === 0) return v;
-    if (scales.length !== rows * 4 || codes.length !== rows * dimension) throw new Error("vector codes do not match the document count");
+    const stride = rowBytes(dimension);
+    if (scales.length !== rows * 4 || codes.length !== rows * stride) throw new Error("vector codes do not match the document count");
     // A copy (new Uint8Array(view) always copies; a Node Buffer's slice() would not).
     const rowScales = new Float32Array(new Uint8Array(scales).buffer);
     const fileKernel = simd ? fileKernels.get(codes.buffer) : undefined;
-    if (fileKernel && Math.ceil(dimension / 16) * 16 === dimension) {
+    if (fileKernel) {
       v.dimension = dimension;
-      v.stride = dimension;
+      v.stride = stride;
       v.kernel = fileKernel;
       v.codesAt = codes.byteOffset;
       v.ownsMemory = false;
       // Rows that fit in the memory after the codes (keywordFileBuffer leaves room) need no move.
-      const spareRows = Math.floor((fileKernel.memory.buffer.byteLength - (codes.byteOffset + codes.length)) / dimension);
+      const spareRows = Math.floor((fileKernel.memory.buffer.byteLength - (codes.byteOffset + codes.length)) / stride);
       v.scales = new Float32Array(rows + Math.max(0, spareRows));
       v.scales.set(rowScales);
       v.rows = rows;
@@ -223,17 +270,14 @@ export class VectorCodes {
     v.start(dimension);
     v.ensureRows(rows);
     v.scales.set(rowScales);
-    const target = v.codes();
-    const source = new Int8Array(codes.buffer, codes.byteOffset, codes.length);
-    if (v.stride === dimension) target.set(source, 0);
-    else for (let r = 0; r < rows; r++) target.set(source.subarray(r * dimension, (r + 1) * dimension), r * v.stride);
+    v.codes().set(codes, 0);
     return v;
   }
 
   private start(dimension: number): void {
-    if (dimension > MAX_STRIDE) throw new Error(`vectors of ${dimension} dimensions are more than the ${MAX_STRIDE} the index keeps`);
+    if (dimension > MAX_DIMENSIONS) throw new Error(`vectors of ${dimension} dimensions are more than the ${MAX_DIMENSIONS} the index keeps`);
     this.dimension = dimension;
-    this.stride = Math.ceil(dimension / 16) * 16;
+    this.stride = rowBytes(dimension);
     this.kernel = this.simd ? newKernel(CODES_AT) : null;
     this.reserveCodes(this.capacity());
   }
@@ -245,7 +289,7 @@ export class VectorCodes {
       if (!this.ownsMemory) this.moveToOwnMemory();
       growTo(this.kernel, this.codesAt + capacity * this.stride);
     } else if (this.plain.length < capacity * this.stride) {
-      const plain = new Int8Array(capacity * this.stride);
+      const plain = new Uint8Array(capacity * this.stride);
       plain.set(this.plain);
       this.plain = plain;
     }
@@ -260,7 +304,7 @@ export class VectorCodes {
   private moveToOwnMemory(): void {
     const codes = this.codes();
     const own = newKernel(CODES_AT + codes.length);
-    if (own) new Int8Array(own.memory.buffer, CODES_AT, codes.length).set(codes);
+    if (own) new Uint8Array(own.memory.buffer, CODES_AT, codes.length).set(codes);
     else this.plain = codes.slice();
     this.kernel = own;
     this.codesAt = CODES_AT;
@@ -268,8 +312,8 @@ export class VectorCodes {
   }
 
   /** The codes as a view (the kernel's memory moves when it grows: never keep the view). */
-  private codes(): Int8Array<ArrayBufferLike> {
-    if (this.kernel) return new Int8Array(this.kernel.memory.buffer, this.codesAt, this.capacity() * this.stride);
+  private codes(): Uint8Array<ArrayBufferLike> {
+    if (this.kernel) return new Uint8Array(this.kernel.memory.buffer, this.codesAt, this.capacity() * this.stride);
     return this.plain;
   }
 

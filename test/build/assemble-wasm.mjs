@@ -9,7 +9,7 @@ import wabtInit from "wabt";
 
 /** Each kernel: its text source, the file embedding its bytes, and the constant naming them. */
 export const KERNELS = [
-  ["core/keyword/int8-scan.wat", "core/keyword/int8-scan-wasm.ts", "INT8_SCAN_WASM"],
+  ["core/keyword/int4-scan.wat", "core/keyword/int4-scan-wasm.ts", "INT4_SCAN_WASM"],
   ["core/embedding/token-sum.wat", "core/embedding/token-sum-wasm.ts", "TOKEN_SUM_WASM"],
 ].map(([wat, ts, name]) => ({ wat: fromRoot(wat), ts: fromRoot(ts), name }));
 

@@ -1,9 +1,9 @@
-// Vector search over the int8 codes the keyword index keeps: the same answers as exact cosine
-// over the float vectors, with the WebAssembly SIMD loop and with the plain one, through
-// filters, removals, merges and the binary form.
+// Vector search over the 4-bit codes the keyword index keeps: the answers of exact cosine over
+// the float vectors (but for near-ties), with the WebAssembly SIMD loop and with the plain one,
+// through filters, removals, merges and the binary form.
 import { describe, expect, it } from "vitest";
 import { KeywordIndex, type KeywordDoc } from "../../core/keyword/index.js";
-import { VectorCodes } from "../../core/keyword/vector-codes.js";
+import { rowBytes, VectorCodes } from "../../core/keyword/vector-codes.js";
 
 /** Deterministic unit vectors (mulberry32). */
 function vectors(n: number, dim: number, seed = 7): Float32Array[] {
@@ -35,19 +35,33 @@ function exactTop(all: Float32Array[], q: Float32Array, k: number, skip = new Se
 
 describe("vector codes", () => {
   for (const simd of [true, false]) {
-    it(`finds the exact nearest rows, scores within 0.01 (${simd ? "SIMD" : "plain loop"}; 100 dimensions, padded)`, () => {
+    it(`finds the exact nearest rows, scores within 0.03 (${simd ? "SIMD" : "plain loop"}; 100 dimensions, padded)`, () => {
       const all = vectors(3000, 100);
       const codes = new VectorCodes(simd);
       all.forEach((v, i) => codes.set(i, v));
       for (const q of vectors(20, 100, 99)) {
         const hits = codes.search(q, 10, () => true);
         const exact = exactTop(all, q, 10);
-        // Quantisation may swap near-ties; the sets agree and each score is the cosine's.
-        expect(hits.map(([r]) => r).filter((r) => exact.includes(r)).length).toBeGreaterThanOrEqual(9);
-        for (const [row, score] of hits) expect(Math.abs(score - Math.max(0, cosine(all[row], q)))).toBeLessThan(0.01);
+        // Quantisation may swap near-ties (random vectors have many); the sets agree and each
+        // score is the cosine's.
+        expect(hits.map(([r]) => r).filter((r) => exact.includes(r)).length).toBeGreaterThanOrEqual(8);
+        for (const [row, score] of hits) expect(Math.abs(score - Math.max(0, cosine(all[row], q)))).toBeLessThan(0.03);
       }
     });
   }
+
+  it("keeps half a byte per dimension (rows padded to 32 dimensions), and gives the vectors back as stored", () => {
+    expect([rowBytes(256), rowBytes(100), rowBytes(32), rowBytes(1)]).toEqual([128, 64, 16, 16]);
+    const all = vectors(10, 256);
+    const codes = new VectorCodes();
+    all.forEach((v, i) => codes.set(i, v));
+    expect(codes.toBytes().codes.length).toBe(10 * 128);
+    const back = codes.vector(3)!;
+    expect(back.length).toBe(256);
+    // each dimension within half a step (max / 7 / 2) of the original
+    const step = Math.max(...all[3].map(Math.abs)) / 7;
+    for (let d = 0; d < 256; d++) expect(Math.abs(back[d] - all[3][d])).toBeLessThanOrEqual(step / 2 + 1e-6);
+  });
 
   it("skips rows without a vector and rows the filter refuses", () => {
     const all = vectors(50, 32);
