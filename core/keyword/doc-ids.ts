@@ -2,17 +2,17 @@
 // index keeps the file's ids packed (a search decodes only the ids it returns): documents added
 // after the load are listed beside them and removals are marked, so the small changes of a
 // keyword delta file decode nothing; walking the whole table decodes it once. Portable.
-import type { PackedStrings } from "./packed-strings.js";
+import type { IdTable } from "./hex-ids.js";
 
 export class DocIds {
   /** Ids as loaded, documents [0, packed.length); null once `list` holds every id. */
-  private packed: PackedStrings | null = null;
+  private packed: IdTable | null = null;
   /** Removed documents among the packed ones. */
   private dead: Set<number> | null = null;
   /** Every id when not packed; else the ids of the documents after the packed ones. */
   private list: Array<string | null> = [];
 
-  static loaded(packed: PackedStrings): DocIds {
+  static loaded(packed: IdTable): DocIds {
     const ids = new DocIds();
     ids.packed = packed;
     return ids;
@@ -51,7 +51,7 @@ export class DocIds {
     return this.packed !== null;
   }
 
-  /** The live documents holding these ids, found without a map of every id (see PackedStrings.positionsOf). */
+  /** The live documents holding these ids, found without a map of every id (see IdTable.positionsOf). */
   find(ids: Iterable<string>): Map<string, number> {
     const wanted = new Set(ids);
     const out = new Map<string, number>();

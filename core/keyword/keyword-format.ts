@@ -4,6 +4,7 @@ import { ByteReader, ByteWriter, type ByteSink } from "./bytes.js";
 import { PackedStrings } from "./packed-strings.js";
 import { EncodedPostings, encodePostings, type BasePostings } from "./postings.js";
 import { rowBytes } from "./vector-codes.js";
+import { allHexIds, hexIdBytes, HexIds, type IdTable } from "./hex-ids.js";
 
 const MAGIC = [0x4f, 0x43, 0x52, 0x4b]; // "OCRK"
 /**
@@ -12,7 +13,8 @@ const MAGIC = [0x4f, 0x43, 0x52, 0x4b]; // "OCRK"
  * 2: terms stored in string order. 3-4: -ing/-ed folding in normaliseTerm. 5: the documents'
  * vectors as int8 codes. 6: postings as (gap, tf) pairs behind a table of where each term's
  * start, so that a loaded index reads only the terms a query has; paths, languages and kinds
- * in string order (binary-searched where loaded). 7: the vectors as 4-bit codes (vector-codes.ts).
+ * in string order (binary-searched where loaded). 7: the vectors as 4-bit codes (vector-codes.ts);
+ * document ids as 16 bytes each where all are 32 hex digits (hex-ids.ts).
  */
 const FORMAT_VERSION = 7;
 
@@ -49,7 +51,7 @@ export interface IndexParts extends DocumentFields {
  * in string order), and the postings read a term at a time.
  */
 export interface LoadedParts extends DocumentFields {
-  docIds: PackedStrings;
+  docIds: IdTable;
   paths: PackedStrings;
   languages: PackedStrings;
   kinds: PackedStrings;
@@ -80,7 +82,15 @@ export function writeParts(parts: IndexParts, liveTerms: number[], sink: ByteSin
   strings(paths.values);
   strings(languages.values);
   strings(kinds.values);
-  strings(parts.docIds);
+  // Document ids: 1 and their bytes where all are hex (the indexer's), else 0 and their text.
+  if (allHexIds(parts.docIds)) {
+    w.u8(1);
+    w.varint(docCount);
+    w.block(hexIdBytes(parts.docIds));
+  } else {
+    w.u8(0);
+    strings(parts.docIds);
+  }
   for (let d = 0; d < docCount; d++) {
     w.varint(parts.docLens[d]);
     w.varint(paths.numberOf[parts.docPath[d]]);
@@ -127,7 +137,13 @@ export function readParts(bytes: Uint8Array): LoadedParts {
   const paths = sortedStrings("path");
   const languages = sortedStrings("language");
   const kinds = sortedStrings("kind");
-  const docIds = strings();
+  const idForm = r.u8();
+  if (idForm > 1) throw new Error(`unknown document id form ${idForm}`);
+  let docIds: IdTable;
+  if (idForm === 1) {
+    const count = r.varint();
+    docIds = HexIds.fromBlock(r.block(), count);
+  } else docIds = strings();
   if (docIds.length !== docCount) throw new Error("document count mismatch");
   const docLens = new Array<number>(docCount);
   const docPath = new Array<number>(docCount);

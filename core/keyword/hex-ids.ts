@@ -1,0 +1,89 @@
+// Document ids that are 32 lower-case hex digits (every chunk id the indexer makes) kept as the
+// 16 bytes they spell: half the bytes of the text form in a keyword file, and no separators to
+// find when it loads. Answers like a PackedStrings table of the same ids. Portable.
+
+/** What the keyword index asks of its loaded ids (PackedStrings answers too). */
+export interface IdTable {
+  readonly length: number;
+  get(i: number): string;
+  positionsOf(values: Iterable<string>): Map<string, number>;
+  toArray(): string[];
+}
+
+const ID_BYTES = 16;
+const HEX_ID = /^[0-9a-f]{32}$/;
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
+/** Whether every id can be kept as bytes. */
+export function allHexIds(ids: readonly string[]): boolean {
+  for (const id of ids) if (!HEX_ID.test(id)) return false;
+  return true;
+}
+
+/** The ids' bytes, one after another (each id must pass allHexIds). */
+export function hexIdBytes(ids: readonly string[]): Uint8Array {
+  const out = new Uint8Array(ids.length * ID_BYTES);
+  for (let i = 0; i < ids.length; i++) writeId(ids[i], out, i * ID_BYTES);
+  return out;
+}
+
+function writeId(id: string, out: Uint8Array, at: number): void {
+  for (let k = 0; k < ID_BYTES; k++) out[at + k] = parseInt(id.slice(2 * k, 2 * k + 2), 16);
+}
+
+export class HexIds implements IdTable {
+  private constructor(private readonly block: Uint8Array) {}
+
+  /** The table of a block hexIdBytes wrote; throws unless it holds `expected` ids. */
+  static fromBlock(block: Uint8Array, expected: number): HexIds {
+    if (block.length !== expected * ID_BYTES) throw new Error(`expected ${expected} ids of ${ID_BYTES} bytes, found ${block.length} bytes`);
+    return new HexIds(block);
+  }
+
+  get length(): number {
+    return this.block.length / ID_BYTES;
+  }
+
+  get(i: number): string {
+    let s = "";
+    for (let k = i * ID_BYTES, end = k + ID_BYTES; k < end; k++) s += HEX[this.block[k]];
+    return s;
+  }
+
+  /** The position of each of `values` in the table (the first, if one is there twice); others are left out. */
+  positionsOf(values: Iterable<string>): Map<string, number> {
+    // Keyed by an id's first four bytes: one read per row finds the few candidates.
+    const wanted = new Map<number, Array<{ id: string; bytes: Uint8Array }>>();
+    const bytes = new Uint8Array(ID_BYTES);
+    for (const id of values) {
+      if (!HEX_ID.test(id)) continue;
+      writeId(id, bytes, 0);
+      const key = head(bytes, 0);
+      const list = wanted.get(key) ?? [];
+      list.push({ id, bytes: bytes.slice() });
+      wanted.set(key, list);
+    }
+    const out = new Map<string, number>();
+    if (wanted.size === 0) return out;
+    const { block } = this;
+    for (let i = 0, at = 0; at < block.length; i++, at += ID_BYTES) {
+      const candidates = wanted.get(head(block, at));
+      if (!candidates) continue;
+      for (const c of candidates) if (!out.has(c.id) && sameBytes(c.bytes, block, at)) out.set(c.id, i);
+    }
+    return out;
+  }
+
+  toArray(): string[] {
+    return Array.from({ length: this.length }, (_, i) => this.get(i));
+  }
+}
+
+function head(bytes: Uint8Array, at: number): number {
+  return ((bytes[at] << 24) | (bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]) >>> 0;
+}
+
+function sameBytes(id: Uint8Array, block: Uint8Array, at: number): boolean {
+  for (let k = 0; k < ID_BYTES; k++) if (id[k] !== block[at + k]) return false;
+  return true;
+}
