@@ -50,7 +50,7 @@ export class StoreSlot {
         tableName: config.vectorStore.tableName,
         dimension,
         recreateOnDimensionChange: recreate,
-        // Vector searches scan the int8 codes the keyword index keeps (core/keyword/vector-codes.ts):
+        // Vector searches scan the 4-bit codes the keyword index keeps (core/keyword/vector-codes.ts):
         // the table needs no ANN index, and no pass builds one.
         annMinRows: Infinity,
         storageOptions: lanceStorageOptions(storeUri, config.vectorStore.storageOptions),

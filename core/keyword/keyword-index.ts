@@ -23,7 +23,7 @@ export interface KeywordDoc {
   language: string;
   kind: string;
   symbol: string;
-  /** The chunk's embedding, kept as int8 codes for vector search (vector-codes.ts); none for keyword-only indexes. */
+  /** The chunk's embedding, kept as 4-bit codes for vector search (vector-codes.ts); none for keyword-only indexes. */
   vector?: ArrayLike<number> | null;
 }
 
@@ -90,7 +90,7 @@ export class KeywordIndex {
   private paths = new Interner();
   private languages = new Interner();
   private kinds = new Interner();
-  /** Every document's vector as int8 codes, by document number (vector search scans them). */
+  /** Every document's vector as 4-bit codes, by document number (vector search scans them). */
   private vectors = new VectorCodes();
   /** Per-file lengths for fileScores(); dropped whenever documents come or go. */
   private fileLens: { lens: Float64Array; count: number } | null = null;
@@ -361,7 +361,7 @@ export class KeywordIndex {
 
   /**
    * The `topK` documents nearest to `vector` (cosine similarity in [0,1]), best first: an exact
-   * scan of every document's int8 codes, filtered like search().
+   * scan of every document's 4-bit codes, filtered like search().
    */
   searchVector(vector: ArrayLike<number>, topK: number, filter?: SearchFilter): ScoredId[] {
     if (topK <= 0 || this.liveDocs === 0) return [];

@@ -103,7 +103,7 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
 }
 
 /**
- * Nearest chunks by vector: an exact scan of the int8 codes the keyword index keeps for every
+ * Nearest chunks by vector: an exact scan of the 4-bit codes the keyword index keeps for every
  * chunk, or the store's own search for an index that keeps none (older ones, other stores).
  */
 function searchVectors(vector: Float32Array, k: number, input: HybridInput): Promise<ScoredId[]> {
