@@ -3,7 +3,7 @@
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { open, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { FORMAT_HEAD_BYTES, isCurrentFormat } from "../keyword/keyword-format.js";
+import { FORMAT_HEAD_BYTES, isReadableFormat } from "../keyword/keyword-format.js";
 import { KeywordIndex, type KeywordDoc } from "../keyword/keyword-index.js";
 import { keywordFileBuffer } from "../keyword/vector-codes.js";
 import { readFileInto } from "../files/read-into.js";
@@ -94,7 +94,7 @@ function readWholeSync(path: string): Uint8Array {
  */
 export function keywordFilesUsable(stateDir: string, manifest: KeywordFields): boolean {
   if (!manifest.keywordFile) return manifest.chunkCount === 0;
-  if (!isCurrentFormat(fileHead(join(stateDir, manifest.keywordFile), FORMAT_HEAD_BYTES))) return false;
+  if (!isReadableFormat(fileHead(join(stateDir, manifest.keywordFile), FORMAT_HEAD_BYTES))) return false;
   return (manifest.keywordDeltas ?? []).every((f) => {
     try {
       return statSync(join(stateDir, f)).size > 0;

@@ -17,13 +17,18 @@ const MAGIC = [0x4f, 0x43, 0x52, 0x4b]; // "OCRK"
  * document ids as 16 bytes each where all are 32 hex digits (hex-ids.ts).
  */
 const FORMAT_VERSION = 7;
+/**
+ * Older formats still read: 6 differs only in its 8-bit vector codes (turned into 4-bit ones as
+ * the file loads) and its ids as text, so an upgrade needs no re-index; the next snapshot is 7.
+ */
+const READABLE_VERSIONS = [6, FORMAT_VERSION];
 
 /** Bytes at the start of a file that say whether it is a keyword index of this format. */
 export const FORMAT_HEAD_BYTES = MAGIC.length + 1;
 
 /** Whether a file starting with `head` is a keyword index this version reads (not whether it all parses). */
-export function isCurrentFormat(head: Uint8Array): boolean {
-  return head.length >= FORMAT_HEAD_BYTES && MAGIC.every((b, i) => head[i] === b) && head[MAGIC.length] === FORMAT_VERSION;
+export function isReadableFormat(head: Uint8Array): boolean {
+  return head.length >= FORMAT_HEAD_BYTES && MAGIC.every((b, i) => head[i] === b) && READABLE_VERSIONS.includes(head[MAGIC.length]);
 }
 
 /** Per document: its length and its path, language and kind as numbers in those tables. */
@@ -32,8 +37,11 @@ interface DocumentFields {
   docPath: number[];
   docLang: number[];
   docKind: number[];
-  /** Every document's vector (vector-codes.ts): dimension 0 when the index keeps none. */
-  vectors: { dimension: number; rows: number; scales: Uint8Array; codes: Uint8Array };
+  /**
+   * Every document's vector (vector-codes.ts): dimension 0 when the index keeps none. `bits`: 4,
+   * or 8 for the one-byte codes of a format 6 file.
+   */
+  vectors: { dimension: number; rows: number; scales: Uint8Array; codes: Uint8Array; bits?: 4 | 8 };
 }
 
 /** What an index writes: its tables as it numbers them, terms by id, base postings (CSR) by term id. */
@@ -122,7 +130,7 @@ export function readParts(bytes: Uint8Array): LoadedParts {
   const r = new ByteReader(bytes);
   for (const b of MAGIC) if (r.u8() !== b) throw new Error("not a keyword index file");
   const version = r.u8();
-  if (version !== FORMAT_VERSION) throw new Error(`format version ${version}, expected ${FORMAT_VERSION}`);
+  if (!READABLE_VERSIONS.includes(version)) throw new Error(`format version ${version}, expected ${FORMAT_VERSION}`);
   const docCount = r.varint();
   const strings = (): PackedStrings => {
     const expected = r.varint();
@@ -137,7 +145,7 @@ export function readParts(bytes: Uint8Array): LoadedParts {
   const paths = sortedStrings("path");
   const languages = sortedStrings("language");
   const kinds = sortedStrings("kind");
-  const idForm = r.u8();
+  const idForm = version >= 7 ? r.u8() : 0;
   if (idForm > 1) throw new Error(`unknown document id form ${idForm}`);
   let docIds: IdTable;
   if (idForm === 1) {
@@ -160,11 +168,13 @@ export function readParts(bytes: Uint8Array): LoadedParts {
   const startTable = r.block();
   const postings = EncodedPostings.from(r.block(), startTable, terms.length, docCount, total);
   const dimension = r.varint();
-  const vectors: IndexParts["vectors"] = { dimension, rows: dimension > 0 ? docCount : 0, scales: new Uint8Array(0), codes: new Uint8Array(0) };
+  const bits = version >= 7 ? 4 : 8;
+  const vectors: IndexParts["vectors"] = { dimension, rows: dimension > 0 ? docCount : 0, scales: new Uint8Array(0), codes: new Uint8Array(0), bits };
   if (dimension > 0) {
     vectors.scales = r.block();
     vectors.codes = r.block();
-    if (vectors.scales.length !== docCount * 4 || vectors.codes.length !== docCount * rowBytes(dimension)) throw new Error("vector codes do not match the document count");
+    const codeBytes = bits === 4 ? rowBytes(dimension) : dimension;
+    if (vectors.scales.length !== docCount * 4 || vectors.codes.length !== docCount * codeBytes) throw new Error("vector codes do not match the document count");
   }
   for (const b of MAGIC) if (r.u8() !== b) throw new Error("bad trailer (truncated?)");
   if (!r.done) throw new Error("trailing bytes");

@@ -621,7 +621,7 @@ export class KeywordIndex {
     index.sortedCount = parts.terms.length;
     index.base = parts.postings;
     const v = parts.vectors;
-    index.vectors = VectorCodes.fromBytes(v.dimension, v.rows, v.scales, v.codes);
+    index.vectors = v.bits === 8 ? VectorCodes.fromInt8Bytes(v.dimension, v.rows, v.scales, v.codes) : VectorCodes.fromBytes(v.dimension, v.rows, v.scales, v.codes);
     return index;
   }
 }

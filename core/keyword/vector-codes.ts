@@ -274,6 +274,28 @@ export class VectorCodes {
     return v;
   }
 
+  /**
+   * The one-byte codes of a format 6 keyword file (dimension bytes a row, each code × its row's
+   * scale the vector), turned into this form (~0.1 s per 100k rows, once per load of such a file).
+   */
+  static fromInt8Bytes(dimension: number, rows: number, scales: Uint8Array, codes: Uint8Array, simd = true): VectorCodes {
+    const v = new VectorCodes(simd);
+    if (dimension === 0) return v;
+    if (scales.length !== rows * 4 || codes.length !== rows * dimension) throw new Error("vector codes do not match the document count");
+    const rowScales = new Float32Array(new Uint8Array(scales).buffer);
+    const old = new Int8Array(codes.buffer, codes.byteOffset, codes.length);
+    const vector = new Float32Array(dimension);
+    for (let r = 0; r < rows; r++) {
+      if (rowScales[r] === 0) {
+        v.set(r, null);
+        continue;
+      }
+      for (let d = 0; d < dimension; d++) vector[d] = old[r * dimension + d] * rowScales[r];
+      v.set(r, vector);
+    }
+    return v;
+  }
+
   private start(dimension: number): void {
     if (dimension > MAX_DIMENSIONS) throw new Error(`vectors of ${dimension} dimensions are more than the ${MAX_DIMENSIONS} the index keeps`);
     this.dimension = dimension;
