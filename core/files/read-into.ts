@@ -2,6 +2,7 @@
 // file's bytes where the read put them): all at once, or block by block as its bytes are asked
 // for. Node-only.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { open } from "node:fs/promises";
 
 /** Reads the file at `path` into `alloc(its size)` and returns that memory. */
 export function readFileInto(path: string, alloc: (size: number) => Uint8Array): Uint8Array {
@@ -12,6 +13,26 @@ export function readFileInto(path: string, alloc: (size: number) => Uint8Array):
     return bytes;
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * readFileInto() off this thread: the read runs in libuv's pool while this thread does other
+ * work. One read call for the whole file (a chunked read would wait for this thread between chunks).
+ */
+export async function readFileIntoAsync(path: string, alloc: (size: number) => Uint8Array): Promise<Uint8Array> {
+  const handle = await open(path, "r");
+  try {
+    const bytes = alloc((await handle.stat()).size);
+    let at = 0;
+    while (at < bytes.length) {
+      const { bytesRead } = await handle.read(bytes, at, bytes.length - at, at);
+      if (bytesRead === 0) throw new Error(`${path} ended early`);
+      at += bytesRead;
+    }
+    return bytes;
+  } finally {
+    await handle.close();
   }
 }
 

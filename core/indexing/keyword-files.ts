@@ -1,12 +1,12 @@
 // The keyword index on disk: a snapshot per commit (`keyword-<generation>.bin`) plus small
 // delta files for small passes, all named by the manifest. See README.md in this folder.
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
-import { open, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { FORMAT_HEAD_BYTES, isReadableFormat } from "../keyword/keyword-format.js";
 import { KeywordIndex, type KeywordDoc } from "../keyword/keyword-index.js";
 import { keywordFileBuffer } from "../keyword/vector-codes.js";
-import { readFileInto } from "../files/read-into.js";
+import { readFileInto, readFileIntoAsync } from "../files/read-into.js";
 import { removeQuietly } from "./atomic-file.js";
 import type { Manifest } from "./manifest.js";
 
@@ -67,21 +67,8 @@ function withDeltas(snapshot: Uint8Array, deltaTexts: string[]): KeywordIndex {
  * A snapshot's bytes, read into memory the vector search scans in place (keywordFileBuffer):
  * no copy of the file, and none of its codes.
  */
-async function readWhole(path: string): Promise<Uint8Array> {
-  const handle = await open(path, "r");
-  try {
-    const { size } = await handle.stat();
-    const bytes = keywordFileBuffer(size);
-    let at = 0;
-    while (at < size) {
-      const { bytesRead } = await handle.read(bytes, at, size - at, at);
-      if (bytesRead === 0) throw new Error(`${path} ended early`);
-      at += bytesRead;
-    }
-    return bytes;
-  } finally {
-    await handle.close();
-  }
+function readWhole(path: string): Promise<Uint8Array> {
+  return readFileIntoAsync(path, keywordFileBuffer);
 }
 
 function readWholeSync(path: string): Uint8Array {

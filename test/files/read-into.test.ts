@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { fileIntoOnDemand, readFileInto } from "../../core/files/read-into.js";
+import { fileIntoOnDemand, readFileInto, readFileIntoAsync } from "../../core/files/read-into.js";
 
 const dir = mkdtempSync(join(tmpdir(), "rag-read-into-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -64,8 +64,10 @@ describe("fileIntoOnDemand", () => {
     expect(fileIntoOnDemand(empty.path, zeroed).ensure(0, 0)).toBe(true);
   });
 
-  it("gives the same bytes as reading the file whole", () => {
+  it("gives the same bytes as reading the file whole, here or off this thread", async () => {
     const { path, content } = fileOf(10 * BLOCK + 7);
     expect(Buffer.from(readFileInto(path, zeroed)).equals(content)).toBe(true);
+    expect(Buffer.from(await readFileIntoAsync(path, zeroed)).equals(content)).toBe(true);
+    await expect(readFileIntoAsync(join(dir, "missing.bin"), zeroed)).rejects.toThrow(/ENOENT/);
   });
 });
