@@ -7,6 +7,8 @@
 // size f64[n] | mtime f64[n] | chunk count u32[n] | sha1 20 bytes[n] | chunk id 16 bytes[total] |
 // paths (u32 length, UTF-8, NUL-separated) | extras (u32 length, JSON: skip reasons by entry,
 // and whole entries whose hash or ids are not the usual hex, e.g. written by hand).
+import { ID_BYTES, isHexId } from "../keyword/hex-ids.js";
+
 /** One file's entry. Entries read from disk decode `hash` and `chunkIds` on access: copy them by field, not by spread. */
 export interface ManifestFileEntry {
   size: number;
@@ -20,9 +22,7 @@ export interface ManifestFileEntry {
 
 const MAGIC = Buffer.from("RAGFILE1", "latin1");
 const HASH_BYTES = 20;
-const CHUNK_ID_BYTES = 16;
 const HASH_HEX = /^[0-9a-f]{40}$/;
-const CHUNK_ID_HEX = /^[0-9a-f]{32}$/;
 
 interface Extras {
   /** [entry index, reason] for entries skipped on purpose. */
@@ -57,8 +57,8 @@ class FilesBody {
       }
       this.firstChunk = first;
     }
-    const start = this.idsAt + this.firstChunk[i] * CHUNK_ID_BYTES;
-    return this.bytes.subarray(start, start + this.counts[i] * CHUNK_ID_BYTES);
+    const start = this.idsAt + this.firstChunk[i] * ID_BYTES;
+    return this.bytes.subarray(start, start + this.counts[i] * ID_BYTES);
   }
 }
 
@@ -88,8 +88,8 @@ export class StoredFileEntry implements ManifestFileEntry {
   get chunkIds(): string[] {
     if (this.#chunkIds === undefined) {
       const raw = this.body.idBytes(this.index);
-      const ids: string[] = new Array(raw.length / CHUNK_ID_BYTES);
-      for (let k = 0; k < ids.length; k++) ids[k] = raw.toString("hex", k * CHUNK_ID_BYTES, (k + 1) * CHUNK_ID_BYTES);
+      const ids: string[] = new Array(raw.length / ID_BYTES);
+      for (let k = 0; k < ids.length; k++) ids[k] = raw.toString("hex", k * ID_BYTES, (k + 1) * ID_BYTES);
       this.#chunkIds = ids;
     }
     return this.#chunkIds;
@@ -150,7 +150,7 @@ export function decodeFiles(bytes: Buffer): Record<string, ManifestFileEntry> {
   const countsAt = mtimesAt + n * 8;
   const hashesAt = countsAt + n * 4;
   const idsAt = hashesAt + n * HASH_BYTES;
-  const pathsAt = idsAt + totalIds * CHUNK_ID_BYTES;
+  const pathsAt = idsAt + totalIds * ID_BYTES;
   need(pathsAt + 4);
   const pathsLen = bytes.readUInt32LE(pathsAt);
   const extrasAt = pathsAt + 4 + pathsLen;
@@ -189,9 +189,9 @@ export function decodeFiles(bytes: Buffer): Record<string, ManifestFileEntry> {
 function fitsColumns(entry: ManifestFileEntry): boolean {
   if (entry instanceof StoredFileEntry) {
     if (entry.rawHash() === null && !HASH_HEX.test(entry.hash)) return false;
-    return entry.rawChunkIds() !== null || entry.chunkIds.every((id) => CHUNK_ID_HEX.test(id));
+    return entry.rawChunkIds() !== null || entry.chunkIds.every(isHexId);
   }
-  return typeof entry.hash === "string" && HASH_HEX.test(entry.hash) && entry.chunkIds.every((id) => CHUNK_ID_HEX.test(id));
+  return typeof entry.hash === "string" && HASH_HEX.test(entry.hash) && entry.chunkIds.every(isHexId);
 }
 
 /** The body bytes for a per-file table. */
@@ -216,7 +216,7 @@ export function encodeFiles(files: Record<string, ManifestFileEntry>): Buffer {
   const extraBytes = Buffer.from(JSON.stringify(extras), "utf8");
   const hashesAt = 16 + n * 20;
   const idsAt = hashesAt + n * HASH_BYTES;
-  const pathsAt = idsAt + totalIds * CHUNK_ID_BYTES;
+  const pathsAt = idsAt + totalIds * ID_BYTES;
   const out = Buffer.alloc(pathsAt + 4 + pathBytes.length + 4 + extraBytes.length);
   MAGIC.copy(out, 0);
   out.writeUInt32LE(n, 8);
@@ -232,7 +232,7 @@ export function encodeFiles(files: Record<string, ManifestFileEntry>): Buffer {
     else out.write(e.hash, hashesAt + i * HASH_BYTES, HASH_BYTES, "hex");
     const rawIds = e instanceof StoredFileEntry ? e.rawChunkIds() : null;
     if (rawIds) idAt += rawIds.copy(out, idAt);
-    else for (const id of e.chunkIds) idAt += out.write(id, idAt, CHUNK_ID_BYTES, "hex");
+    else for (const id of e.chunkIds) idAt += out.write(id, idAt, ID_BYTES, "hex");
   }
   out.writeUInt32LE(pathBytes.length, pathsAt);
   pathBytes.copy(out, pathsAt + 4);

@@ -10,13 +10,19 @@ export interface IdTable {
   toArray(): string[];
 }
 
-const ID_BYTES = 16;
+/** Bytes of an id kept as bytes: the 32 hex digits of a chunk id (core/indexing/hash.ts). */
+export const ID_BYTES = 16;
 const HEX_ID = /^[0-9a-f]{32}$/;
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
 
+/** Whether an id can be kept as bytes: 32 lower-case hex digits, as the indexer's chunk ids are. */
+export function isHexId(id: string): boolean {
+  return HEX_ID.test(id);
+}
+
 /** Whether every id can be kept as bytes. */
 export function allHexIds(ids: readonly string[]): boolean {
-  for (const id of ids) if (!HEX_ID.test(id)) return false;
+  for (const id of ids) if (!isHexId(id)) return false;
   return true;
 }
 
@@ -56,7 +62,7 @@ export class HexIds implements IdTable {
     const wanted = new Map<number, Array<{ id: string; bytes: Uint8Array }>>();
     const bytes = new Uint8Array(ID_BYTES);
     for (const id of values) {
-      if (!HEX_ID.test(id)) continue;
+      if (!isHexId(id)) continue;
       writeId(id, bytes, 0);
       const key = head(bytes, 0);
       const list = wanted.get(key) ?? [];
