@@ -17,9 +17,14 @@ export class VocabTable implements TokenLookup {
     private readonly starts: Uint32Array,
     /** Token id + 1 per slot, 0 where empty; the length is a power of two. */
     private readonly slots: Int32Array,
-    /** UTF-16 length of the longest token. */
-    readonly longest: number,
   ) {}
+
+  /** UTF-16 length of the longest token. */
+  get longest(): number {
+    return this.longestToken;
+  }
+
+  private longestToken = 0;
 
   /** The tokens of `text[from, to)`, one per line in id order (each line ends with "\n"). */
   static fromLines(text: string, from = 0, to = text.length): VocabTable {
@@ -28,17 +33,16 @@ export class VocabTable implements TokenLookup {
     const starts = new Uint32Array(ends.length + 1);
     let capacity = 16;
     while (capacity < ends.length * 2) capacity *= 2;
-    const table = new VocabTable(text, starts, new Int32Array(capacity), 0);
-    let longest = 0;
+    const table = new VocabTable(text, starts, new Int32Array(capacity));
     let start = from;
     for (let id = 0; id < ends.length; id++) {
       starts[id] = start;
       starts[id + 1] = ends[id] + 1;
-      if (ends[id] - start > longest) longest = ends[id] - start;
+      table.longestToken = Math.max(table.longestToken, ends[id] - start);
       table.insert(id, hashOf(text, start, ends[id]));
       start = ends[id] + 1;
     }
-    return new VocabTable(text, starts, table.slots, longest);
+    return table;
   }
 
   /** A table of `tokens` by their position in the list. Throws if a token holds a line break. */
