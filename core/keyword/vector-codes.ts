@@ -285,6 +285,8 @@ export class VectorCodes {
     const rowScales = new Float32Array(new Uint8Array(scales).buffer);
     const old = new Int8Array(codes.buffer, codes.byteOffset, codes.length);
     const vector = new Float32Array(dimension);
+    v.start(dimension);
+    v.ensureRows(rows); // room for every row at once, not grown as they come
     for (let r = 0; r < rows; r++) {
       if (rowScales[r] === 0) {
         v.set(r, null);
