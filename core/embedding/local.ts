@@ -127,7 +127,6 @@ function recordedFingerprint(dir: string): string | null {
   }
 }
 
-
 /**
  * The model's WordPiece vocabulary: from `wordpiece.txt` when the folder has one (one read and
  * a split, ~10 ms), else from tokenizer.json (a 1 MB JSON parse, ~150 ms for the bundled model).
