@@ -40,6 +40,35 @@ const nodeEntries = [
   ["core/indexing/chunk-worker.ts", "chunk-worker.js", {}],
 ];
 
+// LanceDB's JavaScript and the Arrow it uses, as one CommonJS file every bundle loads
+// (core/store/lance-table.ts): installed as packages they are ~200 files, whose resolving and
+// compiling cost a searching process ~100 ms before it could open a table; one file costs
+// about half. Only the native library stays a package (required by the platform's name).
+const lanceJs = {
+  file: "lancedb-js.cjs", // where core/paths.ts lanceJsFile() looks
+  source: "module.exports = { lancedb: require('@lancedb/lancedb'), arrow: require('apache-arrow') };",
+  // Both Apache-2.0; their notices travel with the file.
+  notices: [
+    ["node_modules/apache-arrow/LICENSE.txt", "LICENSE.apache-arrow.txt"],
+    ["node_modules/apache-arrow/NOTICE.txt", "NOTICE.apache-arrow.txt"],
+    ["node_modules/@lancedb/lancedb/license_header.txt", "LICENSE.lancedb.txt"],
+  ],
+};
+
+async function buildLanceJs() {
+  await build({
+    stdin: { contents: lanceJs.source, resolveDir: root, loader: "js", sourcefile: "lancedb-js-entry.cjs" },
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    logLevel: "warning",
+    outfile: join(dist, lanceJs.file),
+    external: ["@lancedb/lancedb-*", "*.node"],
+  });
+  for (const [from, name] of lanceJs.notices) copyFileSync(join(root, from), join(dist, name));
+}
+
 // The TUI plugin runs inside OpenCode's process: Solid JSX is compiled for OpenTUI's universal
 // renderer, and the host's own solid-js / OpenTUI / plugin instances must be used (one reactive
 // runtime, one renderer), so those stay external; everything else is bundled in.
@@ -197,6 +226,7 @@ async function main() {
     const entryPoints = { [out.replace(/\.js$/, "")]: join(root, src) };
     jobs.push(build({ ...nodeBase, ...extra, entryPoints, outdir: dist, metafile: true }).then(({ metafile }) => removeStaleChunks(join(dist, dirname(extra.chunkNames)), metafile)));
   }
+  jobs.push(buildLanceJs());
   jobs.push(buildTui());
   jobs.push(buildWeb());
   jobs.push(writeConfigSchema());

@@ -37,6 +37,11 @@ export function grammarsDir(): string {
   return join(packageRoot(), "dist", "grammars");
 }
 
+/** LanceDB's and Arrow's JavaScript as one file (core/store/lance-table.ts); built by esbuild.config.mjs. */
+export function lanceJsFile(): string {
+  return join(packageRoot(), "dist", "lancedb-js.cjs");
+}
+
 /** Folder with the models that ship in the package. */
 export function modelsDir(): string {
   return join(packageRoot(), "models");

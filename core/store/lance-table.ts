@@ -1,30 +1,53 @@
 // How chunks lie in a LanceDB table: the native modules (loaded lazily), the columns and their
 // Arrow schema, and the conversion of records to rows and back. Node only.
 import type * as LanceDb from "@lancedb/lancedb";
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import type * as Arrow from "apache-arrow";
 import type { Field, Schema } from "apache-arrow";
+import { lanceJsFile } from "../paths.js";
 import type { ChunkRecord, StoreRow } from "../types.js";
 
-/**
- * LanceDB's Rust core logs warnings to stderr unless told otherwise, and hosts own the
- * terminal. The level is read when the native module loads, so the module is imported only
- * after LANCEDB_LOG has been defaulted to "error" (a user's own setting wins).
- */
-let lancedbModule: Promise<typeof LanceDb> | null = null;
-export function loadLanceDb(): Promise<typeof LanceDb> {
-  if (process.env.LANCEDB_LOG === undefined) process.env.LANCEDB_LOG = "error";
-  return (lancedbModule ??= import("@lancedb/lancedb"));
+/** LanceDB's JavaScript and the Arrow it uses. */
+interface LanceJs {
+  lancedb: typeof LanceDb;
+  arrow: typeof Arrow;
 }
 
+let lanceJsModules: LanceJs | null = null;
+
 /**
- * apache-arrow's CommonJS build: the copy LanceDB itself requires. Importing the package from
- * ESM loaded its ESM build as a second Arrow (~150 ms of every cold start, before anything
- * ran); required here it is loaded once, and only when a schema is built.
+ * LanceDB and Arrow, loaded on first use: from the one file the build makes of them
+ * (dist/lancedb-js.cjs, esbuild.config.mjs), else (running from source) from their packages.
+ * Arrow is the CommonJS build LanceDB itself requires, so the process holds one Arrow; importing
+ * its ESM build as well cost ~150 ms of every cold start. LanceDB's Rust core logs warnings to
+ * stderr unless told otherwise, and hosts own the terminal: the level is read when the native
+ * module loads, so LANCEDB_LOG is defaulted to "error" first (a user's own setting wins).
  */
-let arrowModule: typeof Arrow | null = null;
+function lanceJs(): LanceJs {
+  if (lanceJsModules) return lanceJsModules;
+  if (process.env.LANCEDB_LOG === undefined) process.env.LANCEDB_LOG = "error";
+  const require = createRequire(import.meta.url);
+  const bundled = bundledLanceJs();
+  lanceJsModules = bundled ? (require(bundled) as LanceJs) : { lancedb: require("@lancedb/lancedb") as typeof LanceDb, arrow: require("apache-arrow") as typeof Arrow };
+  return lanceJsModules;
+}
+
+function bundledLanceJs(): string | null {
+  try {
+    const file = lanceJsFile();
+    return existsSync(file) ? file : null;
+  } catch {
+    return null; // no package root (a host that bundled the core itself): the packages
+  }
+}
+
+export async function loadLanceDb(): Promise<typeof LanceDb> {
+  return lanceJs().lancedb;
+}
+
 function arrow(): typeof Arrow {
-  return (arrowModule ??= createRequire(import.meta.url)("apache-arrow") as typeof Arrow);
+  return lanceJs().arrow;
 }
 
 /** Columns other than the vector, in table order. */

@@ -7,6 +7,6 @@ import { join } from "node:path";
 export const repoRoot = join(import.meta.dirname, "..", "..");
 
 export function ensureBuilt(): void {
-  if (["library.js", "cli.js", "config.schema.json"].every((f) => existsSync(join(repoRoot, "dist", f)))) return;
+  if (["library.js", "cli.js", "lancedb-js.cjs", "config.schema.json"].every((f) => existsSync(join(repoRoot, "dist", f)))) return;
   execFileSync(process.execPath, [join(repoRoot, "esbuild.config.mjs")], { cwd: repoRoot, stdio: "inherit" });
 }
