@@ -16,20 +16,32 @@ export function readFileInto(path: string, alloc: (size: number) => Uint8Array):
   }
 }
 
+/** A big file is read in up to this many parts at once, each at least PART_MIN bytes. */
+const PARTS = 4;
+const PART_MIN = 4 << 20;
+
 /**
- * readFileInto() off this thread: the read runs in libuv's pool while this thread does other
- * work. One read call for the whole file (a chunked read would wait for this thread between chunks).
+ * readFileInto() off this thread: the reads run in libuv's pool while this thread does other
+ * work. Each part is one read call (a chunked read would wait for this thread between chunks);
+ * a big file's parts run at once, because filling fresh memory is mostly the kernel's work of
+ * first touching each page, which threads share (38 MB: ~115 ms in one read, ~75 ms in four).
  */
 export async function readFileIntoAsync(path: string, alloc: (size: number) => Uint8Array): Promise<Uint8Array> {
   const handle = await open(path, "r");
   try {
     const bytes = alloc((await handle.stat()).size);
-    let at = 0;
-    while (at < bytes.length) {
-      const { bytesRead } = await handle.read(bytes, at, bytes.length - at, at);
-      if (bytesRead === 0) throw new Error(`${path} ended early`);
-      at += bytesRead;
-    }
+    const parts = Math.max(1, Math.min(PARTS, Math.floor(bytes.length / PART_MIN)));
+    const step = Math.ceil(bytes.length / parts);
+    const readPart = async (start: number, end: number) => {
+      for (let at = start; at < end; ) {
+        const { bytesRead } = await handle.read(bytes, at, end - at, at);
+        if (bytesRead === 0) throw new Error(`${path} ended early`);
+        at += bytesRead;
+      }
+    };
+    const reads: Promise<void>[] = [];
+    for (let start = 0; start < bytes.length; start += step) reads.push(readPart(start, Math.min(bytes.length, start + step)));
+    await Promise.all(reads);
     return bytes;
   } finally {
     await handle.close();

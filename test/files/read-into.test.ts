@@ -70,4 +70,10 @@ describe("fileIntoOnDemand", () => {
     expect(Buffer.from(await readFileIntoAsync(path, zeroed)).equals(content)).toBe(true);
     await expect(readFileIntoAsync(join(dir, "missing.bin"), zeroed)).rejects.toThrow(/ENOENT/);
   });
+
+  it("reads a big file in parts that together hold every byte once", async () => {
+    // 4 parts of 4 MB and a ragged end: each part's bytes land at their own offsets.
+    const { path, content } = fileOf((16 << 20) + 12_345);
+    expect(Buffer.from(await readFileIntoAsync(path, zeroed)).equals(content)).toBe(true);
+  });
 });
