@@ -20,8 +20,9 @@ export class PackedStrings {
     let n = 0;
     if (expected > 0) {
       starts[n++] = 0;
-      for (let i = 0; i < block.length; i++) {
-        if (block[i] !== 0) continue;
+      // indexOf is the engine's own search: a loop over every byte, run once per process
+      // before it is optimised, took ~25 ms of a one-off query at 100k files.
+      for (let i = block.indexOf(0); i >= 0; i = block.indexOf(0, i + 1)) {
         if (n > expected) throw new Error(`expected ${expected} strings, found more`);
         starts[n++] = i + 1;
       }
