@@ -8,7 +8,12 @@ export class TopK {
   constructor(private readonly k: number) {}
 
   wouldAccept(score: number): boolean {
-    return this.docs.length < this.k || score > this.scores[0];
+    return score > this.floor;
+  }
+
+  /** The score a result must beat to be kept: the k-th best so far, or -Infinity until there are k. */
+  get floor(): number {
+    return this.docs.length < this.k ? -Infinity : this.scores[0];
   }
 
   push(doc: number, score: number): void {
@@ -33,8 +38,13 @@ export class TopK {
   }
 
   private swap(i: number, j: number): void {
-    [this.docs[i], this.docs[j]] = [this.docs[j], this.docs[i]];
-    [this.scores[i], this.scores[j]] = [this.scores[j], this.scores[i]];
+    const { docs, scores } = this;
+    const doc = docs[i];
+    docs[i] = docs[j];
+    docs[j] = doc;
+    const score = scores[i];
+    scores[i] = scores[j];
+    scores[j] = score;
   }
 
   private up(i: number): void {
