@@ -1,8 +1,8 @@
 // A file read into memory the caller provides (a WebAssembly kernel's, which then works on the
-// file's bytes where the read put them): all at once, or block by block as its bytes are asked
-// for. Node-only.
+// file's bytes where the read put them): all at once; all but a part, which is read when asked
+// for and later behind the rest; or block by block as its bytes are asked for. Node-only.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { open } from "node:fs/promises";
+import { open, type FileHandle } from "node:fs/promises";
 
 /** Reads the file at `path` into `alloc(its size)` and returns that memory. */
 export function readFileInto(path: string, alloc: (size: number) => Uint8Array): Uint8Array {
@@ -16,36 +16,96 @@ export function readFileInto(path: string, alloc: (size: number) => Uint8Array):
   }
 }
 
-/** A big file is read in up to this many parts at once, each at least PART_MIN bytes. */
+/**
+ * Off this thread a big range is read in up to this many parts at once, each at least PART_MIN
+ * bytes: filling fresh memory is mostly the kernel's work of first touching each page, which
+ * threads share (38 MB: ~115 ms in one read, ~75 ms in four). Each part is one read call (a
+ * chunked read would wait for this thread between chunks).
+ */
 const PARTS = 4;
 const PART_MIN = 4 << 20;
 
+/** How long a pending part waits before it is read behind the rest. */
+const PENDING_PART_DELAY_MS = 1000;
+
+/** A file read into memory the caller provides, but for a part that is read as it is asked for. */
+export interface FileWithPartPending {
+  /** The file's size; the pending part holds the file only where `ensure` was asked for. */
+  bytes: Uint8Array;
+  /** Makes sure [start, end) holds the file's bytes (a blocking read while the part is pending). */
+  ensure(start: number, end: number): void;
+}
+
 /**
- * readFileInto() off this thread: the reads run in libuv's pool while this thread does other
- * work. Each part is one read call (a chunked read would wait for this thread between chunks);
- * a big file's parts run at once, because filling fresh memory is mostly the kernel's work of
- * first touching each page, which threads share (38 MB: ~115 ms in one read, ~75 ms in four).
+ * Reads the file at `path` into `alloc(its size)` but for the part `pendingPart` names from its
+ * first `headBytes` and last `footBytes` (null: read it all), which is read off this thread
+ * behind the rest; until that read is in, `ensure` reads what is asked for of it. So the caller
+ * starts on the file before its pending part is read, and a process that exits first never
+ * reads it. The file stays open until the part is in (a file replaced meanwhile is still read
+ * as it was when opened).
  */
-export async function readFileIntoAsync(path: string, alloc: (size: number) => Uint8Array): Promise<Uint8Array> {
+export async function readFileIntoLeavingPart(
+  path: string,
+  alloc: (size: number) => Uint8Array,
+  headBytes: number,
+  footBytes: number,
+  pendingPart: (head: Uint8Array, foot: Uint8Array, size: number) => { start: number; end: number } | null,
+): Promise<FileWithPartPending> {
   const handle = await open(path, "r");
+  let pending = false;
   try {
-    const bytes = alloc((await handle.stat()).size);
-    const parts = Math.max(1, Math.min(PARTS, Math.floor(bytes.length / PART_MIN)));
-    const step = Math.ceil(bytes.length / parts);
-    const readPart = async (start: number, end: number) => {
-      for (let at = start; at < end; ) {
-        const { bytesRead } = await handle.read(bytes, at, end - at, at);
-        if (bytesRead === 0) throw new Error(`${path} ended early`);
-        at += bytesRead;
-      }
+    const size = (await handle.stat()).size;
+    const bytes = alloc(size);
+    const part = size >= headBytes + footBytes ? await readEnds(handle, path, bytes, headBytes, footBytes).then(() => pendingPart(bytes.subarray(0, headBytes), bytes.subarray(size - footBytes), size)) : null;
+    if (part === null || part.start >= part.end) {
+      await readRangeAsync(handle, path, bytes, 0, size);
+      return { bytes, ensure: () => undefined };
+    }
+    await Promise.all([readRangeAsync(handle, path, bytes, 0, part.start), readRangeAsync(handle, path, bytes, part.end, size)]);
+    let done = false;
+    let failed: Error | null = null;
+    pending = true;
+    // Later, not now: the caller is about to work on the file (and, for a one-off search, exit),
+    // and the part's read would share the machine with that work.
+    const readPending = () =>
+      void readRangeAsync(handle, path, bytes, part.start, part.end)
+        .then(
+          () => (done = true),
+          (err: Error) => (failed = err),
+        )
+        .finally(() => void handle.close().catch(() => undefined));
+    setTimeout(readPending, PENDING_PART_DELAY_MS).unref();
+    return {
+      bytes,
+      ensure(start, end) {
+        if (done || end <= part.start || start >= part.end) return;
+        if (failed) throw new Error(`${path} could not be read: ${(failed as Error).message}`);
+        readRange(handle.fd, path, bytes, Math.max(start, part.start), Math.min(end, part.end));
+      },
     };
-    const reads: Promise<void>[] = [];
-    for (let start = 0; start < bytes.length; start += step) reads.push(readPart(start, Math.min(bytes.length, start + step)));
-    await Promise.all(reads);
-    return bytes;
   } finally {
-    await handle.close();
+    if (!pending) await handle.close();
   }
+}
+
+async function readEnds(handle: FileHandle, path: string, bytes: Uint8Array, headBytes: number, footBytes: number): Promise<void> {
+  await Promise.all([readRangeAsync(handle, path, bytes, 0, headBytes), readRangeAsync(handle, path, bytes, bytes.length - footBytes, bytes.length)]);
+}
+
+/** Reads [start, end) of the file into the same place of `bytes`: a big range in parts at once. */
+async function readRangeAsync(handle: FileHandle, path: string, bytes: Uint8Array, start: number, end: number): Promise<void> {
+  const parts = Math.max(1, Math.min(PARTS, Math.floor((end - start) / PART_MIN)));
+  const step = Math.ceil((end - start) / parts);
+  const readPart = async (from: number, to: number) => {
+    for (let at = from; at < to; ) {
+      const { bytesRead } = await handle.read(bytes, at, to - at, at);
+      if (bytesRead === 0) throw new Error(`${path} ended early`);
+      at += bytesRead;
+    }
+  };
+  const reads: Promise<void>[] = [];
+  for (let from = start; from < end; from += step) reads.push(readPart(from, Math.min(end, from + step)));
+  await Promise.all(reads);
 }
 
 /** A file in memory the caller provides, filled as its bytes are asked for. */

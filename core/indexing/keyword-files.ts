@@ -3,10 +3,11 @@
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { FORMAT_HEAD_BYTES, isReadableFormat } from "../keyword/keyword-format.js";
+import { FOOTER_BYTES, FORMAT_HEAD_BYTES, isReadableFormat, postingsPart } from "../keyword/keyword-format.js";
 import { KeywordIndex, type KeywordDoc } from "../keyword/keyword-index.js";
 import { keywordFileBuffer } from "../keyword/vector-codes.js";
-import { readFileInto, readFileIntoAsync } from "../files/read-into.js";
+import { readFileInto, readFileIntoLeavingPart } from "../files/read-into.js";
+import type { EnsureBytes } from "../keyword/postings.js";
 import { removeQuietly } from "./atomic-file.js";
 import type { Manifest } from "./manifest.js";
 
@@ -39,22 +40,23 @@ export function loadKeywordSnapshot(stateDir: string, manifest: KeywordFields): 
 
 /**
  * loadKeywordSnapshot() with the files read off this thread: a searching process opens its
- * store and loads its model meanwhile. The snapshot is read in one call (a chunked read would
- * wait for this thread between chunks).
+ * store and loads its model meanwhile. The snapshot's postings (two fifths of it) are left to be
+ * read behind the rest, and the few a search needs before that are read as it asks for them
+ * (keyword-format.ts postingsPart): the index is ready sooner, and a one-off query reads only those.
  */
 export async function readKeywordSnapshot(stateDir: string, manifest: KeywordFields): Promise<KeywordIndex | null> {
   if (!manifest.keywordFile) return manifest.chunkCount === 0 ? new KeywordIndex() : null;
   try {
-    const snapshot = await readWhole(join(stateDir, manifest.keywordFile));
+    const snapshot = await readFileIntoLeavingPart(join(stateDir, manifest.keywordFile), keywordFileBuffer, FORMAT_HEAD_BYTES, FOOTER_BYTES, postingsPart);
     const deltas = await Promise.all((manifest.keywordDeltas ?? []).map((file) => readFile(join(stateDir, file), "utf8")));
-    return withDeltas(snapshot, deltas);
+    return withDeltas(snapshot.bytes, deltas, snapshot.ensure);
   } catch {
     return null;
   }
 }
 
-function withDeltas(snapshot: Uint8Array, deltaTexts: string[]): KeywordIndex {
-  const index = KeywordIndex.deserialize(snapshot);
+function withDeltas(snapshot: Uint8Array, deltaTexts: string[], ensure?: EnsureBytes): KeywordIndex {
+  const index = KeywordIndex.deserialize(snapshot, ensure);
   for (const text of deltaTexts) {
     const delta = JSON.parse(text) as KeywordDelta;
     index.removeIds(delta.remove);
@@ -67,10 +69,6 @@ function withDeltas(snapshot: Uint8Array, deltaTexts: string[]): KeywordIndex {
  * A snapshot's bytes, read into memory the vector search scans in place (keywordFileBuffer):
  * no copy of the file, and none of its codes.
  */
-function readWhole(path: string): Promise<Uint8Array> {
-  return readFileIntoAsync(path, keywordFileBuffer);
-}
-
 function readWholeSync(path: string): Uint8Array {
   return readFileInto(path, keywordFileBuffer);
 }

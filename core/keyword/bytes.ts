@@ -83,9 +83,20 @@ export class ByteWriter {
     return this.flushed + this.pos;
   }
 
+  /** A 4-byte little-endian unsigned integer. */
+  u32(value: number): void {
+    this.ensure(4);
+    for (let k = 0; k < 4; k++) this.buf[this.pos++] = (value >>> (8 * k)) & 0xff;
+  }
+
   /** A block of raw bytes preceded by its length; a streaming writer hands it on uncopied. */
   block(data: Uint8Array): void {
     this.varint(data.length);
+    this.raw(data);
+  }
+
+  /** Raw bytes (their length known to the reader); a streaming writer hands them on uncopied. */
+  raw(data: Uint8Array): void {
     if (!this.sink) return this.bytes(data);
     this.flush();
     this.sink(data);
@@ -120,6 +131,13 @@ export class ByteReader {
 
   varint(): number {
     const buf = this.buf;
+    // One byte (most document fields, gaps and counts) without the loop: a load reads ~400k per
+    // 100k documents in code not yet optimised.
+    const b0 = buf[this.pos];
+    if (b0 < 0x80) {
+      this.pos++;
+      return b0;
+    }
     let result = 0;
     let scale = 1;
     for (let i = 0; i < 8; i++) {

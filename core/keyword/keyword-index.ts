@@ -5,10 +5,10 @@ import { compileFilter, pathPrefixesOf, type FilterableChunk } from "../store/fi
 import { boundedMemo } from "../bounded-memo.js";
 import { DocIds } from "./doc-ids.js";
 import { Interner } from "./interner.js";
-import { corruptKeywordData } from "./corrupt.js";
+import { CorruptKeywordData, corruptKeywordData } from "./corrupt.js";
 import type { ByteSink } from "./bytes.js";
 import { readParts, writeParts, type IndexParts, type LoadedParts } from "./keyword-format.js";
-import { CsrPostings, EncodedPostings, mergePostings } from "./postings.js";
+import { CsrPostings, EncodedPostings, mergePostings, type EnsureBytes } from "./postings.js";
 import { TermTable } from "./term-table.js";
 import { TopK } from "./top-k.js";
 import { VectorCodes } from "./vector-codes.js";
@@ -209,6 +209,9 @@ export class KeywordIndex {
     const touched: number[] = [];
     const n = this.liveDocs;
     const avgLen = this.liveLenSum / n || 1;
+    const { docLens, docIds } = this;
+    // A loaded index with no removals (every one-off search's) asks no document whether it is live.
+    const allLive = n === docIds.count;
     let queryWeight = 0;
     for (const termId of termIds) {
       // Postings of removed documents linger until the next merge: never count more than live docs.
@@ -216,8 +219,8 @@ export class KeywordIndex {
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
       queryWeight += idf;
       const visit = (doc: number, tf: number) => {
-        if (!this.docIds.isLive(doc)) return;
-        const norm = K1 * (1 - B + (B * this.docLens[doc]) / avgLen);
+        if (!allLive && !docIds.isLive(doc)) return;
+        const norm = K1 * (1 - B + (B * docLens[doc]) / avgLen);
         const s = (idf * tf * (K1 + 1)) / (tf + norm);
         if (scores[doc] === 0) touched.push(doc);
         scores[doc] += s;
@@ -261,14 +264,16 @@ export class KeywordIndex {
     for (const p of wanted.keys()) isWanted[p] = 1;
     const tf = new Float64Array(pathCount);
     const score = new Map<number, number>();
+    const { docPath, docIds } = this;
+    const allLive = this.liveDocs === docIds.count;
     let queryWeight = 0;
     termIds.forEach((termId, t) => {
       // One walk over the postings: the wanted files' frequencies, and in how many files the term is.
       let df = 0;
       const touched: number[] = [];
       const visit = (doc: number, f: number) => {
-        if (!this.docIds.isLive(doc)) return;
-        const p = this.docPath[doc];
+        if (!allLive && !docIds.isLive(doc)) return;
+        const p = docPath[doc];
         if (seenIn[p] !== t) {
           seenIn[p] = t;
           df++;
@@ -294,7 +299,9 @@ export class KeywordIndex {
   private fileLengths(): { lens: Float64Array; count: number } {
     if (this.fileLens && this.fileLens.lens.length === this.paths.size) return this.fileLens;
     const lens = new Float64Array(this.paths.size);
-    for (let d = 0; d < this.docIds.count; d++) if (this.docIds.isLive(d)) lens[this.docPath[d]] += this.docLens[d];
+    const { docIds, docPath, docLens } = this;
+    const allLive = this.liveDocs === docIds.count;
+    for (let d = 0, docs = docIds.count; d < docs; d++) if (allLive || docIds.isLive(d)) lens[docPath[d]] += docLens[d];
     let count = 0;
     for (const l of lens) if (l > 0) count++;
     this.fileLens = { lens, count };
@@ -418,11 +425,16 @@ export class KeywordIndex {
     writeParts(parts, live, sink);
   }
 
-  static deserialize(bytes: Uint8Array): KeywordIndex {
+  /**
+   * The index a binary form holds. `ensure` brings in bytes of the file's postings as searches
+   * read them, for a file loaded without them (keyword-format.ts readParts); else all must be in `bytes`.
+   */
+  static deserialize(bytes: Uint8Array, ensure?: EnsureBytes): KeywordIndex {
     try {
       // A plain view of the bytes: a Node Buffer's subarrays are Buffers, whose slice() shares memory.
-      return KeywordIndex.fromParts(readParts(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length)));
+      return KeywordIndex.fromParts(readParts(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), ensure));
     } catch (err) {
+      if (err instanceof CorruptKeywordData) throw err;
       const why = err instanceof Error ? err.message : String(err);
       throw corruptKeywordData(why);
     }
@@ -608,7 +620,8 @@ export class KeywordIndex {
     index.idToDocMap = null;
     index.liveDocs = parts.docIds.length;
     let sum = 0;
-    for (const len of parts.docLens) sum += len;
+    const lens = parts.docLens;
+    for (let d = 0; d < lens.length; d++) sum += lens[d];
     index.liveLenSum = sum;
     index.paths = Interner.loaded(parts.paths);
     index.languages = Interner.loaded(parts.languages);
@@ -616,9 +629,10 @@ export class KeywordIndex {
     // Terms arrive sorted: ids are positions, lookups binary-search until a large add().
     index.terms = TermTable.loaded(parts.terms);
     index.termIds = null;
-    index.sortedTerms = new Uint32Array(parts.terms.length);
-    for (let i = 0; i < parts.terms.length; i++) index.sortedTerms[i] = i;
-    index.sortedCount = parts.terms.length;
+    const termCount = parts.terms.length;
+    index.sortedTerms = new Uint32Array(termCount);
+    for (let i = 0; i < termCount; i++) index.sortedTerms[i] = i;
+    index.sortedCount = termCount;
     index.base = parts.postings;
     const v = parts.vectors;
     index.vectors = v.bits === 8 ? VectorCodes.fromInt8Bytes(v.dimension, v.rows, v.scales, v.codes) : VectorCodes.fromBytes(v.dimension, v.rows, v.scales, v.codes);

@@ -2,11 +2,30 @@
 // for: a process that searches a loaded index looks up a few dozen of its 300k+ terms, and
 // splitting the whole block into strings was most of the cost (and garbage) of loading it.
 // Portable.
+import { corruptKeywordData } from "./corrupt.js";
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
+/**
+ * A stored table keeps where every SPARSE_EVERY-th string starts (sparseStarts), so a load finds
+ * no string boundary by itself: a lookup finds its own, SPARSE_EVERY strings at most. Finding all
+ * 400k boundaries of a 100k-file index's terms and paths cost ~25 ms of every one-off query, and
+ * checking their order another ~20 ms.
+ */
+export const SPARSE_EVERY = 64;
+
 export class PackedStrings {
+  /**
+   * Per group of SPARSE_EVERY strings, 1 once its starts are in `starts` and its order checked;
+   * null when every start is (a table read from a full scan of its block).
+   */
+  private ready: Uint8Array | null = null;
+  /** Where string g·SPARSE_EVERY starts, per group g (a table read with sparse starts). */
+  private sparse: Uint32Array | null = null;
+  /** Whether the table says its strings are in strictly increasing order (checked as groups are read). */
+  private inOrder = false;
+
   private constructor(
     /** The strings' UTF-8 bytes, each followed by a NUL. */
     private readonly block: Uint8Array,
@@ -20,8 +39,6 @@ export class PackedStrings {
     let n = 0;
     if (expected > 0) {
       starts[n++] = 0;
-      // indexOf is the engine's own search: a loop over every byte, run once per process
-      // before it is optimised, took ~25 ms of a one-off query at 100k files.
       for (let i = block.indexOf(0); i >= 0; i = block.indexOf(0, i + 1)) {
         if (n > expected) throw new Error(`expected ${expected} strings, found more`);
         starts[n++] = i + 1;
@@ -35,12 +52,41 @@ export class PackedStrings {
     return new PackedStrings(block, starts);
   }
 
+  /**
+   * The table of `count` strings in a NUL-joined block with the starts sparseStarts() gave. Checks
+   * the starts, and for a table `inOrder` (strictly increasing, as lookups by binary search need)
+   * the order of the strings they point at; each group's own strings are checked when a lookup
+   * first reads them (the same "corrupt" error a damaged posting list gives).
+   */
+  static fromSparse(block: Uint8Array, count: number, sparseBytes: Uint8Array, inOrder: boolean): PackedStrings {
+    const groups = Math.ceil(count / SPARSE_EVERY);
+    if (sparseBytes.length !== groups * 4) throw new Error(`expected ${groups} string group starts, found ${sparseBytes.length / 4}`);
+    if (count === 0 && block.length > 0) throw new Error("expected 0 strings, found some");
+    const view = new DataView(sparseBytes.buffer, sparseBytes.byteOffset, sparseBytes.length);
+    const sparse = new Uint32Array(groups);
+    for (let g = 0; g < groups; g++) {
+      const at = (sparse[g] = view.getUint32(g * 4, true));
+      // Each group starts after a NUL (the first at 0), later than the one before, inside the block.
+      if (g === 0 ? at !== 0 : at <= sparse[g - 1] || at > block.length || block[at - 1] !== 0) throw new Error("string group starts out of order");
+    }
+    const starts = new Uint32Array(count + 1);
+    starts[count] = block.length + 1;
+    const table = new PackedStrings(block, starts);
+    table.sparse = sparse;
+    table.ready = new Uint8Array(groups);
+    table.inOrder = inOrder;
+    for (let g = 1; inOrder && g < groups; g++) {
+      if (compareStrings(block, sparse[g - 1], table.firstEnd(g - 1), sparse[g], table.firstEnd(g)) >= 0) throw new Error("string groups out of order");
+    }
+    return table;
+  }
+
   get length(): number {
     return this.starts.length - 1;
   }
 
   get(i: number): string {
-    return decoder.decode(this.block.subarray(this.starts[i], this.starts[i + 1] - 1));
+    return decoder.decode(this.block.subarray(this.start(i), this.start(i + 1) - 1));
   }
 
   /**
@@ -59,9 +105,8 @@ export class PackedStrings {
     }
     const out = new Map<string, number>();
     if (wanted.size === 0) return out;
-    const { block, starts } = this;
     for (let i = 0; i < this.length; i++) {
-      const candidates = wanted.get(hashBytes(block, starts[i], starts[i + 1] - 1));
+      const candidates = wanted.get(hashBytes(this.block, this.start(i), this.start(i + 1) - 1));
       if (!candidates) continue;
       const value = this.get(i);
       if (candidates.includes(value) && !out.has(value)) out.set(value, i);
@@ -71,7 +116,10 @@ export class PackedStrings {
 
   /** Every string, decoded at once (far cheaper than one get() each). */
   toArray(): string[] {
-    return this.length === 0 ? [] : decoder.decode(this.block).split("\0");
+    if (this.length === 0) return [];
+    const all = decoder.decode(this.block).split("\0");
+    if (all.length !== this.length) throw corruptKeywordData(`expected ${this.length} strings, found ${all.length}`);
+    return all;
   }
 
   /**
@@ -81,15 +129,90 @@ export class PackedStrings {
    * code point, JavaScript by UTF-16 unit: astral and U+E000–U+FFFF characters disagree).
    */
   isStrictlySorted(): boolean {
-    const { block, starts } = this;
     for (let i = 1; i < this.length; i++) {
-      const order = compareAscii(block, starts[i - 1], starts[i] - 1, starts[i], starts[i + 1] - 1);
-      if (order < 0) continue;
-      if (order > 0) return false;
-      if (!(this.get(i - 1) < this.get(i))) return false;
+      if (compareStrings(this.block, this.start(i - 1), this.start(i) - 1, this.start(i), this.start(i + 1) - 1) >= 0) return false;
     }
     return true;
   }
+
+  /** Where string i starts (i = length: one past the block's end). */
+  private start(i: number): number {
+    if (this.ready === null || i === this.length) return this.starts[i];
+    const g = Math.floor(i / SPARSE_EVERY);
+    if (i % SPARSE_EVERY === 0) return this.sparse![g];
+    if (this.ready[g] === 0) this.readGroup(g);
+    return this.starts[i];
+  }
+
+  /** One past the last byte of group g's first string. */
+  private firstEnd(g: number): number {
+    const nul = this.block.indexOf(0, this.sparse![g]);
+    // The table's last string has no NUL after it.
+    if (g * SPARSE_EVERY + 1 === this.length) return nul < 0 ? this.block.length : corrupted("a NUL after the last string");
+    return nul >= 0 ? nul : corrupted("string table ends early");
+  }
+
+  /** Finds group g's string boundaries and checks them and its strings' order. */
+  private readGroup(g: number): void {
+    const { block, starts } = this;
+    const sparse = this.sparse!;
+    const from = g * SPARSE_EVERY;
+    const to = Math.min(this.length, from + SPARSE_EVERY);
+    const last = g + 1 === sparse.length;
+    // The group's bytes run to the NUL before the next group's first string, or to the block's end.
+    const end = last ? block.length : sparse[g + 1] - 1;
+    let at = (starts[from] = sparse[g]);
+    for (let i = from + 1; i < to; i++) {
+      const nul = block.indexOf(0, at);
+      if (nul < 0 || nul >= end) corrupted("string table boundaries");
+      at = starts[i] = nul + 1;
+    }
+    const nul = block.indexOf(0, at);
+    if (last ? nul >= 0 : nul !== end) corrupted("string table boundaries");
+    if (this.inOrder) this.checkGroupOrder(g, from, to, end);
+    this.ready![g] = 1;
+  }
+
+  /** Group g's strings [from, to), ending at `end`, in strictly increasing order and before the next group's first. */
+  private checkGroupOrder(g: number, from: number, to: number, end: number): void {
+    const { block, starts } = this;
+    const endOf = (i: number) => (i + 1 < to ? starts[i + 1] - 1 : end);
+    for (let i = from + 1; i < to; i++) {
+      if (compareStrings(block, starts[i - 1], starts[i] - 1, starts[i], endOf(i)) >= 0) corrupted("string table out of order");
+    }
+    // (the groups' first strings were checked on load)
+    if (g + 1 < this.sparse!.length && compareStrings(block, starts[to - 1], end, this.sparse![g + 1], this.firstEnd(g + 1)) >= 0) corrupted("string table out of order");
+  }
+}
+
+function corrupted(why: string): never {
+  throw corruptKeywordData(why);
+}
+
+/** Where every SPARSE_EVERY-th string of a NUL-joined block of `count` strings starts, as the u32 LE bytes fromSparse reads. */
+export function sparseStarts(block: Uint8Array, count: number): Uint8Array {
+  const out = new Uint8Array(Math.ceil(count / SPARSE_EVERY) * 4);
+  const view = new DataView(out.buffer);
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    if (i % SPARSE_EVERY === 0) view.setUint32((i / SPARSE_EVERY) * 4, at, true);
+    if (i + 1 < count) at = block.indexOf(0, at) + 1;
+  }
+  return out;
+}
+
+/** Order of the strings [aStart, aEnd) and [bStart, bEnd) of a block: JavaScript's string order (see isStrictlySorted). */
+function compareStrings(block: Uint8Array, aStart: number, aEnd: number, bStart: number, bEnd: number): number {
+  const order = compareAscii(block, aStart, aEnd, bStart, bEnd);
+  if (order !== 0 || (aEnd - aStart === bEnd - bStart && bytesEqual(block, aStart, bStart, aEnd - aStart))) return order;
+  const a = decoder.decode(block.subarray(aStart, aEnd));
+  const b = decoder.decode(block.subarray(bStart, bEnd));
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function bytesEqual(block: Uint8Array, a: number, b: number, n: number): boolean {
+  for (let k = 0; k < n; k++) if (block[a + k] !== block[b + k]) return false;
+  return true;
 }
 
 /** Byte order of two strings: -1 or 1, or 0 when equal or when they first differ outside ASCII (undecided). */

@@ -96,19 +96,31 @@ export class CsrPostings implements PostingSource, BasePostings {
 }
 
 /**
+ * Makes sure bytes [start, end) of a file are in memory: a file whose postings are read as
+ * searches ask for them (keyword-files.ts); a no-op for bytes that are all there.
+ */
+export type EnsureBytes = (start: number, end: number) => void;
+
+const inMemory: EnsureBytes = () => undefined;
+
+/**
  * The base as stored: per term its posting count, then (document-number gap, tf byte) pairs,
- * found through a table of where each term's postings start. A loaded index reads the few
- * terms a query has from these bytes and decodes all of them only when it changes.
+ * found through a table of where each term's postings start (4-byte little-endian offsets). A
+ * loaded index reads the few terms a query has from these bytes, checking each as it reads it,
+ * and decodes all of them only when it changes.
  */
 export class EncodedPostings implements PostingSource {
   private constructor(
     readonly termCount: number,
+    /** Term t's postings start at startTable's t-th offset; the (termCount + 1)-th is the end. */
+    private readonly startTable: DataView,
     private readonly bytes: Uint8Array,
-    /** Byte where term t's postings start; starts[termCount] is the block's length. */
-    private readonly starts: Uint32Array,
     private readonly docCount: number,
     /** Postings of all terms. */
     readonly total: number,
+    /** Brings in bytes of the start table or the postings, by their place in each. */
+    private readonly ensureTable: EnsureBytes,
+    private readonly ensurePostings: EnsureBytes,
   ) {
     this.reader = new ByteReader(bytes);
   }
@@ -116,31 +128,53 @@ export class EncodedPostings implements PostingSource {
   /** Reads the bytes; its position is set at the start of each term read. */
   private readonly reader: ByteReader;
 
-  /** Checks the start table against the block; each term's postings are checked as they are read. */
+  /** Postings whose bytes are all in memory. */
   static from(bytes: Uint8Array, startTable: Uint8Array, termCount: number, docCount: number, total: number): EncodedPostings {
+    return EncodedPostings.reading(bytes, startTable, termCount, docCount, total, inMemory);
+  }
+
+  /**
+   * Postings in `file` (the start table at tableAt, then the postings), of which only what a read
+   * needs is brought in, through `ensure` (by place in the file).
+   */
+  static inFile(file: Uint8Array, tableAt: number, postingsLength: number, termCount: number, docCount: number, total: number, ensure: EnsureBytes): EncodedPostings {
+    const tableLength = (termCount + 1) * 4;
+    const postingsAt = tableAt + tableLength;
+    if (postingsAt + postingsLength > file.length) throw new Error("postings run past the file");
+    const table = file.subarray(tableAt, postingsAt);
+    return EncodedPostings.reading(file.subarray(postingsAt, postingsAt + postingsLength), table, termCount, docCount, total, ensure, tableAt, postingsAt);
+  }
+
+  private static reading(bytes: Uint8Array, startTable: Uint8Array, termCount: number, docCount: number, total: number, ensure: EnsureBytes, tableAt = 0, postingsAt = 0): EncodedPostings {
     if (startTable.length !== (termCount + 1) * 4) throw new Error("posting table does not match the term count");
-    const view = new DataView(startTable.buffer, startTable.byteOffset, startTable.length);
-    const starts = new Uint32Array(termCount + 1);
-    for (let t = 0; t <= termCount; t++) {
-      starts[t] = view.getUint32(t * 4, true);
-      if (t > 0 && starts[t] < starts[t - 1]) throw new Error("posting table out of order");
-    }
-    if (starts[0] !== 0 || starts[termCount] !== bytes.length) throw new Error("posting table does not match the postings");
-    return new EncodedPostings(termCount, bytes, starts, docCount, total);
+    const table = new DataView(startTable.buffer, startTable.byteOffset, startTable.length);
+    const lazy = ensure !== inMemory;
+    return new EncodedPostings(
+      termCount,
+      table,
+      bytes,
+      docCount,
+      total,
+      lazy ? (s, e) => ensure(tableAt + s, tableAt + e) : inMemory,
+      lazy ? (s, e) => ensure(postingsAt + s, postingsAt + e) : inMemory,
+    );
   }
 
   count(t: number): number {
     return this.reading(() => {
-      this.reader.pos = this.starts[t];
-      return this.reader.varint();
+      const [start, end] = this.range(t);
+      this.reader.pos = start;
+      const n = this.reader.varint();
+      if (this.reader.pos > end) throw corruptKeywordData("posting list length mismatch");
+      return n;
     });
   }
 
   forEach(t: number, visit: (doc: number, tf: number) => void): void {
     const r = this.reader;
-    const end = this.starts[t + 1];
     this.reading(() => {
-      r.pos = this.starts[t];
+      const [start, end] = this.range(t);
+      r.pos = start;
       let doc = 0;
       for (let count = r.varint(); count > 0; count--) {
         doc += r.varint();
@@ -150,6 +184,24 @@ export class EncodedPostings implements PostingSource {
       if (r.pos !== end) throw corruptKeywordData("posting list length mismatch");
     });
   }
+
+  /** Where term t's postings lie, checked against the table's neighbours and the postings' end; the bytes brought in. */
+  private range(t: number): [start: number, end: number] {
+    if (!(t >= 0 && t < this.termCount)) throw corruptKeywordData("term out of range");
+    const fresh = this.ensureTable !== inMemory && !this.brought.has(t);
+    if (fresh) this.ensureTable(t * 4, t * 4 + 8);
+    const start = this.startTable.getUint32(t * 4, true);
+    const end = this.startTable.getUint32(t * 4 + 4, true);
+    if (start > end || end > this.bytes.length || (t === 0 && start !== 0)) throw corruptKeywordData("posting table out of order");
+    if (fresh) {
+      this.ensurePostings(start, end);
+      this.brought.add(t); // a search reads its terms' postings twice (chunks, then files)
+    }
+    return [start, end];
+  }
+
+  /** Terms whose postings were brought in. */
+  private readonly brought = new Set<number>();
 
   /** Runs a read of the bytes; the reader's own errors (a varint running off the end) become damage. */
   private reading<T>(read: () => T): T {
@@ -162,6 +214,9 @@ export class EncodedPostings implements PostingSource {
 
   /** Every term's postings decoded. */
   toCsr(): CsrPostings {
+    this.ensureTable(0, (this.termCount + 1) * 4);
+    this.ensurePostings(0, this.bytes.length);
+    if (this.termCount > 0 && this.startTable.getUint32(this.termCount * 4, true) !== this.bytes.length) throw corruptKeywordData("posting table does not match the postings");
     const offsets = new Uint32Array(this.termCount + 1);
     const docs = new Uint32Array(this.total);
     const tfs = new Uint8Array(this.total);

@@ -4,7 +4,8 @@
 // changes, and report damage it meets only when a search reads it.
 import { describe, expect, test } from "vitest";
 import { KeywordIndex, type KeywordDoc } from "../../core/keyword/index.js";
-import { PackedStrings } from "../../core/keyword/packed-strings.js";
+import { FOOTER_BYTES, FORMAT_HEAD_BYTES, postingsPart } from "../../core/keyword/keyword-format.js";
+import { PackedStrings, SPARSE_EVERY, sparseStarts } from "../../core/keyword/packed-strings.js";
 import { CsrPostings, EncodedPostings, encodePostings } from "../../core/keyword/postings.js";
 import { keywordFileBuffer } from "../../core/keyword/vector-codes.js";
 
@@ -164,6 +165,130 @@ describe("packed strings", () => {
     const reversed = ["a", "\uFFFD", "\u{1F600}"];
     expect(PackedStrings.fromBlock(enc.encode(reversed.join("\0")), 3).isStrictlySorted()).toBe(false);
     expect(PackedStrings.fromBlock(enc.encode("a\0a"), 2).isStrictlySorted()).toBe(false);
+  });
+});
+
+describe("packed strings with group starts (format 8)", () => {
+  /** Sorted strings in JavaScript order, with multi-byte and awkward characters, `n` of them. */
+  function sortedValues(n: number): string[] {
+    const chars = ["a", "é", "\u{1F600}", "\uFFFD", "\uE000", "z", "_", "0"];
+    const out = new Set<string>();
+    for (let i = 0; out.size < n; i++) out.add(`${chars[i % chars.length]}${i.toString(36)}${chars[(i * 7) % chars.length]}`);
+    return [...out].sort();
+  }
+
+  function table(values: string[], inOrder = true): PackedStrings {
+    const block = enc.encode(values.join("\0"));
+    return PackedStrings.fromSparse(block, values.length, sparseStarts(block, values.length), inOrder);
+  }
+
+  test("give every string, in or across groups, whatever the table's size", () => {
+    for (const n of [0, 1, 2, SPARSE_EVERY - 1, SPARSE_EVERY, SPARSE_EVERY + 1, 3 * SPARSE_EVERY + 5]) {
+      const values = sortedValues(n);
+      const t = table(values);
+      expect(t.length, String(n)).toBe(n);
+      // read back to front: each group is found on its own, not by reading the ones before it
+      for (let i = n - 1; i >= 0; i--) expect(t.get(i), `${n}: ${i}`).toBe(values[i]);
+      expect(table(values).toArray()).toEqual(values);
+      if (n > 0) expect(table(values).positionsOf([values[n - 1], "missing"])).toEqual(new Map([[values[n - 1], n - 1]]));
+    }
+    // unsorted tables (text ids) are read alike, without order checks
+    const ids = ["zeta", "alpha", "", "mid"];
+    expect(ids.map((_, i) => table(ids, false).get(i))).toEqual(ids);
+  });
+
+  test("refuse starts that do not fall on string boundaries, or groups out of order, on load", () => {
+    const values = sortedValues(3 * SPARSE_EVERY);
+    const block = enc.encode(values.join("\0"));
+    const good = sparseStarts(block, values.length);
+    const shifted = good.slice();
+    new DataView(shifted.buffer).setUint32(4, new DataView(good.buffer).getUint32(4, true) + 1, true);
+    expect(() => PackedStrings.fromSparse(block, values.length, shifted, true)).toThrow(/group starts/);
+    expect(() => PackedStrings.fromSparse(block, values.length, good.subarray(0, 4), true)).toThrow(/group starts/);
+    const swapped = [...values];
+    [swapped[0], swapped[SPARSE_EVERY]] = [swapped[SPARSE_EVERY], swapped[0]];
+    const swappedBlock = enc.encode(swapped.join("\0"));
+    expect(() => PackedStrings.fromSparse(swappedBlock, swapped.length, sparseStarts(swappedBlock, swapped.length), true)).toThrow(/out of order/);
+  });
+
+  test("report strings out of order within a group as damage when a lookup reads that group, and only then", () => {
+    const values = sortedValues(3 * SPARSE_EVERY);
+    const damaged = [...values];
+    [damaged[SPARSE_EVERY + 3], damaged[SPARSE_EVERY + 4]] = [damaged[SPARSE_EVERY + 4], damaged[SPARSE_EVERY + 3]];
+    const t = table(damaged);
+    expect(t.get(5)).toBe(values[5]); // group 0 is sound
+    expect(() => t.get(SPARSE_EVERY + 10)).toThrow(/keyword index data is corrupt.*out of order/);
+    expect(() => t.get(SPARSE_EVERY + 10)).toThrow(/corrupt/); // and stays so
+    // a group's last string after the next group's first
+    const late = [...values];
+    [late[2 * SPARSE_EVERY - 1], late[2 * SPARSE_EVERY]] = [late[2 * SPARSE_EVERY], late[2 * SPARSE_EVERY - 1]];
+    expect(() => table(late).get(SPARSE_EVERY + 1)).toThrow(/corrupt/);
+    // a string boundary missing inside a group
+    const block = enc.encode(values.join("\0"));
+    const starts = sparseStarts(block, values.length);
+    const joined = block.slice();
+    joined[joined.indexOf(0, new DataView(starts.buffer).getUint32(4, true)) ] = 0x61;
+    expect(() => PackedStrings.fromSparse(joined, values.length, starts, true).get(SPARSE_EVERY + 2)).toThrow(/corrupt.*boundaries/);
+  });
+});
+
+describe("a format 8 file loaded without its postings", () => {
+  function indexOf(n: number): KeywordIndex {
+    const index = new KeywordIndex();
+    index.add(
+      Array.from({ length: n }, (_, i) =>
+        doc(`d${i}`, `${["parse", "render", "retry"][i % 3]}Config handles case ${i} of ${["alpha", "beta", "gamma", "delta"][i % 4]} topic${i % 17}`, `src/m${i % 9}/f${i}.ts`, {
+          vector: Float32Array.from({ length: 16 }, (_, k) => Math.cos(i * 3 + k)),
+        }),
+      ),
+    );
+    return index;
+  }
+
+  test("answers as the whole file does, bringing in only the postings its searches read", () => {
+    const written = indexOf(400);
+    const file = written.serialize();
+    expect(file[4]).toBe(8);
+    const part = postingsPart(file.subarray(0, FORMAT_HEAD_BYTES), file.subarray(file.length - FOOTER_BYTES), file.length)!;
+    expect(part.start).toBeGreaterThan(FORMAT_HEAD_BYTES);
+    expect(part.end).toBeLessThan(file.length - FOOTER_BYTES);
+    // The file as a loader has it: everything but the postings part, which ensure() copies in.
+    const bytes = file.slice();
+    bytes.fill(0, part.start, part.end);
+    const asked: Array<[number, number]> = [];
+    const ensure = (start: number, end: number) => {
+      asked.push([start, end]);
+      bytes.set(file.subarray(start, end), start);
+    };
+    const loaded = KeywordIndex.deserialize(bytes, ensure);
+    expect(asked).toEqual([]); // nothing read until a search asks
+    for (const q of ["parseConfig alpha", "topic5 retry", "case 17"]) {
+      expect(loaded.search(q, 10), q).toEqual(written.search(q, 10));
+      expect(loaded.fileScores(q, ["src/m1/f1.ts", "src/m5/f5.ts"]), q).toEqual(written.fileScores(q, ["src/m1/f1.ts", "src/m5/f5.ts"]));
+    }
+    expect(asked.length).toBeGreaterThan(0);
+    for (const [start, end] of asked) expect(start >= part.start && end <= part.end, `${start}-${end}`).toBe(true);
+    const broughtIn = asked.reduce((sum, [s, e]) => sum + (e - s), 0);
+    expect(broughtIn).toBeLessThan((part.end - part.start) / 2);
+    const q = Float32Array.from({ length: 16 }, (_, k) => Math.cos(30 + k));
+    expect(loaded.searchVector(q, 3)).toEqual(written.searchVector(q, 3));
+    // a change that rebuilds the postings brings in the rest, and writes the same index back
+    loaded.removeIds(["d3"]);
+    written.removeIds(["d3"]);
+    expect(KeywordIndex.deserialize(loaded.serialize()).search("parseConfig alpha", 10)).toEqual(written.search("parseConfig alpha", 10));
+  });
+
+  test("reports a damaged posting list as damage when a search reads it", () => {
+    const file = indexOf(60).serialize();
+    const part = postingsPart(file.subarray(0, FORMAT_HEAD_BYTES), file.subarray(file.length - FOOTER_BYTES), file.length)!;
+    const damaged = file.slice();
+    damaged.fill(0xff, part.end - 40, part.end); // the last terms' postings: varints that never end
+    const loaded = KeywordIndex.deserialize(damaged); // loads: the postings are checked as read
+    expect(loaded.search("alpha", 5).length).toBeGreaterThan(0); // an early term's list is sound
+    const words = ["parse", "render", "retry", "config", "handles", "case", "beta", "gamma", "delta", ...Array.from({ length: 17 }, (_, i) => `topic${i}`)];
+    expect(() => words.forEach((w) => loaded.search(w, 5))).toThrow(/keyword index data is corrupt/);
+    expect(() => KeywordIndex.deserialize(damaged).serialize()).toThrow(/keyword index data is corrupt/);
+    expect(() => KeywordIndex.deserialize(file.subarray(0, file.length - 1))).toThrow(/corrupt/);
   });
 });
 
