@@ -108,6 +108,8 @@ export interface ScoredId {
   id: string;
   /** Higher is better; each source documents its own scale. */
   score: number;
+  /** The hit's file, where the source knows it without the record (the keyword index does). */
+  filePath?: string;
 }
 
 /** A stored vector with what it was computed from: its row's content hash and description. */

@@ -72,7 +72,14 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
 
   const fused = fuseCandidates(keywordHits, vectorHits, { keyword: useKeyword, vector: useVector, vectorK });
   if (fused.size === 0) return [];
-  const records = new Map((await store.getByIds([...fused.keys()])).map((r) => [r.id, r]));
+  const reading = store.getByIds([...fused.keys()]);
+  reading.catch(() => undefined); // awaited below, after work that may throw first
+  // File-level BM25 of the candidates' files (keyword evidence, so not for vectors-only), while
+  // the store reads their records when the hits name their files (the keyword index's do).
+  const fileEvidence = (files: Iterable<string>): RankEvidence => (useKeyword ? { fileScores: keyword.fileScores(query, new Set(files)) } : {});
+  const hitFiles = input.rank ? filesOf(keywordHits, vectorHits) : null;
+  const early = hitFiles ? fileEvidence(hitFiles) : null;
+  const records = new Map((await reading).map((r) => [r.id, r]));
   let candidates: RankCandidate[] = [];
   for (const [id, f] of fused) {
     const record = records.get(id);
@@ -80,8 +87,7 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
     if (record) candidates.push({ record, ...f });
   }
   if (input.rank) {
-    // File-level BM25 of the candidates' files: keyword evidence, so not for vectors-only.
-    const evidence: RankEvidence = useKeyword ? { fileScores: keyword.fileScores(query, new Set(candidates.map((c) => c.record.filePath))) } : {};
+    const evidence = early ?? fileEvidence(candidates.map((c) => c.record.filePath));
     candidates = (input.ranker ?? rankCandidates)(query, candidates, evidence);
   } else {
     candidates.sort((a, b) => b.score - a.score);
@@ -115,6 +121,18 @@ function searchVectors(vector: Float32Array, k: number, input: HybridInput): Pro
     }
   }
   return input.store.searchVector(vector, k, input.filter);
+}
+
+/** The files of all hits, or null when a hit does not name its file (a store's own vector search). */
+function filesOf(...lists: ScoredId[][]): string[] | null {
+  const files: string[] = [];
+  for (const list of lists) {
+    for (const hit of list) {
+      if (hit.filePath === undefined) return null;
+      files.push(hit.filePath);
+    }
+  }
+  return files;
 }
 
 /** Two chunks of one file whose line ranges overlap show the same code twice: keep the better. */
