@@ -179,6 +179,46 @@ describe("hybridSearch", () => {
     expect(new Set(reads[0])).toEqual(new Set(["config", "pyconfig", "novec", "batcher", "batcherInner", "embedder", "http"]));
   });
 
+  test("the candidates' files are scored while the store reads their records, as they would be after", async () => {
+    const store = new MemoryVectorStore(DIM);
+    await store.add(rows);
+    const keyword = new KeywordIndex();
+    keyword.add(rows.map((r) => ({ id: r.id, text: r.content, filePath: r.filePath, language: r.language, kind: r.kind, symbol: r.symbol, vector: r.vector })));
+    const events: string[] = [];
+    const getByIds = store.getByIds.bind(store);
+    store.getByIds = async (ids) => {
+      events.push("read asked");
+      await new Promise((r) => setTimeout(r, 20));
+      events.push("read done");
+      return getByIds(ids);
+    };
+    const fileScores = keyword.fileScores.bind(keyword);
+    keyword.fileScores = (q, files, b) => (events.push("files scored"), fileScores(q, files, b));
+    const input = { query: "load config batches", queryVector: v(0.5, 0, 0.5, 0), store, keyword, topK: 10, minScore: 0, mode: "hybrid" as const, rank: true };
+    const results = await hybridSearch(input);
+    expect(events).toEqual(["read asked", "files scored", "read done"]);
+    // the same answer as scoring the records' files after the read (hits that name no file)
+    const unnamed = <T extends { filePath?: string }>(hits: T[]) => hits.map(({ filePath: _, ...h }) => h);
+    const late = Object.assign(Object.create(keyword) as KeywordIndex, {
+      search: (...a: Parameters<KeywordIndex["search"]>) => unnamed(keyword.search(...a)),
+      searchVector: (...a: Parameters<KeywordIndex["searchVector"]>) => unnamed(keyword.searchVector(...a)),
+    });
+    events.length = 0;
+    expect(await hybridSearch({ ...input, keyword: late })).toEqual(results);
+    expect(events).toEqual(["read asked", "read done", "files scored"]);
+    const plainStore = new MemoryVectorStore(DIM);
+    await plainStore.add(rows);
+    const plainKeyword = new KeywordIndex(); // no vectors: the store finds the vector hits
+    plainKeyword.add(rows.map((r) => ({ id: r.id, text: r.content, filePath: r.filePath, language: r.language, kind: r.kind, symbol: r.symbol })));
+    const order: string[] = [];
+    const plainGet = plainStore.getByIds.bind(plainStore);
+    plainStore.getByIds = async (ids) => (order.push("read"), plainGet(ids));
+    const plainScores = plainKeyword.fileScores.bind(plainKeyword);
+    plainKeyword.fileScores = (q, f, b) => (order.push("files scored"), plainScores(q, f, b));
+    await hybridSearch({ ...input, store: plainStore, keyword: plainKeyword });
+    expect(order).toEqual(["read", "files scored"]);
+  });
+
   test("bad arguments fail with a clear message", async () => {
     await expect(run({ query: "x", topK: -1 })).rejects.toThrow(/topK/);
     await expect(run({ query: "x", minScore: 2 })).rejects.toThrow(/minScore/);
