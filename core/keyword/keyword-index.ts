@@ -238,7 +238,7 @@ export class KeywordIndex {
       heap.push(doc, s);
     }
     const weight = queryWeight > 0 ? queryWeight : 1;
-    return heap.sorted().map(([doc, s]) => ({ ...this.hit(doc), score: 1 - Math.exp(-SCORE_STEEPNESS * (s / weight)) }));
+    return heap.sorted().map(([doc, s]) => this.hit(doc, 1 - Math.exp(-SCORE_STEEPNESS * (s / weight))));
   }
 
   /**
@@ -374,12 +374,12 @@ export class KeywordIndex {
     if (topK <= 0 || this.liveDocs === 0) return [];
     const accept = this.compileDocFilter(filter);
     const hits = this.vectors.search(vector, topK, (doc) => this.docIds.isLive(doc) && accept(doc));
-    return hits.map(([doc, score]) => ({ ...this.hit(doc), score }));
+    return hits.map(([doc, score]) => this.hit(doc, score));
   }
 
-  /** A live document as a search names it: its id and its file. */
-  private hit(doc: number): { id: string; filePath: string } {
-    return { id: this.docIds.id(doc) as string, filePath: this.paths.value(this.docPath[doc]) };
+  /** A live document as a search names it: its id, score and file. */
+  private hit(doc: number, score: number): ScoredId {
+    return { id: this.docIds.id(doc) as string, score, filePath: this.paths.value(this.docPath[doc]) };
   }
 
   /** A document's vector as the index keeps it (quantised), or null. */
