@@ -13,7 +13,8 @@ await build({
   platform: "node",
   format: "esm",
   target: "node20",
-  external: ["@lancedb/lancedb", "apache-arrow"],
+  // Installed packages load from node_modules (jsonc-parser's UMD build cannot be bundled as ESM).
+  external: ["@lancedb/lancedb", "apache-arrow", "jsonc-parser"],
   logLevel: "warning",
 });
 const run = spawnSync(process.execPath, ["--expose-gc", out, ...process.argv.slice(2)], { stdio: "inherit", cwd: root, env: { ...process.env, LANCEDB_LOG: "error" } });
