@@ -110,6 +110,11 @@ export interface ScoredId {
   score: number;
   /** The hit's file, where the source knows it without the record (the keyword index does). */
   filePath?: string;
+  /**
+   * Where the hit's row likely lies in the store's table, where the source can tell (the keyword
+   * index numbers its documents as a commit laid the rows out): a hint the store checks by id.
+   */
+  row?: number;
 }
 
 /** A stored vector with what it was computed from: its row's content hash and description. */
@@ -131,7 +136,12 @@ export interface VectorStore {
   deleteByIds(ids: string[]): Promise<void>;
   /** Nearest neighbours by cosine similarity; score in [0,1]. */
   searchVector(vector: Float32Array, topK: number, filter?: SearchFilter): Promise<ScoredId[]>;
-  getByIds(ids: string[]): Promise<ChunkRecord[]>;
+  /**
+   * The records of these ids (unknown ones left out). `rows`, where given, is each id's likely
+   * row in the table (ScoredId.row; -1 where unknown): a store may read those rows directly,
+   * and must still return exactly the records of `ids`.
+   */
+  getByIds(ids: string[], rows?: number[]): Promise<ChunkRecord[]>;
   /**
    * The vectors of these rows (rows without one, and unknown ids, are left out): an index
    * pass re-uses them for new chunks with the same embedded text, e.g. lines that only moved.

@@ -377,9 +377,16 @@ export class KeywordIndex {
     return hits.map(([doc, score]) => this.hit(doc, score));
   }
 
-  /** A live document as a search names it: its id, score and file. */
+  /**
+   * A live document as a search names it: its id, score and file, and while no document was
+   * removed since the index was numbered, its number as the row hint (ScoredId.row): a pass
+   * commits the table's rows and the index's documents in one order, which compaction and
+   * merge() both keep.
+   */
   private hit(doc: number, score: number): ScoredId {
-    return { id: this.docIds.id(doc) as string, score, filePath: this.paths.value(this.docPath[doc]) };
+    const hit: ScoredId = { id: this.docIds.id(doc) as string, score, filePath: this.paths.value(this.docPath[doc]) };
+    if (this.liveDocs === this.docIds.count) hit.row = doc;
+    return hit;
   }
 
   /** A document's vector as the index keeps it (quantised), or null. */

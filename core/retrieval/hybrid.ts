@@ -72,7 +72,9 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
 
   const fused = fuseCandidates(keywordHits, vectorHits, { keyword: useKeyword, vector: useVector, vectorK });
   if (fused.size === 0) return [];
-  const reading = store.getByIds([...fused.keys()]);
+  const ids = [...fused.keys()];
+  const rowOf = rowsOf(keywordHits, vectorHits);
+  const reading = store.getByIds(ids, rowOf ? ids.map((id) => rowOf.get(id) ?? -1) : undefined);
   reading.catch(() => undefined); // awaited below, after work that may throw first
   // File-level BM25 of the candidates' files (keyword evidence, so not for vectors-only), while
   // the store reads their records when the hits name their files (the keyword index's do).
@@ -121,6 +123,13 @@ function searchVectors(vector: Float32Array, k: number, input: HybridInput): Pro
     }
   }
   return input.store.searchVector(vector, k, input.filter);
+}
+
+/** Each hit's row hint, or null when no hit has one. */
+function rowsOf(...lists: ScoredId[][]): Map<string, number> | null {
+  let rows: Map<string, number> | null = null;
+  for (const list of lists) for (const hit of list) if (hit.row !== undefined) (rows ??= new Map()).set(hit.id, hit.row);
+  return rows;
 }
 
 /** The files of all hits, or null when a hit does not name its file (a store's own vector search). */

@@ -31,6 +31,32 @@ describe("LanceVectorStore", () => {
     await again.close();
   });
 
+  test("reads hinted rows by place, checks them by id, and reads what they missed by id", async () => {
+    const store = await openLanceStore({ uri: freshDir(), tableName: "chunks", dimension: DIM });
+    const rows = sampleRows();
+    await store.add(rows);
+    const ids = rows.map((r) => r.id);
+    // Count the reads by id filter (the scan of every id that hints spare).
+    const table = (store as unknown as { table: { query: () => unknown } }).table;
+    let filters = 0;
+    const query = table.query.bind(table);
+    table.query = () => (filters++, query());
+    const fresh = () => openLanceStore({ uri: store.uri, tableName: "chunks", dimension: DIM });
+
+    // right hints: every record, read by place
+    const byPlace = await store.getByIds([ids[5], ids[0], ids[3]], [5, 0, 3]);
+    expect(byPlace.map((r) => r.id)).toEqual([ids[5], ids[0], ids[3]]);
+    expect(byPlace[0]).toMatchObject({ filePath: rows[5].filePath, startLine: rows[5].startLine });
+    expect(filters).toBe(0);
+
+    // wrong and impossible hints: still exactly the records asked for, the rest read by id
+    const other = await fresh();
+    expect((await other.getByIds([ids[1], ids[2], "nope"], [2, 99, 1])).map((r) => r.id)).toEqual([ids[1], ids[2]]);
+    expect((await other.getByIds([ids[4], ids[6]], [-1, 6])).map((r) => r.id)).toEqual([ids[4], ids[6]]);
+    await other.close();
+    await store.close();
+  });
+
   test("a checkpoint taken before closing can be restored after reopening", async () => {
     const dir = freshDir();
     const store = await openLanceStore({ uri: dir, tableName: "chunks", dimension: DIM });
