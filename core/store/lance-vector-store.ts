@@ -149,13 +149,17 @@ export class LanceVectorStore implements VectorStore {
     const found = new Map<string, ChunkRecord>();
     let missing: string[] = [];
     const hinted: number[] = [];
+    const hintedIds: string[] = [];
     ids.forEach((id, i) => {
       const cached = this.recordCache.get(id);
       if (cached) found.set(id, cached);
       else {
         missing.push(id);
         const row = rows?.[i] ?? -1;
-        if (row >= 0) hinted.push(row);
+        if (row >= 0) {
+          hinted.push(row);
+          hintedIds.push(id);
+        }
       }
     });
     if (hinted.length > 0 && this.rowHintsWork) {
@@ -168,11 +172,10 @@ export class LanceVectorStore implements VectorStore {
           found.set(record.id, record);
         }
       }
-      const stillMissing = missing.filter((id) => !found.has(id));
       // Hints that mostly miss (a table changed since the keyword index was numbered) are not
       // worth a read each: stop taking them until the table changes.
-      if (stillMissing.length > hinted.length / 2) this.rowHintsWork = false;
-      missing = stillMissing;
+      if (hintedIds.filter((id) => !found.has(id)).length > hinted.length / 2) this.rowHintsWork = false;
+      missing = missing.filter((id) => !found.has(id));
     }
     for (let i = 0; i < missing.length; i += ID_BATCH) {
       const slice = missing.slice(i, i + ID_BATCH);

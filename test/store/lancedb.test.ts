@@ -57,6 +57,26 @@ describe("LanceVectorStore", () => {
     await store.close();
   });
 
+  test("stops reading hinted rows once they mostly miss, until the table changes", async () => {
+    const store = await openLanceStore({ uri: freshDir(), tableName: "chunks", dimension: DIM });
+    const rows = sampleRows();
+    await store.add(rows);
+    const ids = rows.map((r) => r.id);
+    const table = (store as unknown as { table: { takeOffsets: (o: number[]) => unknown } }).table;
+    let takes = 0;
+    const takeOffsets = table.takeOffsets.bind(table);
+    table.takeOffsets = (o) => (takes++, takeOffsets(o));
+    const reversed = ids.map((_, i) => ids.length - 1 - i); // every hint wrong
+    expect((await store.getByIds(ids.slice(0, 3), reversed.slice(0, 3))).map((r) => r.id)).toEqual(ids.slice(0, 3));
+    expect(takes).toBe(1);
+    expect((await store.getByIds(ids.slice(3, 6), [3, 4, 5])).map((r) => r.id)).toEqual(ids.slice(3, 6));
+    expect(takes).toBe(1); // not tried again at this version
+    await store.add([row("z1", "src/z.ts", axis(7))]);
+    expect((await store.getByIds([ids[6]], [6])).map((r) => r.id)).toEqual([ids[6]]);
+    expect(takes).toBe(2);
+    await store.close();
+  });
+
   test("a checkpoint taken before closing can be restored after reopening", async () => {
     const dir = freshDir();
     const store = await openLanceStore({ uri: dir, tableName: "chunks", dimension: DIM });
