@@ -11,6 +11,8 @@ export class DocIds {
   private dead: Set<number> | null = null;
   /** Every id when not packed; else the ids of the documents after the packed ones. */
   private list: Array<string | null> = [];
+  /** The removed documents' numbers in order (removedBefore), until the next removal. */
+  private removedInOrder: Int32Array | null = null;
 
   static loaded(packed: IdTable): DocIds {
     const ids = new DocIds();
@@ -41,9 +43,30 @@ export class DocIds {
   }
 
   kill(doc: number): void {
+    this.removedInOrder = null;
     const p = this.packedCount;
     if (doc >= p) this.list[doc - p] = null;
     else (this.dead ??= new Set()).add(doc);
+  }
+
+  /** How many documents numbered below `doc` were removed. */
+  removedBefore(doc: number): number {
+    const removed = (this.removedInOrder ??= this.removedNumbers());
+    let lo = 0;
+    let hi = removed.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (removed[mid] < doc) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private removedNumbers(): Int32Array {
+    const out: number[] = [...(this.dead ?? [])];
+    const p = this.packedCount;
+    for (let i = 0; i < this.list.length; i++) if (this.list[i] === null) out.push(p + i);
+    return Int32Array.from(out).sort();
   }
 
   /** Whether the loaded ids are still packed (find() then avoids decoding them). */

@@ -378,15 +378,13 @@ export class KeywordIndex {
   }
 
   /**
-   * A live document as a search names it: its id, score and file, and while no document was
-   * removed since the index was numbered, its number as the row hint (ScoredId.row): a pass
-   * commits the table's rows and the index's documents in one order, which compaction and
-   * merge() both keep.
+   * A live document as a search names it: its id, score, file, and row hint (ScoredId.row): a
+   * pass commits the table's rows and the index's documents in one order, which the table's
+   * deletions and compaction and this index's removals and merge() all keep, so a document's
+   * row is its number less the removed documents numbered before it.
    */
   private hit(doc: number, score: number): ScoredId {
-    const hit: ScoredId = { id: this.docIds.id(doc) as string, score, filePath: this.paths.value(this.docPath[doc]) };
-    if (this.liveDocs === this.docIds.count) hit.row = doc;
-    return hit;
+    return { id: this.docIds.id(doc) as string, score, filePath: this.paths.value(this.docPath[doc]), row: doc - this.docIds.removedBefore(doc) };
   }
 
   /** A document's vector as the index keeps it (quantised), or null. */

@@ -90,6 +90,27 @@ describe("KeywordIndex search", () => {
   });
 });
 
+describe("KeywordIndex row hints", () => {
+  test("give each hit's place among the live documents in the order they were added", () => {
+    const index = new KeywordIndex();
+    const doc = (i: number) => ({ id: `d${i}`, text: `rowhint shared term ${i}`, filePath: `src/f${i}.ts`, language: "typescript", kind: "function" });
+    index.add(Array.from({ length: 10 }, (_, i) => doc(i)));
+    const order = (ids: string[]) => new Map(ids.map((id, i) => [id, i]));
+    let live = order(Array.from({ length: 10 }, (_, i) => `d${i}`));
+    for (const h of index.search("rowhint", 20)) expect(h.row, h.id).toBe(live.get(h.id));
+    // removals shift the later rows down; an addition comes last
+    index.removeIds(["d2", "d5"]);
+    index.add([doc(10)]);
+    live = order(["d0", "d1", "d3", "d4", "d6", "d7", "d8", "d9", "d10"]);
+    const hits = index.search("rowhint", 20);
+    expect(hits).toHaveLength(9);
+    for (const h of hits) expect(h.row, h.id).toBe(live.get(h.id));
+    // and stay so across a merge and a round trip
+    const loaded = KeywordIndex.deserialize(index.serialize());
+    for (const h of loaded.search("rowhint", 20)) expect(h.row, h.id).toBe(live.get(h.id));
+  });
+});
+
 describe("KeywordIndex serialization", () => {
   test("round trip gives identical results, including after removals and merges", () => {
     const index = build();
