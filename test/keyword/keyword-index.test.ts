@@ -93,7 +93,7 @@ describe("KeywordIndex search", () => {
 describe("KeywordIndex row hints", () => {
   test("give each hit's place among the live documents in the order they were added", () => {
     const index = new KeywordIndex();
-    const doc = (i: number) => ({ id: `d${i}`, text: `rowhint shared term ${i}`, filePath: `src/f${i}.ts`, language: "typescript", kind: "function" });
+    const doc = (i: number): KeywordDoc => ({ id: `d${i}`, text: `rowhint shared term ${i}`, filePath: `src/f${i}.ts`, language: "typescript", kind: "function", symbol: "" });
     index.add(Array.from({ length: 10 }, (_, i) => doc(i)));
     const order = (ids: string[]) => new Map(ids.map((id, i) => [id, i]));
     let live = order(Array.from({ length: 10 }, (_, i) => `d${i}`));
