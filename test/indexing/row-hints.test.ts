@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { loadKeywordSnapshot } from "../../core/indexing/keyword-files.js";
 import { readManifest } from "../../core/indexing/manifest.js";
 import { openLanceStore } from "../../core/store/lancedb.js";
+import { countTableCalls } from "../store/fixtures.js";
 import { KEYWORD_ONLY, trackWorkspaces, tsFunction, writeFiles } from "./helpers.js";
 
 const tracked = trackWorkspaces();
@@ -29,12 +30,9 @@ async function committed(stateDir: string) {
 async function readByHints(stateDir: string, query: string) {
   const { keyword, store } = await committed(stateDir);
   const hits = keyword.search(query, 500);
-  const table = (store as unknown as { table: { query: () => unknown } }).table;
-  let filters = 0;
-  const q = table.query.bind(table);
-  table.query = () => (filters++, q());
+  const filters = countTableCalls(store, "query");
   const records = await store.getByIds(hits.map((h) => h.id), hits.map((h) => h.row ?? -1));
-  return { hits, records, filters, keyword, store };
+  return { hits, records, filters: filters(), keyword, store };
 }
 
 describe("row hints from the keyword index", () => {

@@ -44,3 +44,15 @@ export function sampleRows(): Row[] {
     row("n1", "src/none.ts", null),
   ];
 }
+
+/**
+ * Counts the calls a LanceDB store makes to one method of its table (`query`: reads by id
+ * filter; `takeOffsets`: reads by row), passing them on; returns the count so far.
+ */
+export function countTableCalls(store: object, method: "query" | "takeOffsets"): () => number {
+  const table = (store as { table: Record<string, (...args: unknown[]) => unknown> }).table;
+  const original = table[method].bind(table);
+  let calls = 0;
+  table[method] = (...args: unknown[]) => (calls++, original(...args));
+  return () => calls;
+}

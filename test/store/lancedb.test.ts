@@ -8,7 +8,7 @@ import { openVectorStore } from "../../core/store/index.js";
 import type { SearchFilter } from "../../core/types.js";
 import { DEFAULT_CONFIG } from "../../core/config/defaults.js";
 import { createLocalProvider } from "../../core/embedding/local.js";
-import { DIM, axis, row, sampleRows } from "./fixtures.js";
+import { DIM, axis, countTableCalls, row, sampleRows } from "./fixtures.js";
 import { storeContract } from "./store-contract.js";
 
 const root = mkdtempSync(join(tmpdir(), "ocr-lance-"));
@@ -31,23 +31,25 @@ describe("LanceVectorStore", () => {
     await again.close();
   });
 
-  test("reads hinted rows by place, checks them by id, and reads what they missed by id", async () => {
+  /** A store holding sampleRows(), and their ids in table order. */
+  async function sampleStore() {
     const store = await openLanceStore({ uri: freshDir(), tableName: "chunks", dimension: DIM });
     const rows = sampleRows();
     await store.add(rows);
-    const ids = rows.map((r) => r.id);
+    return { store, rows, ids: rows.map((r) => r.id) };
+  }
+
+  test("reads hinted rows by place, checks them by id, and reads what they missed by id", async () => {
+    const { store, rows, ids } = await sampleStore();
     // Count the reads by id filter (the scan of every id that hints spare).
-    const table = (store as unknown as { table: { query: () => unknown } }).table;
-    let filters = 0;
-    const query = table.query.bind(table);
-    table.query = () => (filters++, query());
+    const filters = countTableCalls(store, "query");
     const fresh = () => openLanceStore({ uri: store.uri, tableName: "chunks", dimension: DIM });
 
     // right hints: every record, read by place
     const byPlace = await store.getByIds([ids[5], ids[0], ids[3]], [5, 0, 3]);
     expect(byPlace.map((r) => r.id)).toEqual([ids[5], ids[0], ids[3]]);
     expect(byPlace[0]).toMatchObject({ filePath: rows[5].filePath, startLine: rows[5].startLine });
-    expect(filters).toBe(0);
+    expect(filters()).toBe(0);
 
     // wrong and impossible hints: still exactly the records asked for, the rest read by id
     const other = await fresh();
@@ -58,22 +60,16 @@ describe("LanceVectorStore", () => {
   });
 
   test("stops reading hinted rows once they mostly miss, until the table changes", async () => {
-    const store = await openLanceStore({ uri: freshDir(), tableName: "chunks", dimension: DIM });
-    const rows = sampleRows();
-    await store.add(rows);
-    const ids = rows.map((r) => r.id);
-    const table = (store as unknown as { table: { takeOffsets: (o: number[]) => unknown } }).table;
-    let takes = 0;
-    const takeOffsets = table.takeOffsets.bind(table);
-    table.takeOffsets = (o) => (takes++, takeOffsets(o));
+    const { store, ids } = await sampleStore();
+    const takes = countTableCalls(store, "takeOffsets");
     const reversed = ids.map((_, i) => ids.length - 1 - i); // every hint wrong
     expect((await store.getByIds(ids.slice(0, 3), reversed.slice(0, 3))).map((r) => r.id)).toEqual(ids.slice(0, 3));
-    expect(takes).toBe(1);
+    expect(takes()).toBe(1);
     expect((await store.getByIds(ids.slice(3, 6), [3, 4, 5])).map((r) => r.id)).toEqual(ids.slice(3, 6));
-    expect(takes).toBe(1); // not tried again at this version
+    expect(takes()).toBe(1); // not tried again at this version
     await store.add([row("z1", "src/z.ts", axis(7))]);
     expect((await store.getByIds([ids[6]], [6])).map((r) => r.id)).toEqual([ids[6]]);
-    expect(takes).toBe(2);
+    expect(takes()).toBe(2);
     await store.close();
   });
 
