@@ -210,8 +210,7 @@ export class KeywordIndex {
     const n = this.liveDocs;
     const avgLen = this.liveLenSum / n || 1;
     const { docLens, docIds } = this;
-    // A loaded index with no removals (every one-off search's) asks no document whether it is live.
-    const allLive = n === docIds.count;
+    const allLive = this.noneRemoved;
     let queryWeight = 0;
     for (const termId of termIds) {
       // Postings of removed documents linger until the next merge: never count more than live docs.
@@ -265,7 +264,7 @@ export class KeywordIndex {
     const tf = new Float64Array(pathCount);
     const score = new Map<number, number>();
     const { docPath, docIds } = this;
-    const allLive = this.liveDocs === docIds.count;
+    const allLive = this.noneRemoved;
     let queryWeight = 0;
     termIds.forEach((termId, t) => {
       // One walk over the postings: the wanted files' frequencies, and in how many files the term is.
@@ -295,12 +294,20 @@ export class KeywordIndex {
     return out;
   }
 
+  /**
+   * Whether every numbered document is live (a loaded index without removals: every one-off
+   * search's), so loops over postings or documents need not ask each one.
+   */
+  private get noneRemoved(): boolean {
+    return this.liveDocs === this.docIds.count;
+  }
+
   /** Each file's length (the sum of its live chunks' lengths) and how many files have one; cached until the index changes. */
   private fileLengths(): { lens: Float64Array; count: number } {
     if (this.fileLens && this.fileLens.lens.length === this.paths.size) return this.fileLens;
     const lens = new Float64Array(this.paths.size);
     const { docIds, docPath, docLens } = this;
-    const allLive = this.liveDocs === docIds.count;
+    const allLive = this.noneRemoved;
     for (let d = 0, docs = docIds.count; d < docs; d++) if (allLive || docIds.isLive(d)) lens[docPath[d]] += docLens[d];
     let count = 0;
     for (const l of lens) if (l > 0) count++;

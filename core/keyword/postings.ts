@@ -118,9 +118,10 @@ export class EncodedPostings implements PostingSource {
     private readonly docCount: number,
     /** Postings of all terms. */
     readonly total: number,
-    /** Brings in bytes of the start table or the postings, by their place in each. */
-    private readonly ensureTable: EnsureBytes,
-    private readonly ensurePostings: EnsureBytes,
+    /** Brings in bytes of the file, by place: the start table's at tableAt, the postings' at postingsAt. */
+    private readonly ensure: EnsureBytes,
+    private readonly tableAt: number,
+    private readonly postingsAt: number,
   ) {
     this.reader = new ByteReader(bytes);
   }
@@ -148,16 +149,7 @@ export class EncodedPostings implements PostingSource {
   private static reading(bytes: Uint8Array, startTable: Uint8Array, termCount: number, docCount: number, total: number, ensure: EnsureBytes, tableAt = 0, postingsAt = 0): EncodedPostings {
     if (startTable.length !== (termCount + 1) * 4) throw new Error("posting table does not match the term count");
     const table = new DataView(startTable.buffer, startTable.byteOffset, startTable.length);
-    const lazy = ensure !== inMemory;
-    return new EncodedPostings(
-      termCount,
-      table,
-      bytes,
-      docCount,
-      total,
-      lazy ? (s, e) => ensure(tableAt + s, tableAt + e) : inMemory,
-      lazy ? (s, e) => ensure(postingsAt + s, postingsAt + e) : inMemory,
-    );
+    return new EncodedPostings(termCount, table, bytes, docCount, total, ensure, tableAt, postingsAt);
   }
 
   count(t: number): number {
@@ -188,13 +180,13 @@ export class EncodedPostings implements PostingSource {
   /** Where term t's postings lie, checked against the table's neighbours and the postings' end; the bytes brought in. */
   private range(t: number): [start: number, end: number] {
     if (!(t >= 0 && t < this.termCount)) throw corruptKeywordData("term out of range");
-    const fresh = this.ensureTable !== inMemory && !this.brought.has(t);
-    if (fresh) this.ensureTable(t * 4, t * 4 + 8);
+    const fresh = this.ensure !== inMemory && !this.brought.has(t);
+    if (fresh) this.ensure(this.tableAt + t * 4, this.tableAt + t * 4 + 8);
     const start = this.startTable.getUint32(t * 4, true);
     const end = this.startTable.getUint32(t * 4 + 4, true);
     if (start > end || end > this.bytes.length || (t === 0 && start !== 0)) throw corruptKeywordData("posting table out of order");
     if (fresh) {
-      this.ensurePostings(start, end);
+      this.ensure(this.postingsAt + start, this.postingsAt + end);
       this.brought.add(t); // a search reads its terms' postings twice (chunks, then files)
     }
     return [start, end];
@@ -214,8 +206,7 @@ export class EncodedPostings implements PostingSource {
 
   /** Every term's postings decoded. */
   toCsr(): CsrPostings {
-    this.ensureTable(0, (this.termCount + 1) * 4);
-    this.ensurePostings(0, this.bytes.length);
+    this.ensure(this.tableAt, this.postingsAt + this.bytes.length);
     if (this.termCount > 0 && this.startTable.getUint32(this.termCount * 4, true) !== this.bytes.length) throw corruptKeywordData("posting table does not match the postings");
     const offsets = new Uint32Array(this.termCount + 1);
     const docs = new Uint32Array(this.total);
