@@ -1,13 +1,25 @@
 // A WordPiece vocabulary looked up where it was read: the tokens stay in the one text they came
 // in (a line each) and an open-addressing table of their positions, keyed by a hash of their
 // length and end units, finds them. Building a Map of the bundled model's 65k tokens took ~40 ms of
-// every process that embeds (a string and an entry each); this takes a few. Portable.
+// every process that embeds (a string and an entry each); building this table ~35 ms in a fresh
+// process, and a model folder's wordpiece.bin stores it built (parts / fromParts). Portable.
 
 /** What the WordPiece encoder asks of a vocabulary (a Map<string, number> answers too). */
 export interface TokenLookup {
   get(token: string): number | undefined;
   readonly size: number;
 }
+
+/** A built table: its text (tokens from offset 0), where each token starts, its slots, its longest token. */
+export interface VocabTableParts {
+  text: string;
+  starts: Uint32Array;
+  slots: Int32Array;
+  longest: number;
+}
+
+/** Names the hash below: stored slots are only good for the hash that placed them. */
+export const HASH_VERSION = "fnv1a-length-head4-tail4";
 
 export class VocabTable implements TokenLookup {
   private constructor(
@@ -43,6 +55,26 @@ export class VocabTable implements TokenLookup {
       start = ends[id] + 1;
     }
     return table;
+  }
+
+  /**
+   * A table from the parts another one gave (`parts`), used as they are; null when they do not
+   * fit together (then build it from the text). A table built by another hash would find
+   * nothing: callers store HASH_VERSION beside the parts and compare it first.
+   */
+  static fromParts(parts: VocabTableParts): VocabTable | null {
+    const { text, starts, slots, longest } = parts;
+    const size = starts.length - 1;
+    const powerOfTwo = slots.length > 0 && (slots.length & (slots.length - 1)) === 0;
+    if (size < 0 || !powerOfTwo || slots.length < size || starts[0] !== 0 || starts[size] !== text.length) return null;
+    const table = new VocabTable(text, starts, slots);
+    table.longestToken = longest;
+    return table;
+  }
+
+  /** What fromParts needs to rebuild this table without hashing a token. */
+  get parts(): VocabTableParts {
+    return { text: this.text, starts: this.starts, slots: this.slots, longest: this.longestToken };
   }
 
   /** A table of `tokens` by their position in the list. Throws if a token holds a line break. */

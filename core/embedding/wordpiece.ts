@@ -6,7 +6,7 @@
 // same output. Portable: no Node built-ins.
 
 import { boundedMemo } from "../bounded-memo.js";
-import { VocabTable, type TokenLookup } from "./vocab-table.js";
+import { HASH_VERSION, VocabTable, type TokenLookup } from "./vocab-table.js";
 
 export interface WordPieceVocab {
   vocab: TokenLookup;
@@ -40,38 +40,87 @@ export function wordPieceFromTokenizerJson(json: unknown): WordPieceVocab | null
 }
 
 /**
- * The same vocabulary as one text file that loads in a few milliseconds (parsing the 1.1 MB
- * tokenizer.json of the bundled model took ~110 ms, its vocabulary map ~50 more; the file is
- * looked up where it was read, vocab-table.ts): a first line
- * of JSON settings, then one token per line in id order. Null when the tokenizer is not plain
- * BERT WordPiece, or a token holds a line break.
+ * The same vocabulary as one binary file that loads in a few milliseconds, its lookup table
+ * stored built (parsing the 1.1 MB tokenizer.json of the bundled model took ~110 ms and its
+ * vocabulary map ~50 more; building the table from a token list ~35 ms of a fresh process):
+ *
+ *   a line of JSON: format, settings, tokens, slots, longest, hash (VocabTable's HASH_VERSION)
+ *   zero bytes up to a multiple of 4
+ *   starts: (tokens + 1) × uint32 LE, where each token starts in the text (UTF-16 units)
+ *   slots: slots × int32 LE, the table's open-addressing slots
+ *   the text: UTF-8, the tokens in id order, each followed by "\n"
+ *
+ * Null when the tokenizer is not plain BERT WordPiece, or a token holds a line break.
  */
-export function wordPieceFileText(json: unknown): string | null {
+export function wordPieceFileBytes(json: unknown): Uint8Array | null {
   const plain = plainWordPiece(json);
   if (!plain) return null;
   const tokens: string[] = [];
   for (const token of Object.keys(plain.vocab)) tokens[plain.vocab[token]] = token;
   if (tokens.length !== Object.keys(plain.vocab).length || tokens.some((t) => t === undefined || /[\r\n]/.test(t))) return null;
-  return `${JSON.stringify({ format: WORDPIECE_FILE_FORMAT, ...plain.settings })}\n${tokens.join("\n")}\n`;
+  const { text, starts, slots, longest } = VocabTable.fromTokens(tokens).parts;
+  const header: FileHeader = { format: WORDPIECE_FILE_FORMAT, ...plain.settings, tokens: tokens.length, slots: slots.length, longest, hash: HASH_VERSION };
+  const headerBytes = utf8.encode(JSON.stringify(header) + "\n");
+  const tableAt = align4(headerBytes.length);
+  const textBytes = utf8.encode(text);
+  const out = new Uint8Array(tableAt + 4 * (starts.length + slots.length) + textBytes.length);
+  out.set(headerBytes);
+  const view = new DataView(out.buffer);
+  let at = tableAt;
+  for (const n of starts) (view.setUint32(at, n, true), (at += 4));
+  for (const n of slots) (view.setInt32(at, n, true), (at += 4));
+  out.set(textBytes, at);
+  return out;
 }
 
-const WORDPIECE_FILE_FORMAT = "opencode-rag-wordpiece-1";
+const WORDPIECE_FILE_FORMAT = "opencode-rag-wordpiece-2";
 /** Where a model folder keeps that file, beside tokenizer.json. */
-export const WORDPIECE_FILE = "wordpiece.txt";
+export const WORDPIECE_FILE = "wordpiece.bin";
 
-/** Reads a file written by wordPieceFileText; null when it is not one. */
-export function wordPieceFromFileText(text: string): WordPieceVocab | null {
-  const firstBreak = text.indexOf("\n");
+interface FileHeader extends WordPieceSettings {
+  format: string;
+  tokens: number;
+  slots: number;
+  longest: number;
+  hash: string;
+}
+
+const utf8 = new TextEncoder();
+const align4 = (n: number): number => (n + 3) & ~3;
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** Reads a file written by wordPieceFileBytes; null when it is not one (or is cut short). */
+export function wordPieceFromFileBytes(bytes: Uint8Array): WordPieceVocab | null {
+  const firstBreak = bytes.indexOf(10);
   if (firstBreak < 0) return null;
-  let settings: WordPieceSettings & { format?: string };
+  let header: FileHeader;
   try {
-    settings = JSON.parse(text.slice(0, firstBreak));
+    header = JSON.parse(new TextDecoder().decode(bytes.subarray(0, firstBreak)));
   } catch {
     return null;
   }
-  if (settings.format !== WORDPIECE_FILE_FORMAT) return null;
-  const vocab = text.endsWith("\n") ? VocabTable.fromLines(text, firstBreak + 1) : VocabTable.fromLines(text + "\n", firstBreak + 1);
-  return wordPieceOf(vocab, settings, vocab.longest);
+  if (header.format !== WORDPIECE_FILE_FORMAT || !Number.isInteger(header.tokens) || !Number.isInteger(header.slots)) return null;
+  const tableAt = align4(firstBreak + 1);
+  const textAt = tableAt + 4 * (header.tokens + 1 + header.slots);
+  if (header.tokens < 0 || header.slots < 0 || textAt > bytes.length) return null;
+  const text = new TextDecoder().decode(bytes.subarray(textAt));
+  const starts = uint32s(bytes, tableAt, header.tokens + 1);
+  const slotBits = uint32s(bytes, tableAt + 4 * starts.length, header.slots);
+  const slots = new Int32Array(slotBits.buffer, slotBits.byteOffset, slotBits.length);
+  const built = header.hash === HASH_VERSION ? VocabTable.fromParts({ text, starts, slots, longest: header.longest }) : null;
+  // a table placed by another hash (or broken) is rebuilt from the text, which is still good
+  const vocab = built ?? (text.endsWith("\n") ? VocabTable.fromLines(text) : null);
+  return vocab ? wordPieceOf(vocab, header, vocab.longest) : null;
+}
+
+/** `count` little-endian uint32s from `at`: a view where the bytes allow one, else a copy. */
+function uint32s(bytes: Uint8Array, at: number, count: number): Uint32Array {
+  const offset = bytes.byteOffset + at;
+  if (LITTLE_ENDIAN && offset % 4 === 0) return new Uint32Array(bytes.buffer, offset, count);
+  const out = new Uint32Array(count);
+  const view = new DataView(bytes.buffer, offset, count * 4);
+  for (let i = 0; i < count; i++) out[i] = view.getUint32(4 * i, true);
+  return out;
 }
 
 /** The vocabulary and settings of a tokenizer.json, or null unless it is BERT WordPiece wrapped in [CLS] … [SEP]. */

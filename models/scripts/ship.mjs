@@ -1,5 +1,5 @@
 // Copies the staged model into models/<MODEL_ID>/ — exactly the files transformers.js
-// loads — and writes its licence and provenance beside it, wordpiece.txt (the vocabulary
+// loads — and writes its licence and provenance beside it, wordpiece.bin (the vocabulary
 // as opencode-rag's own loader reads it fastest) and fingerprint.txt (the weights' hash).
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -31,7 +31,7 @@ writeFileSync(
     "",
     "The weights are a statistical summary of that code (token vectors); no source text is",
     "contained in the model files. The vocabulary in tokenizer.json lists words and word",
-    "pieces seen in it; wordpiece.txt holds the same vocabulary, one token per line.",
+    "pieces seen in it; wordpiece.bin holds the same vocabulary with its lookup table.",
     "",
   ].join("\n"),
 );

@@ -1,6 +1,7 @@
-// Writes a model folder's wordpiece.txt: its tokenizer.json's WordPiece vocabulary as one line
-// per token (core/embedding/wordpiece.ts, wordPieceFileText), which loads in milliseconds where
-// the JSON takes a tenth of a second. ship.mjs runs it for the shipped model; by hand:
+// Writes a model folder's wordpiece.bin: its tokenizer.json's WordPiece vocabulary with its
+// lookup table built (core/embedding/wordpiece.ts, wordPieceFileBytes), which loads in a few
+// milliseconds where the JSON takes a tenth of a second. ship.mjs runs it for the shipped model;
+// by hand:
 //   node models/scripts/wordpiece.mjs [MODEL_FOLDER]   (default: the shipped model)
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -8,10 +9,10 @@ import { fileURLToPath } from "node:url";
 import { importCore, SHIPPED } from "./common.mjs";
 
 export async function writeWordPieceFile(folder) {
-  const { wordPieceFileText, WORDPIECE_FILE } = await importCore("embedding/wordpiece.ts");
-  const text = wordPieceFileText(JSON.parse(readFileSync(join(folder, "tokenizer.json"), "utf8")));
-  if (!text) throw new Error(`${folder}/tokenizer.json is not a plain BERT WordPiece tokenizer: no ${WORDPIECE_FILE} written`);
-  writeFileSync(join(folder, WORDPIECE_FILE), text);
+  const { wordPieceFileBytes, WORDPIECE_FILE } = await importCore("embedding/wordpiece.ts");
+  const bytes = wordPieceFileBytes(JSON.parse(readFileSync(join(folder, "tokenizer.json"), "utf8")));
+  if (!bytes) throw new Error(`${folder}/tokenizer.json is not a plain BERT WordPiece tokenizer: no ${WORDPIECE_FILE} written`);
+  writeFileSync(join(folder, WORDPIECE_FILE), bytes);
   return join(folder, WORDPIECE_FILE);
 }
 

@@ -27,6 +27,17 @@ describe("VocabTable", () => {
     for (const p of probes) expect(table.get(p)).toBe(known.has(p) ? vocab[p] : undefined);
   });
 
+  it("is rebuilt from its parts as it was, and refuses parts that do not fit together", () => {
+    const again = VocabTable.fromParts(table.parts)!;
+    expect(again.size).toBe(table.size);
+    expect(again.longest).toBe(table.longest);
+    for (const id of [0, 1, 999, 31_000, tokens.length - 1]) expect(again.get(tokens[id])).toBe(id);
+    expect(again.get("not-a-token-anywhere")).toBeUndefined();
+    const { text, starts, slots, longest } = table.parts;
+    expect(VocabTable.fromParts({ text: text.slice(1), starts, slots, longest })).toBeNull();
+    expect(VocabTable.fromParts({ text, starts, slots: slots.subarray(1), longest })).toBeNull();
+  });
+
   it("reads a file's lines from an offset, with other scripts, and gives a repeated token its later id", () => {
     const text = '{"settings":1}\nalpha\nbeta\nжук\n東京\nalpha\n##a\n';
     const t = VocabTable.fromLines(text, text.indexOf("\n") + 1);

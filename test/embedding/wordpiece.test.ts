@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { AutoTokenizer, env } from "@huggingface/transformers";
 import { BUNDLED_MODEL_ID } from "../../core/config/defaults.js";
 import { preprocessForEmbedding } from "../../core/embedding/preprocess.js";
-import { encodeWordPiece, WORDPIECE_FILE, wordPieceFileText, wordPieceFromFileText, wordPieceFromTokenizerJson, type WordPieceVocab } from "../../core/embedding/wordpiece.js";
+import { encodeWordPiece, WORDPIECE_FILE, wordPieceFileBytes, wordPieceFromFileBytes, wordPieceFromTokenizerJson, type WordPieceVocab } from "../../core/embedding/wordpiece.js";
 import { modelsDir } from "../../core/paths.js";
 import { textIdsEncoder } from "../../core/embedding/text-ids.js";
 
@@ -93,7 +93,7 @@ describe("fast WordPiece encoder", () => {
 
 describe("text to ids in one pass (the bundled model's indexing path)", () => {
   const dir = join(modelsDir(), BUNDLED_MODEL_ID);
-  const wp = () => wordPieceFromFileText(readFileSync(join(dir, WORDPIECE_FILE), "utf8"))!;
+  const wp = () => wordPieceFromFileBytes(readFileSync(join(dir, WORDPIECE_FILE)))!;
   const texts = [
     ...SAMPLES,
     "// Café: naïve résumé über die Straße — getUserName() İstanbul ǅemal 日本語のテキスト",
@@ -122,27 +122,66 @@ describe("text to ids in one pass (the bundled model's indexing path)", () => {
   });
 });
 
-describe("the compact vocabulary file (wordpiece.txt)", () => {
+describe("the compact vocabulary file (wordpiece.bin)", () => {
   const dir = join(modelsDir(), BUNDLED_MODEL_ID);
   const json = () => JSON.parse(readFileSync(join(dir, "tokenizer.json"), "utf8"));
+  const shipped = () => new Uint8Array(readFileSync(join(dir, WORDPIECE_FILE)));
+  const samples = [...SAMPLES, "Übergrößenträger naïve café 東京タワー"].map((s) => preprocessForEmbedding(s));
+
+  /** The file's bytes with its first line's JSON changed by `edit`, the rest as it was. */
+  function withHeader(bytes: Uint8Array, edit: (header: Record<string, unknown>) => void): Uint8Array {
+    const end = bytes.indexOf(10);
+    const header = JSON.parse(new TextDecoder().decode(bytes.subarray(0, end)));
+    edit(header);
+    const line = new TextEncoder().encode(JSON.stringify(header));
+    // keep the line's length so the table stays where the header says it is
+    expect(line.length).toBeLessThanOrEqual(end);
+    const out = bytes.slice();
+    out.fill(32, 0, end);
+    out.set(line);
+    return out;
+  }
+
+  function expectSameIds(vocab: WordPieceVocab | null, reference: WordPieceVocab): void {
+    expect(vocab).not.toBeNull();
+    expect(vocab!.vocab.size).toBe(reference.vocab.size);
+    expect(vocab!.longestPiece).toBe(reference.longestPiece);
+    for (const text of samples) expect(encodeWordPiece(text, vocab!, 512)).toEqual(encodeWordPiece(text, reference, 512));
+  }
 
   it("ships exactly what tokenizer.json says (regenerate: node models/scripts/wordpiece.mjs)", () => {
-    expect(readFileSync(join(dir, WORDPIECE_FILE), "utf8")).toBe(wordPieceFileText(json()));
+    expect(Buffer.from(shipped()).equals(Buffer.from(wordPieceFileBytes(json())!))).toBe(true);
   });
 
   it("encodes every sample to the same ids as tokenizer.json", () => {
-    const fromJson = wordPieceFromTokenizerJson(json())!;
-    const fromFile = wordPieceFromFileText(readFileSync(join(dir, WORDPIECE_FILE), "utf8"))!;
-    expect(fromFile.vocab.size).toBe(fromJson.vocab.size);
-    for (const s of [...SAMPLES, "Übergrößenträger naïve café 東京タワー"]) {
-      const text = preprocessForEmbedding(s);
-      expect(encodeWordPiece(text, fromFile, 512)).toEqual(encodeWordPiece(text, fromJson, 512));
-    }
+    expectSameIds(wordPieceFromFileBytes(shipped()), wordPieceFromTokenizerJson(json())!);
   });
 
-  it("refuses a file of another format, and a tokenizer that is not BERT WordPiece", () => {
-    expect(wordPieceFromFileText('{"format":"something-else"}\n[PAD]\n')).toBeNull();
-    expect(wordPieceFromFileText("not json\n")).toBeNull();
-    expect(wordPieceFileText({ ...json(), model: { type: "BPE", vocab: {} } })).toBeNull();
+  it("reads bytes that do not start on a 4-byte boundary (copied, not viewed)", () => {
+    const bytes = shipped();
+    const unaligned = new Uint8Array(bytes.length + 1).subarray(1);
+    unaligned.set(bytes);
+    expectSameIds(wordPieceFromFileBytes(unaligned), wordPieceFromTokenizerJson(json())!);
+  });
+
+  it("rebuilds the table from the tokens when it was placed by another hash", () => {
+    let tokens = 0;
+    let slots = 0;
+    const other = withHeader(shipped(), (h) => {
+      h.hash = "another-hash";
+      tokens = h.tokens as number;
+      slots = h.slots as number;
+    });
+    // slots placed by another hash would not be where this one looks: here, none at all
+    const slotsAt = ((other.indexOf(10) + 1 + 3) & ~3) + 4 * (tokens + 1);
+    other.fill(0, slotsAt, slotsAt + 4 * slots);
+    expectSameIds(wordPieceFromFileBytes(other), wordPieceFromTokenizerJson(json())!);
+  });
+
+  it("refuses a file of another format, one cut short, and a tokenizer that is not BERT WordPiece", () => {
+    expect(wordPieceFromFileBytes(withHeader(shipped(), (h) => (h.format = "something-else")))).toBeNull();
+    expect(wordPieceFromFileBytes(new TextEncoder().encode("not json\n"))).toBeNull();
+    expect(wordPieceFromFileBytes(shipped().subarray(0, 5000))).toBeNull();
+    expect(wordPieceFileBytes({ ...json(), model: { type: "BPE", vocab: {} } })).toBeNull();
   });
 });
