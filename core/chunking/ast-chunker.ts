@@ -9,13 +9,13 @@
 //    Lines between units (imports, top-level statements) become chunks of their own.
 // 4. Merge adjacent tiny pieces that share a parent.
 // Invariant: pieces never overlap and together cover every non-blank line of the file.
-import { Query, type Language, type Node, type Tree } from "web-tree-sitter";
+import type { Language, Node, Query, Tree } from "web-tree-sitter";
 import type { Chunk } from "../types.js";
 import type { AstLanguage } from "./languages.js";
 import { fits, LineIndex, splitByLines, type Limits } from "./line-index.js";
 import { PACK_SEPARATOR } from "./pack.js";
 import { fnv1a } from "../text-hash.js";
-import { loadLanguage, parseWith } from "./parser.js";
+import { loadLanguage, parseWith, treeSitterModule } from "./parser.js";
 import { nameOf, paramsOf, rowsOf } from "./syntax.js";
 
 interface Unit {
@@ -74,7 +74,7 @@ function unitQuery(spec: AstLanguage, extraTypes: readonly string[]): Promise<Qu
 }
 
 async function compileUnitQuery(spec: AstLanguage, extraTypes: readonly string[]): Promise<Query> {
-  const language = await loadLanguage(spec.grammar);
+  const [language, { Query }] = await Promise.all([loadLanguage(spec.grammar), treeSitterModule()]);
   const patterns: string[] = [];
   for (const [kind, entries] of Object.entries(spec.units)) {
     for (const entry of entries) patterns.push(entry.includes("@") ? entry : `(${entry}) @${kind}`);

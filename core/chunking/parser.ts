@@ -1,7 +1,16 @@
 // Loads the tree-sitter runtime and grammars lazily, once each, and parses source text.
-import { Language, Parser, type Tree } from "web-tree-sitter";
+import type { Language, Parser, Tree } from "web-tree-sitter";
 import { grammarSource, onGrammarSourceChange } from "./grammar-source.js";
 import { patchGrammar } from "./grammar-patches.js";
+
+type TreeSitter = typeof import("web-tree-sitter");
+let treeSitter: Promise<TreeSitter> | null = null;
+
+/** The runtime's module, imported with the first parse: a process that only searches never compiles it. */
+export function treeSitterModule(): Promise<TreeSitter> {
+  treeSitter ??= import("web-tree-sitter");
+  return treeSitter;
+}
 
 let runtime: Promise<void> | null = null;
 const languages = new Map<string, Promise<Language>>();
@@ -14,6 +23,7 @@ onGrammarSourceChange(() => {
 
 function initRuntime(): Promise<void> {
   runtime ??= (async () => {
+    const { Parser } = await treeSitterModule();
     const source = await grammarSource();
     const wasm = await source("tree-sitter.wasm");
     // Handing the runtime its own bytes means it never has to guess where it was installed.
@@ -45,6 +55,7 @@ function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
 // synchronously. So while a grammar loads, instantiate compiles on the calling thread. Where a
 // synchronous compile is refused (a browser's main thread limits its size) the original runs.
 async function loadCompilingHere(input: Uint8Array | string): Promise<Language> {
+  const { Language } = await treeSitterModule();
   const original = WebAssembly.instantiate;
   const compileHere = (source: unknown, imports?: WebAssembly.Imports): Promise<unknown> => {
     if (source instanceof WebAssembly.Module) return original.call(WebAssembly, source, imports);
@@ -88,7 +99,7 @@ export function loadLanguage(grammar: string): Promise<Language> {
 export function parserFor(grammar: string): Promise<Parser> {
   let parser = parsers.get(grammar);
   if (!parser) {
-    parser = loadLanguage(grammar).then((lang) => {
+    parser = Promise.all([loadLanguage(grammar), treeSitterModule()]).then(([lang, { Parser }]) => {
       const p = new Parser();
       p.setLanguage(lang);
       return p;

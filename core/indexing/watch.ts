@@ -5,7 +5,7 @@
 import { execFile } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { watch as chokidarWatch, type FSWatcher } from "chokidar";
+import type { FSWatcher } from "chokidar";
 import type { RagConfig } from "../config/defaults.js";
 import type { IndexOptions, IndexSummary, Logger, Watcher, WatchOptions } from "../engine-types.js";
 import { isIgnoreFile, type IgnoreRules } from "../files/ignore-rules.js";
@@ -170,6 +170,8 @@ export async function startWatcher(host: WatchHost, options: WatchOptions = {}):
     gitTimer = setInterval(() => void git.poll(), Math.max(1000, intervalMs));
     gitTimer.unref?.();
   } else {
+    // imported here: only a watching process needs chokidar (and the modules it loads)
+    const { watch: chokidarWatch } = await import("chokidar");
     fsWatcher = chokidarWatch(host.root, {
       ignoreInitial: true,
       persistent: true,
