@@ -15,6 +15,18 @@ const dist = join(root, "dist");
 // native ones (LanceDB, onnxruntime-node, sharp) cannot be bundled at all.
 const runtimeExternals = [...Object.keys(pkg.dependencies ?? {}), "@huggingface/transformers", "sharp", "onnxruntime-node", "@lancedb/lancedb"];
 
+// Small pure-JS libraries every process loads (reading the config, the ignore rules) are
+// compiled into the bundles instead (devDependencies): imported as packages, their resolving
+// and Node's scan of their CommonJS exports cost each process ~20 ms before it could start
+// (jsonc-parser alone is six files). Their licences travel in dist/ (notices below).
+const inlinedLibraries = [
+  ["jsonc-parser", "node_modules/jsonc-parser/LICENSE.md", "LICENSE.jsonc-parser.md"],
+  ["ignore", "node_modules/ignore/LICENSE-MIT", "LICENSE.ignore.txt"],
+];
+for (const [name] of inlinedLibraries) {
+  if (pkg.dependencies?.[name]) throw new Error(`${name} is compiled into the bundles: list it in devDependencies, not dependencies`);
+}
+
 const nodeBase = {
   bundle: true,
   platform: "node",
@@ -23,6 +35,8 @@ const nodeBase = {
   sourcemap: "linked",
   logLevel: "warning",
   external: runtimeExternals,
+  // Prefer ESM builds: jsonc-parser's "main" is a UMD file whose require() calls esbuild cannot follow.
+  mainFields: ["module", "main"],
   // ESM bundles still meet CommonJS code that calls require(); give it one.
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
 };
@@ -66,7 +80,12 @@ async function buildLanceJs() {
     outfile: join(dist, lanceJs.file),
     external: ["@lancedb/lancedb-*", "*.node"],
   });
-  for (const [from, name] of lanceJs.notices) copyFileSync(join(root, from), join(dist, name));
+  copyNotices(lanceJs.notices);
+}
+
+/** Copies the licence files of third-party code built into dist/ beside it: [from, name in dist]. */
+function copyNotices(notices) {
+  for (const [from, name] of notices) copyFileSync(join(root, from), join(dist, name));
 }
 
 // The TUI plugin runs inside OpenCode's process: Solid JSX is compiled for OpenTUI's universal
@@ -81,8 +100,6 @@ async function buildTui() {
   await build({
     ...nodeBase,
     external: tuiHostModules,
-    // Prefer ESM builds: some dependencies' "main" is a UMD file with runtime require() calls.
-    mainFields: ["module", "main"],
     entryPoints: [join(root, tuiEntry[0])],
     outfile: join(dist, tuiEntry[1]),
     plugins: [solidPlugin({ solid: { generate: "universal", moduleName: "@opentui/solid" } })],
@@ -214,6 +231,7 @@ async function writeConfigSchema() {
 async function main() {
   mkdirSync(dist, { recursive: true });
   copyGrammars();
+  copyNotices(inlinedLibraries.map(([, from, name]) => [from, name]));
   const jobs = [];
   for (const [src, out, extra] of nodeEntries) {
     if (!existsSync(join(root, src))) throw new Error(`entry ${src} is missing`);
