@@ -577,11 +577,15 @@ export class KeywordIndex {
     if (termId === undefined) {
       termId = this.terms.push(term);
       (this.termIds ?? this.newTermIds).set(term, termId);
-      if (termId >= this.tfScratch.length) {
-        const grown = new Uint32Array(this.tfScratch.length * 2);
-        grown.set(this.tfScratch);
-        this.tfScratch = grown;
-      }
+    }
+    // A loaded index's terms have ids up to its term count, not only the new ones: the scratch
+    // must reach any id (a count past its end would be lost, and the term with it).
+    if (termId >= this.tfScratch.length) {
+      let size = this.tfScratch.length * 2;
+      while (size <= termId) size *= 2;
+      const grown = new Uint32Array(size);
+      grown.set(this.tfScratch);
+      this.tfScratch = grown;
     }
     return termId;
   }

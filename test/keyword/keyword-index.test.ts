@@ -172,6 +172,21 @@ describe("KeywordIndex loaded from bytes", () => {
     const again = KeywordIndex.deserialize(loaded.serialize());
     expect(again.search("zebra crossing", 10)).toEqual(fresh.search("zebra crossing", 10));
   });
+
+  test("a document added to a loaded index of thousands of terms counts every term it holds", () => {
+    // Loaded terms are numbered by string order, so most of a real index's words have high ids.
+    const words = Array.from({ length: 3000 }, (_, i) => `word${i.toString(36)}`);
+    const base = Array.from({ length: 300 }, (_, i) => doc(`b${i}`, words.slice(i * 10, i * 10 + 10).join(" ")));
+    // known words first: a new word (here the path's) must not be what makes room for them
+    const edited = doc("edited", "wordzz word2a word1 wordzz");
+    const loaded = KeywordIndex.deserialize(build(base).serialize());
+    loaded.add([edited]);
+    const fresh = build([...base, edited]);
+    for (const q of ["wordzz", "word2a edited", "word1"]) {
+      expect(loaded.search(q, 3).map((h) => h.id), q).toContain("edited");
+      expect(loaded.search(q, 3)).toEqual(fresh.search(q, 3));
+    }
+  });
 });
 
 describe("KeywordIndex term counting", () => {
