@@ -151,7 +151,11 @@ export class ByteReader {
   }
 
   block(): Uint8Array {
-    const n = this.varint();
+    return this.raw(this.varint());
+  }
+
+  /** The next `n` bytes (their length known from elsewhere), as a view. */
+  raw(n: number): Uint8Array {
     if (this.pos + n > this.buf.length) throw new RangeError("unexpected end of data");
     const out = this.buf.subarray(this.pos, this.pos + n);
     this.pos += n;

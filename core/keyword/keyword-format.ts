@@ -5,6 +5,7 @@ import { PackedStrings, sparseStarts } from "./packed-strings.js";
 import { EncodedPostings, encodePostings, type BasePostings, type EnsureBytes } from "./postings.js";
 import { rowBytes } from "./vector-codes.js";
 import { allHexIds, hexIdBytes, HexIds, type IdTable } from "./hex-ids.js";
+import { readColumn, writeColumn, type DocColumn } from "./doc-columns.js";
 
 const MAGIC = [0x4f, 0x43, 0x52, 0x4b]; // "OCRK"
 /**
@@ -18,18 +19,20 @@ const MAGIC = [0x4f, 0x43, 0x52, 0x4b]; // "OCRK"
  * their start table between everything else and the vector codes, with a footer saying where
  * they lie (a loader reads the rest and brings in postings as searches ask; rows added to a
  * loaded index still go after the codes); string tables with the start of every 64th string
- * (packed-strings.ts), so a load finds no string boundary itself.
+ * (packed-strings.ts), so a load finds no string boundary itself. 9: the documents' lengths,
+ * paths, languages and kinds as four fixed-width columns (doc-columns.ts) instead of four
+ * varints per document, so a load views them where they lie.
  */
-const FORMAT_VERSION = 8;
+const FORMAT_VERSION = 9;
 /**
  * Older formats still read, so an upgrade needs no re-index; the next snapshot is the current
  * format. 6 differs from 7 only in its 8-bit vector codes (turned into 4-bit ones as the file
- * loads) and its ids as text; both are read whole.
+ * loads) and its ids as text; both are read whole. 8 differs from 9 only in its document fields.
  */
-const READABLE_VERSIONS = [6, 7, FORMAT_VERSION];
+const READABLE_VERSIONS = [6, 7, 8, FORMAT_VERSION];
 
 /**
- * A format 8 file ends with where its postings start and where its vector codes start (each
+ * A format 8 or 9 file ends with where its postings start and where its vector codes start (each
  * two u32 LE: low, high) and the magic again.
  */
 export const FOOTER_BYTES = 16 + MAGIC.length;
@@ -58,10 +61,10 @@ export function postingsPart(head: Uint8Array, footer: Uint8Array, size: number)
 
 /** Per document: its length and its path, language and kind as numbers in those tables. */
 interface DocumentFields {
-  docLens: number[];
-  docPath: number[];
-  docLang: number[];
-  docKind: number[];
+  docLens: DocColumn;
+  docPath: DocColumn;
+  docLang: DocColumn;
+  docKind: DocColumn;
   /**
    * Every document's vector (vector-codes.ts): dimension 0 when the index keeps none. `bits`: 4,
    * or 8 for the one-byte codes of a format 6 file.
@@ -126,12 +129,10 @@ export function writeParts(parts: IndexParts, liveTerms: number[], sink: ByteSin
     w.u8(0);
     strings(parts.docIds);
   }
-  for (let d = 0; d < docCount; d++) {
-    w.varint(parts.docLens[d]);
-    w.varint(paths.numberOf[parts.docPath[d]]);
-    w.varint(languages.numberOf[parts.docLang[d]]);
-    w.varint(kinds.numberOf[parts.docKind[d]]);
-  }
+  writeColumn(w, docCount, (d) => parts.docLens[d]);
+  writeColumn(w, docCount, (d) => paths.numberOf[parts.docPath[d]]);
+  writeColumn(w, docCount, (d) => languages.numberOf[parts.docLang[d]]);
+  writeColumn(w, docCount, (d) => kinds.numberOf[parts.docKind[d]]);
   strings(liveTerms.map((t) => parts.terms[t]));
   let total = 0;
   for (const t of liveTerms) total += parts.postings.offsets[t + 1] - parts.postings.offsets[t];
@@ -161,7 +162,7 @@ export function writeParts(parts: IndexParts, liveTerms: number[], sink: ByteSin
 /**
  * The parts of a binary form; throws naming the first inconsistency found. Postings are
  * checked as they are read (a damaged list throws then, with the same "corrupt" error). Of a
- * format 8 file, `ensure` brings in the postings' bytes as they are read: the rest, and the
+ * format 8 or 9 file, `ensure` brings in the postings' bytes as they are read: the rest, and the
  * footer, must be in `bytes` already.
  */
 export function readParts(bytes: Uint8Array, ensure?: EnsureBytes): LoadedParts {
@@ -187,7 +188,7 @@ export function readParts(bytes: Uint8Array, ensure?: EnsureBytes): LoadedParts 
   const kinds = strings(true);
   const docIds = readIds(r, version, () => strings(false));
   if (docIds.length !== docCount) throw new Error("document count mismatch");
-  const fields = readDocumentFields(r, docCount, paths, languages, kinds);
+  const fields = version >= 9 ? readDocumentColumns(r, docCount, paths, languages, kinds) : readDocumentFields(r, docCount, paths, languages, kinds);
   const terms = strings(true);
   const total = r.varint();
   const postingsLength = r.varint();
@@ -241,6 +242,16 @@ function readIds(r: ByteReader, version: number, strings: () => PackedStrings): 
   return HexIds.fromBlock(r.block(), count);
 }
 
+function readDocumentColumns(r: ByteReader, docCount: number, paths: PackedStrings, languages: PackedStrings, kinds: PackedStrings): Omit<DocumentFields, "vectors"> {
+  return {
+    docLens: readColumn(r, docCount),
+    docPath: readColumn(r, docCount, paths.length),
+    docLang: readColumn(r, docCount, languages.length),
+    docKind: readColumn(r, docCount, kinds.length),
+  };
+}
+
+/** Formats 6 to 8: the four numbers of each document as varints, document after document. */
 function readDocumentFields(r: ByteReader, docCount: number, paths: PackedStrings, languages: PackedStrings, kinds: PackedStrings): Omit<DocumentFields, "vectors"> {
   const docLens = new Array<number>(docCount);
   const docPath = new Array<number>(docCount);

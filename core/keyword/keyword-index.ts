@@ -7,6 +7,7 @@ import { DocIds } from "./doc-ids.js";
 import { Interner } from "./interner.js";
 import { CorruptKeywordData, corruptKeywordData } from "./corrupt.js";
 import type { ByteSink } from "./bytes.js";
+import { growable, type DocColumn } from "./doc-columns.js";
 import { readParts, writeParts, type IndexParts, type LoadedParts } from "./keyword-format.js";
 import { CsrPostings, EncodedPostings, mergePostings, type EnsureBytes } from "./postings.js";
 import { TermTable } from "./term-table.js";
@@ -77,10 +78,11 @@ export class KeywordIndex {
   private deltaPostings = 0;
   // Documents, by internal doc number.
   private docIds = new DocIds();
-  private docLens: number[] = [];
-  private docPath: number[] = [];
-  private docLang: number[] = [];
-  private docKind: number[] = [];
+  // Plain arrays once add() has run; a loaded index's are typed views of its file (doc-columns.ts).
+  private docLens: DocColumn = [];
+  private docPath: DocColumn = [];
+  private docLang: DocColumn = [];
+  private docKind: DocColumn = [];
   // id → document number, built on first use after a load or a merge: a process that only
   // searches (a one-off query, a serving host) never needs it (~45 ms and 8 MB at 100k chunks).
   private idToDocMap: Map<string, number> | null = new Map();
@@ -116,6 +118,10 @@ export class KeywordIndex {
     // A few documents added to a loaded index (a keyword delta file) find the ids they replace
     // without a map of every id.
     const known = this.findsWithoutMap(docs.length) ? this.docIds.find(docs.map((d) => d.id)) : null;
+    const docLens = (this.docLens = growable(this.docLens));
+    const docPath = (this.docPath = growable(this.docPath));
+    const docLang = (this.docLang = growable(this.docLang));
+    const docKind = (this.docKind = growable(this.docKind));
     for (const doc of docs) {
       checkDoc(doc);
       const existing = known ? known.get(doc.id) : this.idToDoc.get(doc.id);
@@ -140,10 +146,10 @@ export class KeywordIndex {
       }
       this.deltaPostings += touched.length;
       this.docIds.push(doc.id);
-      this.docLens.push(len);
-      this.docPath.push(this.paths.intern(doc.filePath));
-      this.docLang.push(this.languages.intern(doc.language));
-      this.docKind.push(this.kinds.intern(doc.kind));
+      docLens.push(len);
+      docPath.push(this.paths.intern(doc.filePath));
+      docLang.push(this.languages.intern(doc.language));
+      docKind.push(this.kinds.intern(doc.kind));
       if (doc.vector || this.vectors.dim > 0) this.vectors.set(docNo, doc.vector);
       if (known) known.set(doc.id, docNo);
       else this.idToDoc.set(doc.id, docNo);

@@ -232,7 +232,7 @@ describe("packed strings with group starts (format 8)", () => {
   });
 });
 
-describe("a format 8 file loaded without its postings", () => {
+describe("a format 9 file loaded without its postings", () => {
   function indexOf(n: number): KeywordIndex {
     const index = new KeywordIndex();
     index.add(
@@ -248,7 +248,7 @@ describe("a format 8 file loaded without its postings", () => {
   test("answers as the whole file does, bringing in only the postings its searches read", () => {
     const written = indexOf(400);
     const file = written.serialize();
-    expect(file[4]).toBe(8);
+    expect(file[4]).toBe(9);
     const part = postingsPart(file.subarray(0, FORMAT_HEAD_BYTES), file.subarray(file.length - FOOTER_BYTES), file.length)!;
     expect(part.start).toBeGreaterThan(FORMAT_HEAD_BYTES);
     expect(part.end).toBeLessThan(file.length - FOOTER_BYTES);

@@ -1,5 +1,5 @@
 // Keyword files of earlier formats (6: one-byte vector codes, ids as text; 7: postings amid the
-// file, string tables without group starts) are still read, so an upgrade re-indexes nothing:
+// file, string tables without group starts; 8: each document's numbers as varints) are still read, so an upgrade re-indexes nothing:
 // each answers as an index built now from the same documents, and what it writes next is the
 // current format.
 import { createHash } from "node:crypto";
@@ -29,7 +29,7 @@ function docs(): KeywordDoc[] {
   return out;
 }
 
-describe.each([6, 7])("a format %i keyword file", (format) => {
+describe.each([6, 7, 8])("a format %i keyword file", (format) => {
   const fixture = readFileSync(join(import.meta.dirname, "..", "fixtures", "keyword", `format-${format}.bin`));
   const old = KeywordIndex.deserialize(new Uint8Array(fixture));
   const fresh = new KeywordIndex();
@@ -54,7 +54,7 @@ describe.each([6, 7])("a format %i keyword file", (format) => {
 
   it("is written back in the current format, which loads to the same answers", () => {
     const written = old.serialize();
-    expect(written[4]).toBe(8);
+    expect(written[4]).toBe(9);
     if (format === 6) expect(written.length).toBeLessThan(fixture.length); // half the vector bytes
     const again = KeywordIndex.deserialize(written);
     expect(again.search("topic gamma", 10)).toEqual(old.search("topic gamma", 10));
