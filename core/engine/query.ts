@@ -43,19 +43,30 @@ export async function runQuery(ctx: QueryContext, query: string, options: Search
   let mode: RetrievalMode = options.mode ?? (r.hybrid ? "hybrid" : "vector");
   // In a fresh process, reading the keyword index (off this thread), opening the store
   // (LanceDB's threads) and loading the model (this thread) are first-time costs of similar
-  // size: they run together. The query is embedded before the store says whether its vectors
+  // size: they run together. The query is embedded before the index says whether its vectors
   // can be used; when they cannot, that vector goes unused.
   const keywordLoad = ctx.committed.keyword();
   const opening = openForSearch(ctx, dimension);
   for (const p of [keywordLoad, opening]) p.catch(() => undefined); // awaited below
   const mayUseVectors = !down && provider !== null && dimension !== null && mode !== "keyword" && query.trim().length > 0;
   const embedding = mayUseVectors ? embedQuery(ctx, provider!, query) : Promise.resolve(null);
-  const latest = await opening;
   const keyword = await keywordLoad;
-  const store = await ctx.store.committed(latest, ctx.committed.read().checkpoint);
+  // The candidates come from the keyword index (its postings and vector codes): they are found
+  // while the store still opens, which only the records read waits for.
+  const store = opening.then(async ({ latest, recovered }) => {
+    const view = await ctx.store.committed(latest, ctx.committed.read().checkpoint);
+    await recovered;
+    return view;
+  });
+  store.catch(() => undefined); // awaited by the search, or below
 
   const topK = options.uncapped ? (options.topK ?? r.topK) : Math.min(options.topK ?? r.topK, r.maxChunks);
-  const vectorsUsable = mayUseVectors && ctx.store.dimension === dimension;
+  let vectorsUsable = mayUseVectors && keyword.vectorDimension === dimension;
+  if (mayUseVectors && !vectorsUsable) {
+    // an index that keeps no vectors (an older one) searches the store's: of the model's length?
+    await opening;
+    vectorsUsable = ctx.store.dimension === dimension;
+  }
   if (!vectorsUsable && mode === "vector") mode = "keyword";
   let queryVector: Float32Array | null = null;
   if (vectorsUsable && mode !== "keyword") {
@@ -77,10 +88,12 @@ export async function runQuery(ctx: QueryContext, query: string, options: Search
       ranker: (q, candidates, evidence) => rankCandidates(q, candidates, { ...evidence, features: r.rankFeatures }),
     });
   } catch (err) {
+    // A store that did not open says why itself (openForSearch: damage found, or a clean line).
+    const { latest } = await opening;
     if (retriesLeft > 0 && (await ctx.store.replacedSince(latest))) return runQuery(ctx, query, options, retriesLeft - 1);
     // Only a local table's files can be told damaged from a read error; in a bucket the same
     // error is far more often the network, and a rebuild there would be everyone's.
-    const damage = ctx.store.tableDir() ? await diagnoseReadFailure(store, err) : null;
+    const damage = ctx.store.tableDir() ? await diagnoseReadFailure(await store, err) : null;
     if (damage) throw ctx.damage.found(damage);
     throw cleaned(err);
   }
@@ -100,15 +113,26 @@ async function searchDimension(ctx: QueryContext, provider: EmbeddingProvider | 
   }
 }
 
-/** The open store, or the store opened for searching; a table that exists but cannot be opened is damaged. */
-async function openForSearch(ctx: QueryContext, dimension: number | null): Promise<VectorStore> {
+/**
+ * The open store, or the store opened for searching, with its first search's recovery (damage
+ * found, a killed pass's rows rolled back) under way: the committed view opens meanwhile, and
+ * reads wait for both. A table that exists but cannot be opened is damaged.
+ */
+async function openForSearch(ctx: QueryContext, dimension: number | null): Promise<{ latest: VectorStore; recovered: Promise<void> }> {
   await ctx.dropReplacedStore();
   const open = ctx.store.current();
+  if (open && ctx.store.dimension !== undefined) return { latest: await storeErrors(ctx, () => open), recovered: Promise.resolve() };
+  const latest = await storeErrors(ctx, () => ctx.store.forSearch(dimension));
+  latest.warmUp?.();
+  const recovered = storeErrors(ctx, () => ctx.recoverOnce(latest));
+  recovered.catch(() => undefined); // awaited before any read
+  return { latest, recovered };
+}
+
+/** What `step` gives, its failure said as a damaged index or one clean line. */
+async function storeErrors<T>(ctx: QueryContext, step: () => Promise<T>): Promise<T> {
   try {
-    if (open && ctx.store.dimension !== undefined) return await open;
-    const store = await ctx.store.forSearch(dimension);
-    await ctx.recoverOnce(store);
-    return store;
+    return await step();
   } catch (err) {
     if (err instanceof IndexDamagedError) throw err;
     // A table that exists but cannot be opened (its version files gone or corrupt) is damaged.

@@ -10,6 +10,7 @@ export type RankEvidence = Pick<RankOptions, "fileScores">;
 import { fuseCandidates } from "./fusion.js";
 import { focusOnMember } from "./features.js";
 import { analyseQuery } from "./query-analysis.js";
+import { yieldToEventLoop } from "../yield.js";
 
 /** A packed chunk is named by the member the query asks for (analysed once, on the first pack). */
 function memberFocus(query: string): (record: ChunkRecord) => ChunkRecord {
@@ -23,7 +24,11 @@ export interface HybridInput {
   query: string;
   /** The embedded query; null when no embedding model is available (keyword-only). */
   queryVector: Float32Array | null;
-  store: VectorStore;
+  /**
+   * Where the records are read (and vectors searched, for an index that keeps none), or the
+   * promise of it while it opens: the keyword index's candidates do not wait for it.
+   */
+  store: VectorStore | Promise<VectorStore>;
   keyword: KeywordIndex;
   topK: number;
   minScore: number;
@@ -60,22 +65,21 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
   // random reads are most of a warm search's time, and one read of the union costs about what
   // one read of either list did. (Vectors are usually scanned here, from the keyword index's
   // codes; a store's own vector search runs on its threads while the keyword search runs here.)
+  // Between the scans, the event loop turns: a store still opening (LanceDB's round trips)
+  // goes on meanwhile instead of waiting for all of them.
   const vectorSearch = useVector ? searchVectors(queryVector as Float32Array, vectorK, input) : Promise.resolve([] as ScoredId[]);
-  let keywordHits: ScoredId[];
-  try {
-    keywordHits = useKeyword ? keyword.search(query, keywordK, filter) : [];
-  } catch (err) {
-    vectorSearch.catch(() => undefined); // no longer awaited: keep its failure from going unhandled
-    throw err;
-  }
+  vectorSearch.catch(() => undefined); // awaited below, after work that may throw first
+  await yieldToEventLoop();
+  const keywordHits = useKeyword ? keyword.search(query, keywordK, filter) : [];
   const vectorHits = await vectorSearch;
 
   const fused = fuseCandidates(keywordHits, vectorHits, { keyword: useKeyword, vector: useVector, vectorK });
   if (fused.size === 0) return [];
   const ids = [...fused.keys()];
   const rowOf = rowsOf(keywordHits, vectorHits);
-  const reading = store.getByIds(ids, rowOf ? ids.map((id) => rowOf.get(id) ?? -1) : undefined);
+  const reading = Promise.resolve(store).then((s) => s.getByIds(ids, rowOf ? ids.map((id) => rowOf.get(id) ?? -1) : undefined));
   reading.catch(() => undefined); // awaited below, after work that may throw first
+  await yieldToEventLoop(); // the read starts before the file scores below
   // File-level BM25 of the candidates' files (keyword evidence, so not for vectors-only), while
   // the store reads their records when the hits name their files (the keyword index's do).
   const fileEvidence = (files: Iterable<string>): RankEvidence => (useKeyword ? { fileScores: keyword.fileScores(query, new Set(files)) } : {});
@@ -122,7 +126,7 @@ function searchVectors(vector: Float32Array, k: number, input: HybridInput): Pro
       return Promise.reject(err);
     }
   }
-  return input.store.searchVector(vector, k, input.filter);
+  return Promise.resolve(input.store).then((store) => store.searchVector(vector, k, input.filter));
 }
 
 /** Each hit's row hint, or null when no hit has one. */

@@ -415,7 +415,8 @@ export class LanceVectorStore implements VectorStore {
 
   /** Ids are content-addressed, so a cached record is never wrong, but it may have been deleted. */
   private async syncCache(): Promise<void> {
-    const version = await this.table.version();
+    // a view pinned to a version never sees another: no need to ask (a round trip to LanceDB)
+    const version = this.pinnedVersion ?? (await this.table.version());
     if (version !== this.cacheVersion) {
       this.recordCache.clear();
       this.cacheVersion = version;
@@ -425,6 +426,12 @@ export class LanceVectorStore implements VectorStore {
 
   /** Whether row hints found most of their records at this table version. */
   private rowHintsWork = true;
+
+  warmUp(): void {
+    // One row of every column a records read asks for: the file's metadata stays cached for the
+    // connection, the pinned views a search reads included (~20 ms of a first read at 100k chunks).
+    void this.recordsAt([0]);
+  }
 
   /** The records at these row offsets of the table (none for offsets past its end). */
   private async recordsAt(offsets: number[]): Promise<ChunkRecord[]> {

@@ -219,6 +219,26 @@ describe("hybridSearch", () => {
     expect(order).toEqual(["read", "files scored"]);
   });
 
+  test("finds its candidates while the store still opens, and reads the records once it is open", async () => {
+    const { store, keyword } = await setup();
+    keyword.add(rows.map((r) => ({ id: r.id, text: r.content, filePath: r.filePath, language: r.language, kind: r.kind, symbol: r.symbol, vector: r.vector })));
+    const events: string[] = [];
+    const search = keyword.search.bind(keyword);
+    keyword.search = (...a) => (events.push("keyword searched"), search(...a));
+    const searchVector = keyword.searchVector.bind(keyword);
+    keyword.searchVector = (...a) => (events.push("vectors searched"), searchVector(...a));
+    let open!: () => void;
+    const opening = new Promise<MemoryVectorStore>((resolve) => (open = () => (events.push("store open"), resolve(store))));
+    const input = { query: "load config batches", queryVector: v(0.5, 0, 0.5, 0), keyword, topK: 10, minScore: 0, mode: "hybrid" as const, rank: true };
+    const searching = hybridSearch({ ...input, store: opening });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(events).toEqual(["vectors searched", "keyword searched"]);
+    open();
+    const results = await searching;
+    expect(events.at(-1)).toBe("store open");
+    expect(results).toEqual(await hybridSearch({ ...input, store }));
+  });
+
   test("bad arguments fail with a clear message", async () => {
     await expect(run({ query: "x", topK: -1 })).rejects.toThrow(/topK/);
     await expect(run({ query: "x", minScore: 2 })).rejects.toThrow(/minScore/);
