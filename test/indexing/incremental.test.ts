@@ -277,6 +277,28 @@ describe("incremental indexing", () => {
     expect((await third.search("betaVersion15", { topK: 3, mode: "keyword" }))[0]?.chunk.filePath).toBe("src/beta.ts");
   });
 
+  it("replays a delta over a snapshot of thousands of terms as a full pass would have indexed it", async () => {
+    // Loaded terms are numbered in string order, so most of a real index's words have high ids;
+    // an edit made only of words the snapshot knows must keep every one of them.
+    const word = (n: number) => `lexeme${n.toString(36)}`;
+    const files: Record<string, string> = {};
+    for (let f = 0; f < 150; f++) files[`src/m${f}.ts`] = tsFunction(`handler${f}`, Array.from({ length: 20 }, (_, k) => word(f * 20 + k)).join(" "));
+    const { root, engine } = await setup(files);
+    await engine.index();
+    const known = [word(7), word(1234), word(2950)];
+    writeFileSync(join(root, "src/m42.ts"), tsFunction("handler42", known.join(" ")));
+    await engine.index();
+    const replayed = await engineFor(root, ollamaOverrides(ollama.url, "embed-a"));
+    engines.push(replayed);
+    const hits = await replayed.search(known.join(" "), { topK: 3, mode: "keyword" });
+    expect(hits[0]?.chunk.filePath).toBe("src/m42.ts");
+    // the same scores as an index built in one pass from the workspace as it now is
+    const { engine: once } = await setup({ ...files, "src/m42.ts": tsFunction("handler42", known.join(" ")) });
+    await once.index();
+    const fromScratch = await once.search(known.join(" "), { topK: 3, mode: "keyword" });
+    expect(hits.map((h) => [h.chunk.filePath, h.score])).toEqual(fromScratch.map((h) => [h.chunk.filePath, h.score]));
+  });
+
   it("reports status: files, chunks, manifest, pending files", async () => {
     const { root, engine } = await setup(base);
     const before = await engine.status();
