@@ -70,16 +70,19 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<LanceV
     db.close();
     throw new Error(`cannot read vector store at ${uri}: ${oneLine(err)}`);
   }
+  // the open table's schema, asked once (each ask is a round trip to LanceDB's threads)
+  let schema: Awaited<ReturnType<LanceDb.Table["schema"]>> | null = null;
   if (names.includes(tableName)) {
     table = await db.openTable(tableName);
-    const schema = await table.schema();
-    const missing = chunkSchema(null).fields.map((f) => f.name).filter((name) => !schema.fields.some((f) => f.name === name));
+    const opened = await table.schema();
+    schema = opened;
+    const missing = chunkSchema(null).fields.map((f) => f.name).filter((name) => !opened.fields.some((f) => f.name === name));
     if (missing.length > 0) {
       table.close();
       db.close();
       throw new Error(`vector store ${uri} table ${tableName} lacks columns ${missing.join(", ")} (written by another tool or version): point vectorStore.path elsewhere or delete it and re-index`);
     }
-    const stored = schemaDimension(schema);
+    const stored = schemaDimension(opened);
     const wanted = options.dimension;
     // A keyword-only engine may read a table that has vectors (its model is merely unavailable);
     // any other difference means the vectors on disk are from another model.
@@ -92,12 +95,13 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<LanceV
       table.close();
       await db.dropTable(tableName);
       table = await db.createEmptyTable(tableName, chunkSchema(wanted));
+      schema = null;
     }
   } else {
     // existOk: another process (the plugin and the CLI starting together) may create it first.
     table = await db.createEmptyTable(tableName, chunkSchema(options.dimension), { mode: "create", existOk: true });
   }
-  const dimension = schemaDimension(await table.schema());
+  const dimension = schemaDimension(schema ?? (await table.schema()));
   const store = new LanceVectorStore(lancedb, db, table, uri, dimension, options.annMinRows ?? DEFAULT_ANN_MIN_ROWS);
   await store.init();
   return store;
