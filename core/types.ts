@@ -160,11 +160,6 @@ export interface VectorStore {
    * leaves the store open. Throws when that version is gone.
    */
   snapshot?(checkpoint: number): Promise<VectorStore>;
-  /**
-   * Starts reading what a first read of records needs (LanceDB: each data file's metadata) and
-   * returns at once: a process opening a store to search lets it run while it finds candidates.
-   */
-  warmUp?(): void;
 }
 
 /** A retrieval hit as hosts see it. */

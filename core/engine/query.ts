@@ -50,7 +50,6 @@ export async function runQuery(ctx: QueryContext, query: string, options: Search
   for (const p of [keywordLoad, opening]) p.catch(() => undefined); // awaited below
   const mayUseVectors = !down && provider !== null && dimension !== null && mode !== "keyword" && query.trim().length > 0;
   const embedding = mayUseVectors ? embedQuery(ctx, provider!, query) : Promise.resolve(null);
-  const keyword = await keywordLoad;
   // The candidates come from the keyword index (its postings and vector codes): they are found
   // while the store still opens, which only the records read waits for.
   const store = opening.then(async ({ latest, recovered }) => {
@@ -59,6 +58,7 @@ export async function runQuery(ctx: QueryContext, query: string, options: Search
     return view;
   });
   store.catch(() => undefined); // awaited by the search, or below
+  const keyword = await keywordLoad;
 
   const topK = options.uncapped ? (options.topK ?? r.topK) : Math.min(options.topK ?? r.topK, r.maxChunks);
   let vectorsUsable = mayUseVectors && keyword.vectorDimension === dimension;
@@ -123,7 +123,6 @@ async function openForSearch(ctx: QueryContext, dimension: number | null): Promi
   const open = ctx.store.current();
   if (open && ctx.store.dimension !== undefined) return { latest: await storeErrors(ctx, () => open), recovered: Promise.resolve() };
   const latest = await storeErrors(ctx, () => ctx.store.forSearch(dimension));
-  latest.warmUp?.();
   const recovered = storeErrors(ctx, () => ctx.recoverOnce(latest));
   recovered.catch(() => undefined); // awaited before any read
   return { latest, recovered };

@@ -38,6 +38,8 @@ export class LanceVectorStore implements VectorStore {
   private cacheVersion = -1;
   private annBuild: Promise<void> | null = null;
   private annIndexName: string | null = null;
+  /** Whether the ANN index was looked up (init): a view looks it up while its first reads go on. */
+  private annIndexKnown: Promise<void> = Promise.resolve();
   private addedSinceAnnCheck = 0;
   private closed = false;
   /** The table's Arrow schema, read at the first add: rows are built in its columns. */
@@ -108,6 +110,7 @@ export class LanceVectorStore implements VectorStore {
   }
 
   private async nearest(vector: Float32Array, topK: number, filter: SearchFilter | undefined, postfilter: boolean): Promise<ScoredId[]> {
+    await this.annIndexKnown;
     await this.syncCache();
     const limit = postfilter ? topK + POSTFILTER_MARGIN : topK;
     let query = this.table
@@ -351,7 +354,9 @@ export class LanceVectorStore implements VectorStore {
     }
     const view = new LanceVectorStore(this.lancedb, this.db, table, this.uri, this.dimension, Infinity);
     view.pinnedVersion = checkpoint;
-    await view.init();
+    // only its own vector searches need the index's name (a search's reads by id or row do not);
+    // a failed look-up leaves flat search, which is exact
+    view.annIndexKnown = view.init().catch(() => undefined);
     return view;
   }
 
@@ -426,12 +431,6 @@ export class LanceVectorStore implements VectorStore {
 
   /** Whether row hints found most of their records at this table version. */
   private rowHintsWork = true;
-
-  warmUp(): void {
-    // One row of every column a records read asks for: the file's metadata stays cached for the
-    // connection, the pinned views a search reads included (~20 ms of a first read at 100k chunks).
-    void this.recordsAt([0]);
-  }
 
   /** The records at these row offsets of the table (none for offsets past its end). */
   private async recordsAt(offsets: number[]): Promise<ChunkRecord[]> {
