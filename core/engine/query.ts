@@ -75,7 +75,7 @@ export async function runQuery(ctx: QueryContext, query: string, options: Search
   }
 
   try {
-    return await hybridSearch({
+    const results = await hybridSearch({
       query,
       queryVector,
       store,
@@ -87,6 +87,10 @@ export async function runQuery(ctx: QueryContext, query: string, options: Search
       rank: options.rank ?? r.rank,
       ranker: (q, candidates, evidence) => rankCandidates(q, candidates, { ...evidence, features: r.rankFeatures }),
     });
+    // A search that found no candidates read nothing: the store's first-search check (damage,
+    // a killed pass's rows) still answers before it does.
+    await store;
+    return results;
   } catch (err) {
     // A store that did not open says why itself (openForSearch: damage found, or a clean line).
     const { latest } = await opening;

@@ -69,6 +69,15 @@ describe("damaged store files", () => {
     expect(err!.message).not.toMatch(/\.rs:\d+/);
   });
 
+  it("a first search that matches nothing still says the store is damaged", async () => {
+    // its candidates come before the store opens; the store's first-search check must not be skipped
+    const { root, dataDir } = await indexed();
+    for (const f of dataFiles(dataDir)) truncateSync(f, Math.floor(statSync(f).size / 2));
+    const engine = await engineFor(root, keywordOnly);
+    engines.push(engine);
+    await expect(engine.search("zqxwvNothingLikeThisAnywhere")).rejects.toThrow(/damaged.*index --force/);
+  });
+
   it("a search that finds the store damaged under a watcher rebuilds it", async () => {
     const { root, dataDir } = await indexed();
     const engine = await engineFor(root, keywordOnly);
