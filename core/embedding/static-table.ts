@@ -9,6 +9,7 @@
 import { ONNX_FLOAT, ONNX_INT8, readOnnxGraph, type EnsureBytes } from "./onnx-reader.js";
 import { compiledWasm } from "../wasm-module.js";
 import { TOKEN_SUM_WASM } from "./token-sum-wasm.js";
+import { LITTLE_ENDIAN } from "../little-endian.js";
 
 export interface StaticTable {
   rows: number;
@@ -81,8 +82,6 @@ function kernelFor(weights: Int8Array, rows: number, dim: number): SumKernel | n
     counts: new Uint32Array(rows),
   };
 }
-
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** The exact operator sequence of the static table graph (models/scripts/train.py, export_onnx). */
 const STATIC_GRAPH_OPS = ["Mul", "Gather", "Gather", "Cast", "Mul", "ReduceSum", "LpNormalization"];

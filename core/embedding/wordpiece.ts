@@ -7,6 +7,7 @@
 
 import { boundedMemo } from "../bounded-memo.js";
 import { HASH_VERSION, VocabTable, type TokenLookup } from "./vocab-table.js";
+import { unsignedLE } from "../little-endian.js";
 
 export interface WordPieceVocab {
   vocab: TokenLookup;
@@ -87,7 +88,6 @@ interface FileHeader extends WordPieceSettings {
 
 const utf8 = new TextEncoder();
 const align4 = (n: number): number => (n + 3) & ~3;
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /** Reads a file written by wordPieceFileBytes; null when it is not one (or is cut short). */
 export function wordPieceFromFileBytes(bytes: Uint8Array): WordPieceVocab | null {
@@ -104,23 +104,13 @@ export function wordPieceFromFileBytes(bytes: Uint8Array): WordPieceVocab | null
   const textAt = tableAt + 4 * (header.tokens + 1 + header.slots);
   if (header.tokens < 0 || header.slots < 0 || textAt > bytes.length) return null;
   const text = new TextDecoder().decode(bytes.subarray(textAt));
-  const starts = uint32s(bytes, tableAt, header.tokens + 1);
-  const slotBits = uint32s(bytes, tableAt + 4 * starts.length, header.slots);
+  const starts = unsignedLE(bytes.subarray(tableAt), 4, header.tokens + 1);
+  const slotBits = unsignedLE(bytes.subarray(tableAt + 4 * starts.length), 4, header.slots);
   const slots = new Int32Array(slotBits.buffer, slotBits.byteOffset, slotBits.length);
   const built = header.hash === HASH_VERSION ? VocabTable.fromParts({ text, starts, slots, longest: header.longest }) : null;
   // a table placed by another hash (or broken) is rebuilt from the text, which is still good
   const vocab = built ?? (text.endsWith("\n") ? VocabTable.fromLines(text) : null);
   return vocab ? wordPieceOf(vocab, header, vocab.longest) : null;
-}
-
-/** `count` little-endian uint32s from `at`: a view where the bytes allow one, else a copy. */
-function uint32s(bytes: Uint8Array, at: number, count: number): Uint32Array {
-  const offset = bytes.byteOffset + at;
-  if (LITTLE_ENDIAN && offset % 4 === 0) return new Uint32Array(bytes.buffer, offset, count);
-  const out = new Uint32Array(count);
-  const view = new DataView(bytes.buffer, offset, count * 4);
-  for (let i = 0; i < count; i++) out[i] = view.getUint32(4 * i, true);
-  return out;
 }
 
 /** The vocabulary and settings of a tokenizer.json, or null unless it is BERT WordPiece wrapped in [CLS] … [SEP]. */

@@ -4,6 +4,7 @@ import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from "no
 import { isAbsolute, join, relative, sep } from "node:path";
 import { IgnoreRules } from "./ignore-rules.js";
 import { SECRET_REASON } from "./secret-files.js";
+import { yieldToEventLoop } from "../yield.js";
 
 export interface WalkedFile {
   /** Workspace-relative, forward slashes. */
@@ -115,7 +116,7 @@ export async function walkWorkspace(root: string, options: WalkOptions): Promise
       files.push({ path: childRel, absPath: childAbs, size: st.size, mtimeMs: st.mtimeMs });
       if (++sinceYield >= YIELD_EVERY) {
         sinceYield = 0;
-        await new Promise((r) => setImmediate(r));
+        await yieldToEventLoop();
       }
     }
     // Reverse so the stack pops folders in name order.

@@ -4,11 +4,10 @@
 // neither decodes 4 numbers per document nor holds them as JavaScript arrays: at 300k chunks
 // that was ~20 ms and ~10 MB of every searching process. Portable.
 import type { ByteReader, ByteWriter } from "./bytes.js";
+import { unsignedLE } from "../little-endian.js";
 
 /** One number per document, by document number. */
 export type DocColumn = number[] | Uint8Array | Uint16Array | Uint32Array;
-
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /** The column as an array that add() can push to: itself, or a copy of a loaded one. */
 export function growable(column: DocColumn): number[] {
@@ -45,20 +44,11 @@ export function readColumn(r: ByteReader, count: number, limit = Infinity): DocC
   const width = r.u8();
   if (width !== 1 && width !== 2 && width !== 4) throw new Error(`document column of width ${width}`);
   r.raw((width - (r.pos % width)) % width);
-  const bytes = r.raw(count * width);
-  const column = width === 1 ? bytes : columnOf(bytes, width, count);
+  const column = unsignedLE(r.raw(count * width), width, count);
   if (limit !== Infinity) {
     let max = 0;
     for (let d = 0; d < count; d++) if (column[d] > max) max = column[d];
     if (count > 0 && max >= limit) throw new Error("metadata reference out of range");
   }
   return column;
-}
-
-function columnOf(bytes: Uint8Array, width: 2 | 4, count: number): Uint16Array | Uint32Array {
-  if (LITTLE_ENDIAN && bytes.byteOffset % width === 0) return width === 2 ? new Uint16Array(bytes.buffer, bytes.byteOffset, count) : new Uint32Array(bytes.buffer, bytes.byteOffset, count);
-  const out = width === 2 ? new Uint16Array(count) : new Uint32Array(count);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
-  for (let d = 0; d < count; d++) out[d] = width === 2 ? view.getUint16(2 * d, true) : view.getUint32(4 * d, true);
-  return out;
 }
