@@ -23,6 +23,7 @@ import { batchChanges } from "./pass-records.js";
 import { startPass } from "./pass-start.js";
 import { checkAbort, emptySummary, type PassState } from "./pass-state.js";
 import { removeDeletedFiles, writeBatch } from "./pass-write.js";
+import { tuneOwnProcessForPasses } from "../own-process.js";
 import { oneLine } from "./prepare-file.js";
 import type { SharedPass } from "./shared-index.js";
 import { writeSkippedList } from "./skipped-files.js";
@@ -46,6 +47,7 @@ export async function runIndexPass(env: PassEnv, options: IndexOptions = {}): Pr
   // Taking the lock creates the state folder: never inside a workspace that was deleted.
   if (!isExistingFolder(env.root)) throw new Error(`the workspace folder ${env.root} does not exist; nothing to index (check the path)`);
   const lock = acquireIndexLock(env.stateDir);
+  tuneOwnProcessForPasses();
   let shared: SharedPass | null = null;
   try {
     if (env.shared) {

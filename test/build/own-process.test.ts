@@ -45,6 +45,34 @@ function youngGenerationAfterChurn(tune: boolean, root?: string): number {
   return Number(out.trim().split("\n").pop());
 }
 
+/**
+ * How big V8's heap grew (MB) while a process kept every 8th object of a burst of allocations,
+ * after an index pass of `root` if given.
+ */
+function heapPeakUnderRetention(root?: string): number {
+  const pass = root
+    ? `const engine = await openEngine({ root: ${JSON.stringify(root)}, configPath: ${JSON.stringify(join(work, "config.json"))} });
+       await engine.index(); await engine.close();`
+    : "";
+  const script = `
+    import v8 from "node:v8";
+    const { tuneOwnProcess, openEngine } = await import(${JSON.stringify(LIBRARY)});
+    tuneOwnProcess();
+    ${pass}
+    const kept = [];
+    let peak = 0;
+    for (let i = 0; i < 6e6; i++) {
+      const o = { i, s: "row " + i, parts: [i, i + 1] };
+      if (i % 8 === 0) kept.push(o);
+      if (i % 50000 === 0) peak = Math.max(peak, v8.getHeapStatistics().total_heap_size);
+    }
+    process.stdout.write(String(peak / 1048576));`;
+  const file = join(work, `retain-${root ? "pass" : "bare"}.mjs`);
+  writeFileSync(file, script);
+  const out = execFileSync(process.execPath, [file], { encoding: "utf8", env: { ...process.env, LANCEDB_LOG: "error" } });
+  return Number(out.trim().split("\n").pop());
+}
+
 describe("tuneOwnProcess", () => {
   beforeAll(() => {
     ensureBuilt();
@@ -64,4 +92,15 @@ describe("tuneOwnProcess", () => {
     // have grown its young generation once (4 -> 8 MB). Without that step: 32 MB.
     expect(youngGenerationAfterChurn(true, treeWithWorkers())).toBeLessThanOrEqual(8);
   });
+
+  it("caps the old generation's growth from the first index pass on, and not in a process that only searches", () => {
+    const root = join(work, "small");
+    mkdirSync(root, { recursive: true });
+    writeFileSync(join(root, "a.ts"), "export const answer = 42;\n");
+    const searching = heapPeakUnderRetention();
+    const indexing = heapPeakUnderRetention(root);
+    // ~138 MB with the cap, ~166 MB with V8's own growth (the same objects kept).
+    expect(indexing).toBeLessThan(searching * 0.92);
+  });
 });
+
