@@ -226,11 +226,8 @@ export class VectorCodes {
         const n = Math.min(BLOCK_ROWS, this.rows - start);
         scan(this.codesAt + start * this.stride, n, this.stride, QUERY_AT, SCORES_AT);
         const dots = new Int32Array(memory.buffer, SCORES_AT, n);
-        for (let i = 0; i < n; i++) {
-          const dot = dots[i];
-          // (a row without a vector has scale 0, score 0: take() leaves it out)
-          if (dot * scales[start + i] * queryScale > floor) take(start + i, dot);
-        }
+        // (a row without a vector has scale 0, score 0: take() leaves it out)
+        for (let i = nextAbove(dots, 0, n, scales, start, queryScale, floor); i < n; i = nextAbove(dots, i + 1, n, scales, start, queryScale, floor)) take(start + i, dots[i]);
       }
     } else {
       const codes = this.plain;
@@ -368,3 +365,15 @@ export class VectorCodes {
     this.rows = Math.max(this.rows, rows);
   }
 }
+
+/**
+ * The first of a block's rows from `from` on whose score could pass `floor`, or `n`. A function
+ * of its own, called once a block or more: V8 optimises it after a few blocks, where the same
+ * loop inside the scan waited for on-stack replacement (a fresh process's first scan at 109k
+ * rows: ~21 ms, later ones ~5).
+ */
+function nextAbove(dots: Int32Array, from: number, n: number, scales: Float32Array, start: number, queryScale: number, floor: number): number {
+  for (let i = from; i < n; i++) if (dots[i] * scales[start + i] * queryScale > floor) return i;
+  return n;
+}
+
