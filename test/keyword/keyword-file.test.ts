@@ -197,18 +197,27 @@ describe("packed strings with group starts (format 8)", () => {
     expect(ids.map((_, i) => table(ids, false).get(i))).toEqual(ids);
   });
 
-  test("refuse starts that do not fall on string boundaries, or groups out of order, on load", () => {
+  test("refuse a missing group start on load, and starts off string boundaries or groups out of order when a lookup reads them", () => {
     const values = sortedValues(3 * SPARSE_EVERY);
     const block = enc.encode(values.join("\0"));
     const good = sparseStarts(block, values.length);
+    expect(() => PackedStrings.fromSparse(block, values.length, good.subarray(0, 4), true)).toThrow(/group starts/);
+    // group 1's start one byte into its first string
     const shifted = good.slice();
     new DataView(shifted.buffer).setUint32(4, new DataView(good.buffer).getUint32(4, true) + 1, true);
-    expect(() => PackedStrings.fromSparse(block, values.length, shifted, true)).toThrow(/group starts/);
-    expect(() => PackedStrings.fromSparse(block, values.length, good.subarray(0, 4), true)).toThrow(/group starts/);
+    const offBoundary = PackedStrings.fromSparse(block, values.length, shifted, true);
+    expect(offBoundary.get(2 * SPARSE_EVERY + 1)).toBe(values[2 * SPARSE_EVERY + 1]); // group 2 is sound
+    expect(() => offBoundary.get(SPARSE_EVERY)).toThrow(/keyword index data is corrupt.*group starts/);
+    // group 0's ends where group 1's (misplaced) start says
+    expect(() => offBoundary.get(3)).toThrow(/corrupt/);
+    // two groups' first strings swapped: each group is in order, the groups are not
     const swapped = [...values];
     [swapped[0], swapped[SPARSE_EVERY]] = [swapped[SPARSE_EVERY], swapped[0]];
     const swappedBlock = enc.encode(swapped.join("\0"));
-    expect(() => PackedStrings.fromSparse(swappedBlock, swapped.length, sparseStarts(swappedBlock, swapped.length), true)).toThrow(/out of order/);
+    const outOfOrder = PackedStrings.fromSparse(swappedBlock, swapped.length, sparseStarts(swappedBlock, swapped.length), true);
+    expect(outOfOrder.get(2 * SPARSE_EVERY + 1)).toBe(values[2 * SPARSE_EVERY + 1]);
+    expect(() => outOfOrder.get(SPARSE_EVERY + 1)).toThrow(/corrupt.*out of order/);
+    expect(() => outOfOrder.get(1)).toThrow(/corrupt.*out of order/);
   });
 
   test("report strings out of order within a group as damage when a lookup reads that group, and only then", () => {
