@@ -1,10 +1,9 @@
 // Where a running engine answers other processes' searches, and how a caller proves it wants
 // the same answers. Node-only (paths, hashing); the server and the client both use it.
 import { createHash } from "node:crypto";
-import { mkdirSync, statSync } from "node:fs";
-import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import type { RagConfig } from "../config/defaults.js";
+import { privateTempDir } from "../files/private-temp.js";
 
 /** Version of the line protocol; a client and a server that differ do not talk. */
 export const QUERY_PROTOCOL = 1;
@@ -17,19 +16,7 @@ export const QUERY_PROTOCOL = 1;
 export function querySocketPath(stateDir: string): string {
   const id = createHash("sha256").update(stateDir).digest("hex").slice(0, 20);
   if (process.platform === "win32") return `\\\\.\\pipe\\opencode-rag-${id}`;
-  return join(privateSocketDir(), `${id}.sock`);
-}
-
-function privateSocketDir(): string {
-  const uid = typeof process.getuid === "function" ? process.getuid() : userInfo().username;
-  const dir = join(tmpdir(), `opencode-rag-${uid}`);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  // A folder someone else created (or opened up) could hold their socket in place of ours.
-  const st = statSync(dir);
-  if (typeof process.getuid === "function" && (st.uid !== process.getuid() || (st.mode & 0o077) !== 0)) {
-    throw new Error(`${dir} is not private to this user (owner ${st.uid}, mode ${(st.mode & 0o777).toString(8)}); remove it`);
-  }
-  return dir;
+  return join(privateTempDir(), `${id}.sock`);
 }
 
 /**
