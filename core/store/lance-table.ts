@@ -5,6 +5,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import type * as Arrow from "apache-arrow";
 import type { Field, Schema } from "apache-arrow";
+import { requireWithCodeCache } from "../files/code-cache.js";
 import { lanceJsFile } from "../paths.js";
 import type { ChunkRecord, StoreRow } from "../types.js";
 
@@ -29,7 +30,7 @@ function lanceJs(): LanceJs {
   if (process.env.LANCEDB_LOG === undefined) process.env.LANCEDB_LOG = "error";
   const require = createRequire(import.meta.url);
   const bundled = bundledLanceJs();
-  lanceJsModules = bundled ? (require(bundled) as LanceJs) : { lancedb: require("@lancedb/lancedb") as typeof LanceDb, arrow: require("apache-arrow") as typeof Arrow };
+  lanceJsModules = bundled ? (requireWithCodeCache(bundled) as LanceJs) : { lancedb: require("@lancedb/lancedb") as typeof LanceDb, arrow: require("apache-arrow") as typeof Arrow };
   return lanceJsModules;
 }
 
