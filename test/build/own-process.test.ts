@@ -23,8 +23,12 @@ function treeWithWorkers(): string {
   return root;
 }
 
-/** Size of V8's young generation after a burst of short-lived allocations (after an index pass of `root`, if given), in MB. */
-function youngGenerationAfterChurn(tune: boolean, root?: string): number {
+/**
+ * Runs `measure` (a script body that writes one number) in a fresh Node process that imported
+ * the library, took the CLI's settings if `tune`, and ran an index pass of `root` first if
+ * given; returns the number. A script file, as the CLI is (not `-e`).
+ */
+function measureInProcess(name: string, tune: boolean, root: string | undefined, measure: string): number {
   const pass = root
     ? `const engine = await openEngine({ root: ${JSON.stringify(root)}, configPath: ${JSON.stringify(join(work, "config.json"))} });
        await engine.index(); await engine.close();`
@@ -34,43 +38,44 @@ function youngGenerationAfterChurn(tune: boolean, root?: string): number {
     const { tuneOwnProcess, openEngine } = await import(${JSON.stringify(LIBRARY)});
     ${tune ? "tuneOwnProcess();" : ""}
     ${pass}
-    const kept = [];
-    for (let i = 0; i < 2e6; i++) { const o = { i, s: "row " + i, parts: [i, i + 1] }; if (i % 200 === 0) kept.push(o); }
-    const young = v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space");
-    process.stdout.write(String(young.space_size / 1048576));`;
-  // a script file, as the CLI is (not `-e`)
-  const file = join(work, `churn-${tune}-${root ? "pass" : "bare"}.mjs`);
+    ${measure}`;
+  const file = join(work, `${name}-${tune}-${root ? "pass" : "bare"}.mjs`);
   writeFileSync(file, script);
   const out = execFileSync(process.execPath, [file], { encoding: "utf8", env: { ...process.env, LANCEDB_LOG: "error" } });
   return Number(out.trim().split("\n").pop());
 }
 
+/** Size of V8's young generation after a burst of short-lived allocations (after an index pass of `root`, if given), in MB. */
+function youngGenerationAfterChurn(tune: boolean, root?: string): number {
+  return measureInProcess(
+    "churn",
+    tune,
+    root,
+    `const kept = [];
+    for (let i = 0; i < 2e6; i++) { const o = { i, s: "row " + i, parts: [i, i + 1] }; if (i % 200 === 0) kept.push(o); }
+    const young = v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space");
+    process.stdout.write(String(young.space_size / 1048576));`,
+  );
+}
+
 /**
- * How big V8's heap grew (MB) while a process kept every 8th object of a burst of allocations,
- * after an index pass of `root` if given.
+ * How big V8's heap grew (MB) while a tuned process kept every 8th object of a burst of
+ * allocations, after an index pass of `root` if given.
  */
 function heapPeakUnderRetention(root?: string): number {
-  const pass = root
-    ? `const engine = await openEngine({ root: ${JSON.stringify(root)}, configPath: ${JSON.stringify(join(work, "config.json"))} });
-       await engine.index(); await engine.close();`
-    : "";
-  const script = `
-    import v8 from "node:v8";
-    const { tuneOwnProcess, openEngine } = await import(${JSON.stringify(LIBRARY)});
-    tuneOwnProcess();
-    ${pass}
-    const kept = [];
+  return measureInProcess(
+    "retain",
+    true,
+    root,
+    `const kept = [];
     let peak = 0;
     for (let i = 0; i < 6e6; i++) {
       const o = { i, s: "row " + i, parts: [i, i + 1] };
       if (i % 8 === 0) kept.push(o);
       if (i % 50000 === 0) peak = Math.max(peak, v8.getHeapStatistics().total_heap_size);
     }
-    process.stdout.write(String(peak / 1048576));`;
-  const file = join(work, `retain-${root ? "pass" : "bare"}.mjs`);
-  writeFileSync(file, script);
-  const out = execFileSync(process.execPath, [file], { encoding: "utf8", env: { ...process.env, LANCEDB_LOG: "error" } });
-  return Number(out.trim().split("\n").pop());
+    process.stdout.write(String(peak / 1048576));`,
+  );
 }
 
 describe("tuneOwnProcess", () => {
