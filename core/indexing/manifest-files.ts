@@ -8,6 +8,7 @@
 // paths (u32 length, UTF-8, NUL-separated) | extras (u32 length, JSON: skip reasons by entry,
 // and whole entries whose hash or ids are not the usual hex, e.g. written by hand).
 import { ID_BYTES, isHexId } from "../keyword/hex-ids.js";
+import { LITTLE_ENDIAN, unsignedLE } from "../little-endian.js";
 
 /** One file's entry. Entries read from disk decode `hash` and `chunkIds` on access: copy them by field, not by spread. */
 export interface ManifestFileEntry {
@@ -123,17 +124,13 @@ export function entryChunkCount(entry: ManifestFileEntry): number {
   return entry instanceof StoredFileEntry ? entry.chunkCount : entry.chunkIds.length;
 }
 
-/** A typed array over `bytes` at `offset`; copied when the offset is not aligned for it. */
+/** `n` little-endian doubles of `bytes` at `offset`: a view where byte order and alignment allow, else a copy. */
 function f64At(bytes: Buffer, offset: number, n: number): Float64Array {
   const at = bytes.byteOffset + offset;
-  if (at % 8 === 0) return new Float64Array(bytes.buffer, at, n);
-  return new Float64Array(new Uint8Array(bytes.buffer, at, n * 8).slice().buffer);
-}
-
-function u32At(bytes: Buffer, offset: number, n: number): Uint32Array {
-  const at = bytes.byteOffset + offset;
-  if (at % 4 === 0) return new Uint32Array(bytes.buffer, at, n);
-  return new Uint32Array(new Uint8Array(bytes.buffer, at, n * 4).slice().buffer);
+  if (LITTLE_ENDIAN && at % 8 === 0) return new Float64Array(bytes.buffer, at, n);
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) out[i] = bytes.readDoubleLE(offset + 8 * i);
+  return out;
 }
 
 /** The per-file table of a body; throws a one-line reason when the bytes are not a whole body. */
@@ -160,7 +157,7 @@ export function decodeFiles(bytes: Buffer): Record<string, ManifestFileEntry> {
 
   const sizes = f64At(bytes, sizesAt, n);
   const mtimes = f64At(bytes, mtimesAt, n);
-  const counts = u32At(bytes, countsAt, n);
+  const counts = unsignedLE(bytes.subarray(countsAt), 4, n);
   let sum = 0;
   for (let i = 0; i < n; i++) sum += counts[i];
   if (sum !== totalIds) throw new Error("the file table's chunk counts do not add up");
