@@ -376,4 +376,3 @@ function nextAbove(dots: Int32Array, from: number, n: number, scales: Float32Arr
   for (let i = from; i < n; i++) if (dots[i] * scales[start + i] * queryScale > floor) return i;
   return n;
 }
-
