@@ -9,7 +9,7 @@ import type { ChunkRecord, ScoredId, SearchFilter, StoredVector, StoreRow, Vecto
 import { isRemoteOrMemoryUri } from "../config/load.js";
 import { oneLine } from "../error-line.js";
 import { ANN_BEAM_MIN, ANN_BEAM_PER_RESULT, ANN_CHECK_EVERY, buildAnnIndexIfDue } from "./lance-ann.js";
-import { RECORD_COLUMNS, rowsToArrowTable, toRecord, VECTOR_RESULT_COLUMNS } from "./lance-table.js";
+import { descriptionColumn, descriptionOf, recordColumns, type RecordLayout, rowsToArrowTable, toRecord } from "./lance-table.js";
 import { filterToSql, sqlString } from "./filter.js";
 import { cosineDistanceToScore, validateQueryVector, validateRowVector } from "./vectors.js";
 
@@ -57,6 +57,8 @@ export class LanceVectorStore implements VectorStore {
     /** Vector length of the table on disk; null when it has no vector column. */
     readonly dimension: number | null,
     private readonly annMinRows: number,
+    /** How the table keeps a chunk's fields (lance-table.ts). */
+    private readonly layout: RecordLayout,
   ) {
     this.objectStorage = /^(s3a?|gs|gcs|az|abfss?|azure):\/\//i.test(uri);
   }
@@ -118,7 +120,8 @@ export class LanceVectorStore implements VectorStore {
       .column("vector")
       .distanceType("cosine")
       .where(filterToSql(filter))
-      .select(VECTOR_RESULT_COLUMNS)
+      // `_distance` named: LanceDB warns when it is added implicitly
+      .select([...recordColumns(this.layout), "_distance"])
       .limit(limit);
     if (postfilter) query = query.postfilter();
     // With an HNSW index the graph is walked with a wide beam and, on local disk, re-ranked on
@@ -185,7 +188,7 @@ export class LanceVectorStore implements VectorStore {
       const rows = (await this.table
         .query()
         .where(`\`id\` IN (${slice.map(sqlString).join(", ")})`)
-        .select(RECORD_COLUMNS)
+        .select(recordColumns(this.layout))
         .toArray()) as Array<Record<string, unknown>>;
       for (const raw of rows) {
         const record = toRecord(raw);
@@ -210,13 +213,13 @@ export class LanceVectorStore implements VectorStore {
       const rows = (await this.table
         .query()
         .where(`\`id\` IN (${slice.map(sqlString).join(", ")})`)
-        .select(["contentHash", "description", "vector"])
+        .select(["contentHash", descriptionColumn(this.layout), "vector"])
         .toArray()) as Array<Record<string, unknown>>;
       // Rows without a vector are left out here: a filter on the vector column would read
       // every row's vector, not just the matching ones'.
       for (const raw of rows) {
         const vector = toFloat32(raw.vector);
-        if (vector) out.push({ contentHash: raw.contentHash as string, description: (raw.description as string) ?? "", vector });
+        if (vector) out.push({ contentHash: raw.contentHash as string, description: descriptionOf(raw), vector });
       }
     }
     return out;
@@ -352,7 +355,7 @@ export class LanceVectorStore implements VectorStore {
       table.close();
       throw new Error(`vector store ${this.uri} has no version ${checkpoint} any more: ${oneLine(err)}`);
     }
-    const view = new LanceVectorStore(this.lancedb, this.db, table, this.uri, this.dimension, Infinity);
+    const view = new LanceVectorStore(this.lancedb, this.db, table, this.uri, this.dimension, Infinity, this.layout);
     view.pinnedVersion = checkpoint;
     // only its own vector searches need the index's name (a search's reads by id or row do not);
     // a failed look-up leaves flat search, which is exact
@@ -435,7 +438,7 @@ export class LanceVectorStore implements VectorStore {
   /** The records at these row offsets of the table (none for offsets past its end). */
   private async recordsAt(offsets: number[]): Promise<ChunkRecord[]> {
     try {
-      const raw = (await this.table.takeOffsets(offsets).select(RECORD_COLUMNS).toArray()) as Array<Record<string, unknown>>;
+      const raw = (await this.table.takeOffsets(offsets).select(recordColumns(this.layout)).toArray()) as Array<Record<string, unknown>>;
       return raw.map(toRecord);
     } catch {
       return []; // an offset past the end: the reads by id answer

@@ -5,7 +5,7 @@
 import type * as LanceDb from "@lancedb/lancedb";
 import { oneLine } from "../error-line.js";
 import { DEFAULT_ANN_MIN_ROWS } from "./lance-ann.js";
-import { chunkSchema, loadLanceDb, schemaDimension } from "./lance-table.js";
+import { chunkSchema, loadLanceDb, missingColumns, schemaDimension, schemaLayout } from "./lance-table.js";
 import { LanceVectorStore } from "./lance-vector-store.js";
 
 export { DEFAULT_ANN_MIN_ROWS } from "./lance-ann.js";
@@ -76,7 +76,7 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<LanceV
     table = await db.openTable(tableName);
     const opened = await table.schema();
     schema = opened;
-    const missing = chunkSchema(null).fields.map((f) => f.name).filter((name) => !opened.fields.some((f) => f.name === name));
+    const missing = missingColumns(opened);
     if (missing.length > 0) {
       table.close();
       db.close();
@@ -101,8 +101,8 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<LanceV
     // existOk: another process (the plugin and the CLI starting together) may create it first.
     table = await db.createEmptyTable(tableName, chunkSchema(options.dimension), { mode: "create", existOk: true });
   }
-  const dimension = schemaDimension(schema ?? (await table.schema()));
-  const store = new LanceVectorStore(lancedb, db, table, uri, dimension, options.annMinRows ?? DEFAULT_ANN_MIN_ROWS);
+  const tableSchema = schema ?? (await table.schema());
+  const store = new LanceVectorStore(lancedb, db, table, uri, schemaDimension(tableSchema), options.annMinRows ?? DEFAULT_ANN_MIN_ROWS, schemaLayout(tableSchema));
   await store.init();
   return store;
 }

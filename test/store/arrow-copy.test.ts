@@ -42,7 +42,7 @@ console.log(chunkSchema(4).fields.length);
       cwd: dir,
       env: { ...process.env, LANCEDB_LOG: "error" },
     });
-    expect(stdout.trim()).toBe("12");
+    expect(stdout.trim()).toBe("7");
     expect(stderr).not.toContain("esm-arrow");
   }, 60_000);
 });

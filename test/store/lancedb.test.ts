@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { LanceVectorStore, StoreDimensionMismatchError, openLanceStore } from "../../core/store/lancedb.js";
+import { LanceVectorStore, StoreDimensionMismatchError, chunkSchema, openLanceStore } from "../../core/store/lancedb.js";
 import { MemoryVectorStore } from "../../core/store/memory.js";
 import { openVectorStore } from "../../core/store/index.js";
 import type { SearchFilter } from "../../core/types.js";
@@ -18,6 +18,38 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe("LanceVectorStore", () => {
   storeContract("lancedb", async () => openVectorStore({ uri: freshDir(), tableName: "chunks", dimension: DIM }));
+
+  // A table written before records were packed keeps one column per field: read and written as it is.
+  storeContract("lancedb, a table of one column per field", async () => {
+    const dir = freshDir();
+    const lancedb = await import("@lancedb/lancedb");
+    const db = await lancedb.connect(dir);
+    await db.createEmptyTable("chunks", chunkSchema(DIM, "columns"));
+    db.close();
+    return openVectorStore({ uri: dir, tableName: "chunks", dimension: DIM });
+  });
+
+  test("a new table keeps each record in one column beside the columns SQL names, and any text comes back as written", async () => {
+    const dir = freshDir();
+    const store = await openLanceStore({ uri: dir, tableName: "chunks", dimension: DIM });
+    const text = 'say "hi"\\n\tdone\n// ünïcödé ✓ 🚀 \u0000 end';
+    const tricky = row("t1", "src/dir with space/ü.ts", axis(1), { content: text, symbol: "a\"b", context: "[1,2]", description: "{}", startLine: 7, endLine: 9 });
+    await store.add([row("a1", "src/a.ts", axis(0)), tricky]);
+    const lancedb = await import("@lancedb/lancedb");
+    const db = await lancedb.connect(dir);
+    const columns = (await (await db.openTable("chunks")).schema()).fields.map((f) => f.name);
+    db.close();
+    expect(columns).toEqual(["id", "vector", "filePath", "language", "kind", "contentHash", "record"]);
+    const { vector: _, ...want } = tricky;
+    expect(await store.getByIds(["t1"], [1])).toEqual([want]); // read by place
+    expect(await store.getByIds(["t1"])).toEqual([want]); // read by id
+    const reopened = await openLanceStore({ uri: dir, tableName: "chunks", dimension: DIM });
+    expect((await reopened.searchVector(axis(1), 1))[0].id).toBe("t1");
+    expect(await reopened.getByIds(["t1"])).toEqual([want]);
+    expect((await reopened.vectorsByIds(["t1"]))[0]).toMatchObject({ contentHash: "h-t1", description: "{}" });
+    await reopened.close();
+    await store.close();
+  });
 
   test("a folder URI opens LanceDB and the data survives reopening", async () => {
     const dir = freshDir();
