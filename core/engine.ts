@@ -13,19 +13,19 @@ import type { RagConfig } from "./config/defaults.js";
 import type { LoadedConfig } from "./config/load.js";
 import type { Engine, IndexOptions, IndexStatus, IndexSummary, Logger, LogLevel, OpenEngineOptions, SearchOptions, Watcher, WatchOptions } from "./engine-types.js";
 import type { SearchResult, VectorStore } from "./types.js";
-import { loadCustomChunkers } from "./chunking/index.js";
 import { createFileLogger, isLogLevel, teeLogger } from "./logging/index.js";
-import { recoverInterruptedPass, runIndexPass, type PassEnv } from "./indexing/indexer.js";
-import { oneLine } from "./indexing/prepare-file.js";
+// What only an index pass or a watcher needs (the pass, chunking, descriptions) is imported
+// when one starts: a process that only searches does not compile it.
+import type { PassEnv } from "./indexing/indexer.js";
+import { recoverInterruptedPass } from "./indexing/recover.js";
+import { oneLine } from "./error-line.js";
 import { plainError } from "./errors/plain-error.js";
 import { storeDamage } from "./indexing/store-files.js";
 import { committedFileCount, readManifestHeader } from "./indexing/manifest.js";
-import { startWatcher } from "./indexing/watch.js";
 import { ignoreRulesFor } from "./indexing/workspace-rules.js";
 import { openSharedIndex, type SharedIndex } from "./indexing/shared-index.js";
 import { startQueryServer, type QueryServer } from "./ipc/query-server.js";
 import { queryFingerprint } from "./ipc/query-socket.js";
-import { beginDescriptionPass, registerDescriptionSteps } from "./description/index.js";
 import type { QuirkMemory } from "./memory/quirks.js";
 import { clearIndex } from "./engine/clear.js";
 import { CommittedIndex } from "./engine/committed-index.js";
@@ -181,7 +181,7 @@ class WorkspaceEngine implements Engine {
 
   /** Custom chunkers named in the config, registered once per engine (F4). */
   private loadChunkers(): Promise<void> {
-    this.chunkersLoaded ??= loadCustomChunkers(this.config.chunkers, (m) => this.logger.error(m));
+    this.chunkersLoaded ??= import("./chunking/index.js").then(({ loadCustomChunkers }) => loadCustomChunkers(this.config.chunkers, (m) => this.logger.error(m)));
     this.chunkersLoaded.catch(() => (this.chunkersLoaded = null));
     return this.chunkersLoaded;
   }
@@ -192,6 +192,7 @@ class WorkspaceEngine implements Engine {
     this.assertOpen();
     const run = this.passChain.then(async () => {
       await this.loadChunkers();
+      const [{ runIndexPass }, { beginDescriptionPass, registerDescriptionSteps }] = await Promise.all([import("./indexing/indexer.js"), import("./description/index.js")]);
       // Image handler and LLM descriptions (F14): inert while description.enabled is false.
       registerDescriptionSteps({ logger: this.logger });
       beginDescriptionPass();
@@ -238,6 +239,7 @@ class WorkspaceEngine implements Engine {
 
   async watch(options: WatchOptions = {}): Promise<Watcher> {
     this.assertOpen();
+    const { startWatcher } = await import("./indexing/watch.js");
     const watcher = await startWatcher(
       {
         root: this.root,

@@ -4,7 +4,7 @@ import type { Command, CommandContext } from "../command.js";
 import type { IndexProgress } from "../../core/engine-types.js";
 import { progressLine, summaryLine, terminalSafe } from "../format.js";
 import { IndexBusyError, waitingLine } from "../../core/locking/busy.js";
-import { WatcherStoppedError } from "../../core/indexing/watch.js";
+import { WatcherStoppedError } from "../../core/indexing/pass-env.js";
 import { lowerThisThread } from "../../core/indexing/cpu-share.js";
 import { plainRebuildReason } from "../../core/errors/plain-errors.js";
 

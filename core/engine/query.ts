@@ -7,7 +7,7 @@ import type { RagConfig } from "../config/defaults.js";
 import type { Logger, SearchOptions } from "../engine-types.js";
 import type { EmbeddingProvider, SearchResult, VectorStore } from "../types.js";
 import { cleanErrorMessage } from "../error-line.js";
-import { oneLine } from "../indexing/prepare-file.js";
+import { oneLine } from "../error-line.js";
 import { IndexDamagedError } from "../indexing/store-files.js";
 import { redact } from "../redact.js";
 import { hybridSearch, rankCandidates, type RetrievalMode } from "../retrieval/index.js";

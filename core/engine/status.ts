@@ -7,7 +7,7 @@ import type { VectorStore } from "../types.js";
 import { walkWorkspace } from "../files/walk.js";
 import { committedFileCount, entryChunkCount, readManifest, readManifestHeader, type Manifest, type ManifestHeader } from "../indexing/manifest.js";
 import type { PassEnv } from "../indexing/pass-env.js";
-import { oneLine } from "../indexing/prepare-file.js";
+import { oneLine } from "../error-line.js";
 import { readSkippedList } from "../indexing/skipped-files.js";
 import { readProgress, readWatcherStatus } from "../indexing/state-files.js";
 import { storeDamage, tableFiles } from "../indexing/store-files.js";

@@ -2,7 +2,7 @@
 import type { Logger } from "../engine-types.js";
 import type { VectorStore } from "../types.js";
 import type { PassEnv } from "../indexing/pass-env.js";
-import { oneLine } from "../indexing/prepare-file.js";
+import { oneLine } from "../error-line.js";
 import { IndexDamagedError } from "../indexing/store-files.js";
 
 /** Why a failed read means damage (a missing or truncated file), or null for any other failure. */

@@ -6,7 +6,7 @@ import type { RagConfig } from "../config/defaults.js";
 import type { Logger } from "../engine-types.js";
 import type { VectorStore } from "../types.js";
 import { localTableDir } from "../indexing/pass-env.js";
-import { oneLine } from "../indexing/prepare-file.js";
+import { oneLine } from "../error-line.js";
 import { lanceStorageOptions } from "../objectstore/s3.js";
 import { openVectorStore, StoreDimensionMismatchError } from "../store/index.js";
 

@@ -4,7 +4,8 @@ import "./worker-v8.js";
 import { parentPort } from "node:worker_threads";
 import type { RagConfig } from "../config/defaults.js";
 import { loadCustomChunkers } from "../chunking/index.js";
-import { prepareFile, oneLine, type FileToPrepare, type PreparedFile } from "./prepare-file.js";
+import { oneLine } from "../error-line.js";
+import { prepareFile, type FileToPrepare, type PreparedFile } from "./prepare-file.js";
 import type { FileHandlerContext } from "./handlers.js";
 import { lowerThisThread } from "./cpu-share.js";
 

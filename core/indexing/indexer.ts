@@ -24,7 +24,7 @@ import { startPass } from "./pass-start.js";
 import { checkAbort, emptySummary, type PassState } from "./pass-state.js";
 import { removeDeletedFiles, writeBatch } from "./pass-write.js";
 import { tuneOwnProcessForPasses } from "../own-process.js";
-import { oneLine } from "./prepare-file.js";
+import { oneLine } from "../error-line.js";
 import type { SharedPass } from "./shared-index.js";
 import { writeSkippedList } from "./skipped-files.js";
 import { clearProgress } from "./state-files.js";

@@ -7,7 +7,7 @@ import { chunkEnrichers } from "./handlers.js";
 import { hashBytes } from "./hash.js";
 import type { BatchChanges } from "./pass-records.js";
 import { checkAbort, type PassState } from "./pass-state.js";
-import { oneLine } from "./prepare-file.js";
+import { oneLine } from "../error-line.js";
 import { reuseKey, vectorsOfRows } from "./vector-reuse.js";
 
 export async function enrichRecords(pass: PassState, changes: BatchChanges): Promise<void> {

@@ -54,3 +54,11 @@ export class IndexCancelledError extends Error {
     this.name = "IndexCancelledError";
   }
 }
+
+/** Given to a watcher's onError when it stopped for good (its workspace folder was deleted). */
+export class WatcherStoppedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "WatcherStoppedError";
+  }
+}

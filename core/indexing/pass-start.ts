@@ -7,7 +7,7 @@ import { chunkingChangeReason, chunkingFingerprint } from "./fingerprint.js";
 import { keywordFilesUsable } from "./keyword-files.js";
 import { emptyManifest, readManifest, readManifestHeader, type Manifest, type ManifestRead } from "./manifest.js";
 import { localTableDir, type PassEnv, type StoreLike } from "./pass-env.js";
-import { oneLine } from "./prepare-file.js";
+import { oneLine } from "../error-line.js";
 import { reconcileStore } from "./recover.js";
 import { storeDamage } from "./store-files.js";
 

@@ -67,4 +67,3 @@ function isSecretContent(path: string, bytes: Uint8Array, ctx: FileHandlerContex
 }
 
 
-export { oneLine };

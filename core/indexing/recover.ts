@@ -4,7 +4,7 @@ import type { Logger } from "../engine-types.js";
 import type { VectorStore } from "../types.js";
 import { acquireIndexLock } from "./lock.js";
 import { readManifest, readManifestHeader, writeManifest, type Manifest } from "./manifest.js";
-import { oneLine } from "./prepare-file.js";
+import { oneLine } from "../error-line.js";
 
 /**
  * Makes the store match a manifest written by an earlier pass: rolls back rows a killed pass

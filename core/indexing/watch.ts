@@ -13,8 +13,8 @@ import { toPosix } from "../files/walk.js";
 import { IndexBusyError, waitingLine } from "../locking/busy.js";
 import { PlainError } from "../errors/plain-error.js";
 import { isS3Uri } from "../objectstore/s3.js";
-import { IndexCancelledError } from "./indexer.js";
-import { oneLine } from "./prepare-file.js";
+import { IndexCancelledError, WatcherStoppedError } from "./pass-env.js";
+import { oneLine } from "../error-line.js";
 import { PassScheduler, type PassRequest } from "./pass-scheduler.js";
 import { writeWatcherStatus, type WatcherStatusFile } from "./state-files.js";
 import { readSkippedList } from "./skipped-files.js";
@@ -27,14 +27,6 @@ export interface WatchHost {
   index(options: IndexOptions): Promise<IndexSummary>;
   /** Fresh exclusion rules (called again after an ignore file changes). */
   rules(): IgnoreRules;
-}
-
-/** Given to onError when the watcher stopped for good (its workspace folder was deleted). */
-export class WatcherStoppedError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "WatcherStoppedError";
-  }
 }
 
 /** How long to wait before retrying a pass that found another process's pass running. */

@@ -3,10 +3,10 @@
 // parses or watches, and the small libraries every process uses (jsonc-parser, ignore) are
 // compiled into the bundles. Each package loaded as such cost a fresh process ~10–20 ms.
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, repoRoot } from "../indexing/dist-build.js";
 
@@ -58,5 +58,18 @@ describe("what a one-off query loads", () => {
     expect(resolved.some((url) => url.endsWith("/dist/cli.js"))).toBe(true);
     const packages = new Set(resolved.map(packageOf).filter((p): p is string => p !== null));
     for (const unwanted of ["web-tree-sitter", "chokidar", "readdirp", "jsonc-parser", "ignore"]) expect(packages, unwanted).not.toContain(unwanted);
+  });
+
+  it("compiles none of the index pass's code: the indexer, the chunkers and descriptions come in their own chunks, loaded by a pass", () => {
+    execFileSync(process.execPath, [cli, "index"], { cwd: work, env: { ...process.env, LANCEDB_LOG: "error" }, stdio: "ignore" });
+    const { stdout, resolved } = runRecordingImports(["query", "shipping cost by weight and distance", "--top-k", "3"]);
+    expect(stdout).toMatch(/shipping/i);
+    // esbuild marks each source module in a bundle with a "// path" line
+    const passModules = ["core/indexing/indexer.ts", "core/chunking/ast-chunker.ts", "core/description/describer.ts"];
+    const cliChunks = readdirSync(join(repoRoot, "dist", "cli")).filter((f) => f.endsWith(".js")).map((f) => readFileSync(join(repoRoot, "dist", "cli", f), "utf8"));
+    for (const m of passModules) expect(cliChunks.some((text) => text.includes(`\n// ${m}\n`)), m).toBe(true);
+    const loaded = resolved.filter((url) => url.startsWith("file:") && url.includes("/dist/") && url.endsWith(".js")).map((url) => readFileSync(fileURLToPath(url), "utf8"));
+    expect(loaded.length).toBeGreaterThan(1);
+    for (const m of passModules) expect(loaded.some((text) => text.includes(`\n// ${m}\n`)), m).toBe(false);
   });
 });
