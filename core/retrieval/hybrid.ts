@@ -61,23 +61,33 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
   const useKeyword = mode !== "vector";
   const useVector = mode !== "keyword" && queryVector !== null;
 
-  // Both candidate lists first, then the records of all of them in one read: the store's
-  // random reads are most of a warm search's time, and one read of the union costs about what
-  // one read of either list did. (Vectors are usually scanned here, from the keyword index's
-  // codes; a store's own vector search runs on its threads while the keyword search runs here.)
-  // Between the scans, the event loop turns: a store still opening (LanceDB's round trips)
-  // goes on meanwhile instead of waiting for all of them.
-  const vectorSearch = useVector ? searchVectors(queryVector as Float32Array, vectorK, input) : Promise.resolve([] as ScoredId[]);
-  vectorSearch.catch(() => undefined); // awaited below, after work that may throw first
+  // Where the vectors are scanned here (the keyword index's codes), the keyword search goes
+  // first and its hits' records are read on the store's threads while this thread scans: a
+  // one-off search at 100k files waited ~25 ms for its one read of both lists after the scans.
+  // A store's own vector search runs on its threads while the keyword search runs here, and the
+  // records of both lists are then read at once. Before the first search, the event loop turns:
+  // a store still opening (LanceDB's round trips) goes on meanwhile.
+  const scanHere = useVector && keyword.vectorDimension === (queryVector as Float32Array).length;
+  const vectorSearch = useVector && !scanHere ? searchVectors(queryVector as Float32Array, vectorK, input) : null;
+  vectorSearch?.catch(() => undefined); // awaited below, after work that may throw first
   await yieldToEventLoop();
   const keywordHits = useKeyword ? keyword.search(query, keywordK, filter) : [];
-  const vectorHits = await vectorSearch;
+  const keywordRead = scanHere && keywordHits.length > 0 ? readRecords(store, keywordHits) : null;
+  keywordRead?.catch(() => undefined); // awaited below
+  if (keywordRead) await yieldToEventLoop(); // the read starts before the scan
+  const vectorHits = scanHere ? keyword.searchVector(queryVector as Float32Array, vectorK, filter) : ((await vectorSearch) ?? []);
 
   const fused = fuseCandidates(keywordHits, vectorHits, { keyword: useKeyword, vector: useVector, vectorK });
   if (fused.size === 0) return [];
-  const ids = [...fused.keys()];
-  const rowOf = rowsOf(keywordHits, vectorHits);
-  const reading = Promise.resolve(store).then((s) => s.getByIds(ids, rowOf ? ids.map((id) => rowOf.get(id) ?? -1) : undefined));
+  const asked = new Set(keywordRead ? keywordHits.map((h) => h.id) : []);
+  const rest: ScoredId[] = []; // the fused hits not read yet, once each (a keyword hit's row hint first)
+  for (const hit of [...keywordHits, ...vectorHits]) {
+    if (fused.has(hit.id) && !asked.has(hit.id)) {
+      asked.add(hit.id);
+      rest.push(hit);
+    }
+  }
+  const reading = Promise.all([keywordRead ?? [], rest.length > 0 ? readRecords(store, rest) : []]);
   reading.catch(() => undefined); // awaited below, after work that may throw first
   await yieldToEventLoop(); // the read starts before the file scores below
   // File-level BM25 of the candidates' files (keyword evidence, so not for vectors-only), while
@@ -85,7 +95,7 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
   const fileEvidence = (files: Iterable<string>): RankEvidence => (useKeyword ? { fileScores: keyword.fileScores(query, new Set(files)) } : {});
   const hitFiles = input.rank ? filesOf(keywordHits, vectorHits) : null;
   const early = hitFiles ? fileEvidence(hitFiles) : null;
-  const records = new Map((await reading).map((r) => [r.id, r]));
+  const records = new Map((await reading).flat().map((r) => [r.id, r]));
   let candidates: RankCandidate[] = [];
   for (const [id, f] of fused) {
     const record = records.get(id);
@@ -114,26 +124,15 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
   return results;
 }
 
-/**
- * Nearest chunks by vector: an exact scan of the 4-bit codes the keyword index keeps for every
- * chunk, or the store's own search for an index that keeps none (older ones, other stores).
- */
+/** Nearest chunks by the store's own vector search (an index that keeps no vector codes: older ones, other stores). */
 function searchVectors(vector: Float32Array, k: number, input: HybridInput): Promise<ScoredId[]> {
-  if (input.keyword.vectorDimension === vector.length) {
-    try {
-      return Promise.resolve(input.keyword.searchVector(vector, k, input.filter));
-    } catch (err) {
-      return Promise.reject(err);
-    }
-  }
   return Promise.resolve(input.store).then((store) => store.searchVector(vector, k, input.filter));
 }
 
-/** Each hit's row hint, or null when no hit has one. */
-function rowsOf(...lists: ScoredId[][]): Map<string, number> | null {
-  let rows: Map<string, number> | null = null;
-  for (const list of lists) for (const hit of list) if (hit.row !== undefined) (rows ??= new Map()).set(hit.id, hit.row);
-  return rows;
+/** The records of these hits, read by place where the hits know their rows. */
+function readRecords(store: HybridInput["store"], hits: ScoredId[]): Promise<ChunkRecord[]> {
+  const rows = hits.some((h) => h.row !== undefined) ? hits.map((h) => h.row ?? -1) : undefined;
+  return Promise.resolve(store).then((s) => s.getByIds(hits.map((h) => h.id), rows));
 }
 
 /** The files of all hits, or null when a hit does not name its file (a store's own vector search). */

@@ -162,21 +162,40 @@ describe("hybridSearch", () => {
     expect(results.every((r) => r.chunk.content.length > 0)).toBe(true);
   });
 
-  test("the candidates of both sources are read from the store in one read", async () => {
-    // The keyword index keeps the vectors (as a real index does), so both lists are found
-    // here and the store is asked once for the records of their union.
+  test("the keyword hits' records are read while the vectors are scanned, the other candidates' after, none twice", async () => {
+    // The keyword index keeps the vectors (as a real index does): both lists are found here.
     const store = new MemoryVectorStore(DIM);
     await store.add(rows);
     const keyword = new KeywordIndex();
     keyword.add(rows.map((r) => ({ id: r.id, text: r.content, filePath: r.filePath, language: r.language, kind: r.kind, symbol: r.symbol, vector: r.vector })));
+    const events: string[] = [];
     const reads: string[][] = [];
     const getByIds = store.getByIds.bind(store);
-    store.getByIds = (ids) => (reads.push(ids), getByIds(ids));
+    store.getByIds = (ids) => (events.push("read"), reads.push(ids), getByIds(ids));
+    const search = keyword.search.bind(keyword);
+    keyword.search = (...a) => (events.push("keyword searched"), search(...a));
+    const searchVector = keyword.searchVector.bind(keyword);
+    keyword.searchVector = (...a) => (events.push("vectors scanned"), searchVector(...a));
     const results = await hybridSearch({ query: "loadConfig", queryVector: v(1, 0, 0, 0), store, keyword, topK: 10, minScore: 0, mode: "hybrid", rank: true });
     expect(ids(results)).toContain("config"); // found by its words
     expect(ids(results)).toContain("batcher"); // found by its vector only
-    expect(reads).toHaveLength(1);
-    expect(new Set(reads[0])).toEqual(new Set(["config", "pyconfig", "novec", "batcher", "batcherInner", "embedder", "http"]));
+    expect(events).toEqual(["keyword searched", "read", "vectors scanned", "read"]);
+    expect(new Set(reads[0])).toEqual(new Set(search("loadConfig", 150).map((h) => h.id)));
+    expect(reads[1]).toContain("batcher");
+    expect(reads.flat()).toHaveLength(new Set(reads.flat()).size);
+    expect(new Set(reads.flat())).toEqual(new Set(["config", "pyconfig", "novec", "batcher", "batcherInner", "embedder", "http"]));
+
+    // A store that searches the vectors itself: the records of both lists in one read.
+    const plainStore = new MemoryVectorStore(DIM);
+    await plainStore.add(rows);
+    const plainKeyword = new KeywordIndex();
+    plainKeyword.add(rows.map((r) => ({ id: r.id, text: r.content, filePath: r.filePath, language: r.language, kind: r.kind, symbol: r.symbol })));
+    const plainReads: string[][] = [];
+    const plainGet = plainStore.getByIds.bind(plainStore);
+    plainStore.getByIds = (ids) => (plainReads.push(ids), plainGet(ids));
+    const plain = await hybridSearch({ query: "loadConfig", queryVector: v(1, 0, 0, 0), store: plainStore, keyword: plainKeyword, topK: 10, minScore: 0, mode: "hybrid", rank: true });
+    expect(ids(plain)).toContain("batcher");
+    expect(plainReads).toHaveLength(1);
   });
 
   test("the candidates' files are scored while the store reads their records, as they would be after", async () => {
@@ -196,7 +215,11 @@ describe("hybridSearch", () => {
     keyword.fileScores = (q, files, b) => (events.push("files scored"), fileScores(q, files, b));
     const input = { query: "load config batches", queryVector: v(0.5, 0, 0.5, 0), store, keyword, topK: 10, minScore: 0, mode: "hybrid" as const, rank: true };
     const results = await hybridSearch(input);
-    expect(events).toEqual(["read asked", "files scored", "read done"]);
+    // the reads (the keyword hits', then the rest) are asked for before the files are scored, and end after
+    const scored = events.indexOf("files scored");
+    expect(scored).toBeGreaterThan(0);
+    expect(events.slice(0, scored).every((e) => e === "read asked")).toBe(true);
+    expect(events.slice(scored + 1)).toEqual(events.slice(0, scored).map(() => "read done"));
     // the same answer as scoring the records' files after the read (hits that name no file)
     const unnamed = <T extends { filePath?: string }>(hits: T[]) => hits.map(({ filePath: _, ...h }) => h);
     const late = Object.assign(Object.create(keyword) as KeywordIndex, {
@@ -205,7 +228,8 @@ describe("hybridSearch", () => {
     });
     events.length = 0;
     expect(await hybridSearch({ ...input, keyword: late })).toEqual(results);
-    expect(events).toEqual(["read asked", "read done", "files scored"]);
+    expect(events.at(-1)).toBe("files scored");
+    expect(events.filter((e) => e === "read done")).toHaveLength(events.filter((e) => e === "read asked").length);
     const plainStore = new MemoryVectorStore(DIM);
     await plainStore.add(rows);
     const plainKeyword = new KeywordIndex(); // no vectors: the store finds the vector hits
@@ -232,7 +256,7 @@ describe("hybridSearch", () => {
     const input = { query: "load config batches", queryVector: v(0.5, 0, 0.5, 0), keyword, topK: 10, minScore: 0, mode: "hybrid" as const, rank: true };
     const searching = hybridSearch({ ...input, store: opening });
     await new Promise((r) => setTimeout(r, 20));
-    expect(events).toEqual(["vectors searched", "keyword searched"]);
+    expect(events).toEqual(["keyword searched", "vectors searched"]);
     open();
     const results = await searching;
     expect(events.at(-1)).toBe("store open");
