@@ -99,7 +99,7 @@ export class KeywordIndex {
   /** Every document's vector as 4-bit codes, by document number (vector search scans them). */
   private vectors = new VectorCodes();
   /** Per-file lengths for fileScores(); dropped whenever documents come or go. */
-  private fileLens: { lens: Float64Array; count: number } | null = null;
+  private fileLens: { lens: Uint32Array; count: number } | null = null;
   // Per-query scratch, reused so a query costs only the postings it touches.
   private scratch = new Float64Array(0);
   // Per-document term-frequency scratch (by term id), reused across add() calls.
@@ -313,14 +313,18 @@ export class KeywordIndex {
   }
 
   /** Each file's length (the sum of its live chunks' lengths) and how many files have one; cached until the index changes. */
-  private fileLengths(): { lens: Float64Array; count: number } {
+  private fileLengths(): { lens: Uint32Array; count: number } {
     if (this.fileLens && this.fileLens.lens.length === this.paths.size) return this.fileLens;
-    const lens = new Float64Array(this.paths.size);
+    const lens = new Uint32Array(this.paths.size);
     const { docIds, docPath, docLens } = this;
-    const allLive = this.noneRemoved;
-    for (let d = 0, docs = docIds.count; d < docs; d++) if (allLive || docIds.isLive(d)) lens[docPath[d]] += docLens[d];
+    const docs = docIds.count;
     let count = 0;
-    for (const l of lens) if (l > 0) count++;
+    if (this.noneRemoved) {
+      for (let d = 0; d < docs; d += FILE_LENGTH_BLOCK) count += addFileLengths(lens, docPath, docLens, d, Math.min(docs, d + FILE_LENGTH_BLOCK));
+    } else {
+      for (let d = 0; d < docs; d++) if (docIds.isLive(d)) lens[docPath[d]] += docLens[d];
+      for (const l of lens) if (l > 0) count++;
+    }
     this.fileLens = { lens, count };
     return this.fileLens;
   }
@@ -687,4 +691,25 @@ function checkDoc(doc: KeywordDoc): void {
     if (v.includes("\0")) throw new Error(`keyword document ${JSON.stringify(doc.id)}: ${key} contains a NUL character`);
   }
   if (doc.id.length === 0) throw new Error("keyword document has an empty id");
+}
+
+/** Documents per call of addFileLengths(). */
+const FILE_LENGTH_BLOCK = 4096;
+
+/**
+ * Adds documents [from, to)'s lengths to their files' and returns how many files got their
+ * first length. A function of its own, called block by block, so that V8 optimises it after a
+ * few blocks: the same loop run once over 109k documents stayed in the interpreter (~9 ms of a
+ * one-off search at 100k files).
+ */
+function addFileLengths(lens: Uint32Array, docPath: DocColumn, docLens: DocColumn, from: number, to: number): number {
+  let firsts = 0;
+  for (let d = from; d < to; d++) {
+    const len = docLens[d];
+    if (len === 0) continue;
+    const p = docPath[d];
+    if (lens[p] === 0) firsts++;
+    lens[p] += len;
+  }
+  return firsts;
 }

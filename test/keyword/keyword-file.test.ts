@@ -6,6 +6,7 @@ import { describe, expect, test } from "vitest";
 import { KeywordIndex, type KeywordDoc } from "../../core/keyword/index.js";
 import { FOOTER_BYTES, FORMAT_HEAD_BYTES, postingsPart } from "../../core/keyword/keyword-format.js";
 import { PackedStrings, SPARSE_EVERY, sparseStarts } from "../../core/keyword/packed-strings.js";
+import { Interner } from "../../core/keyword/interner.js";
 import { CsrPostings, EncodedPostings, encodePostings } from "../../core/keyword/postings.js";
 import { keywordFileBuffer } from "../../core/keyword/vector-codes.js";
 
@@ -145,6 +146,21 @@ describe("an index read into the vector kernel's memory", () => {
     for (const i of [200, 1000, 1799]) expect(loaded.searchVector(vector(i), 5), String(i)).toEqual(written.searchVector(vector(i), 5));
     expect(loaded.searchVector(vector(1799), 1)[0].id).toBe("e799");
     expect(KeywordIndex.deserialize(loaded.serialize()).searchVector(vector(200), 5)).toEqual(written.searchVector(vector(200), 5));
+  });
+});
+
+describe("a loaded table of values (interner)", () => {
+  test("looks each value up by its number whether it was decoded before or not, and misses what it lacks", () => {
+    const values = Array.from({ length: 3000 }, (_, i) => `src/f${String(i).padStart(5, "0")}.ts`);
+    const table = Interner.loaded(PackedStrings.fromBlock(enc.encode(values.join("\0")), values.length));
+    expect(table.value(1234)).toBe(values[1234]); // decoded first (a hit's path)
+    for (const i of [0, 1234, 1235, 2999]) expect(table.lookup(values[i]), values[i]).toBe(i);
+    expect(table.lookup("src/f01234.tsx")).toBeUndefined();
+    expect(table.lookup("a")).toBeUndefined();
+    // a value added afterwards: every value keeps its number, the new one gets the next
+    expect(table.intern("zz/new.ts")).toBe(3000);
+    expect(table.lookup(values[1234])).toBe(1234);
+    expect(table.lookup("zz/new.ts")).toBe(3000);
   });
 });
 
