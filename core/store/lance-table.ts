@@ -58,7 +58,9 @@ function arrow(): typeof Arrow {
  * ~200 candidates in one take of two columns: at 100k chunks the first take of a process 34 ms
  * instead of 56 for eleven columns (each column a take reads costs its own page lookups and
  * decoding). "columns": one column per field, as tables written before it were; still read
- * and written as they are, until an `index --force` rebuilds them packed.
+ * and written as they are. A table is packed when it is created: a new index, or one re-created
+ * for another model's vectors (a forced rebuild empties the table but keeps it, and its history,
+ * so that an interrupted rebuild can still roll back to the index it replaces).
  */
 export type RecordLayout = "packed" | "columns";
 
