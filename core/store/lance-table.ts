@@ -76,7 +76,7 @@ export function recordColumns(layout: RecordLayout): string[] {
   return layout === "packed" ? ["id", PACKED_COLUMN] : FIELD_COLUMNS;
 }
 
-/** Columns holding a row's description (the embedding cache reads it with the vector). */
+/** The column holding a row's description (the embedding cache reads it with the vector). */
 export function descriptionColumn(layout: RecordLayout): string {
   return layout === "packed" ? PACKED_COLUMN : "description";
 }
