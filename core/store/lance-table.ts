@@ -188,49 +188,48 @@ function vectorData(A: typeof Arrow, type: Arrow.FixedSizeList, rows: readonly S
 }
 
 /**
- * A record's fields in the packed column, by place (the id is its own column): a JSON array
- * parses faster than an object with keys repeated in every row, and JSON keeps any text as it is.
+ * The fields a packed `record` holds, in their places (the id is a column of its own): a JSON
+ * array parses faster than an object with keys repeated in every row, and JSON keeps any text
+ * as it is. Written and read in this one order.
  */
+const PACKED_FIELDS = ["content", "filePath", "startLine", "endLine", "language", "kind", "symbol", "context", "contentHash", "description"] as const;
+const DESCRIPTION_PLACE = PACKED_FIELDS.indexOf("description");
+
 function packRecord(r: StoreRow): string {
-  return JSON.stringify([r.content, r.filePath, r.startLine, r.endLine, r.language, r.kind, r.symbol ?? "", r.context ?? "", r.contentHash, r.description ?? ""]);
+  return JSON.stringify(PACKED_FIELDS.map((f) => r[f] ?? ""));
+}
+
+/** A row's fields by name, whichever layout it was read in. */
+function rowFields(raw: Record<string, unknown>): Record<string, unknown> {
+  const packed = raw[PACKED_COLUMN];
+  if (typeof packed !== "string") return raw;
+  const values = JSON.parse(packed) as unknown[];
+  const fields: Record<string, unknown> = { id: raw.id };
+  PACKED_FIELDS.forEach((f, i) => (fields[f] = values[i]));
+  return fields;
 }
 
 /** A record from a row read back, in either layout (symbol, context and description default to empty). */
 export function toRecord(raw: Record<string, unknown>): ChunkRecord {
-  if (typeof raw[PACKED_COLUMN] === "string") {
-    const [content, filePath, startLine, endLine, language, kind, symbol, context, contentHash, description] = JSON.parse(raw[PACKED_COLUMN]) as unknown[];
-    return {
-      id: raw.id as string,
-      content: content as string,
-      filePath: filePath as string,
-      startLine: Number(startLine),
-      endLine: Number(endLine),
-      language: language as string,
-      kind: kind as string,
-      symbol: (symbol as string) ?? "",
-      context: (context as string) ?? "",
-      contentHash: contentHash as string,
-      description: (description as string) ?? "",
-    };
-  }
+  const f = rowFields(raw);
   return {
-    id: raw.id as string,
-    content: raw.content as string,
-    filePath: raw.filePath as string,
-    startLine: Number(raw.startLine),
-    endLine: Number(raw.endLine),
-    language: raw.language as string,
-    kind: raw.kind as string,
-    symbol: (raw.symbol as string) ?? "",
-    context: (raw.context as string) ?? "",
-    contentHash: raw.contentHash as string,
-    description: (raw.description as string) ?? "",
+    id: f.id as string,
+    content: f.content as string,
+    filePath: f.filePath as string,
+    startLine: Number(f.startLine),
+    endLine: Number(f.endLine),
+    language: f.language as string,
+    kind: f.kind as string,
+    symbol: (f.symbol as string) ?? "",
+    context: (f.context as string) ?? "",
+    contentHash: f.contentHash as string,
+    description: (f.description as string) ?? "",
   };
 }
 
 /** A row's description, read with the description column of its layout. */
 export function descriptionOf(raw: Record<string, unknown>): string {
   const packed = raw[PACKED_COLUMN];
-  if (typeof packed === "string") return ((JSON.parse(packed) as unknown[])[9] as string) ?? "";
+  if (typeof packed === "string") return ((JSON.parse(packed) as unknown[])[DESCRIPTION_PLACE] as string) ?? "";
   return (raw.description as string) ?? "";
 }
