@@ -47,12 +47,19 @@ export async function resolve(specifier, context, next) {
   return { stdout, resolved: readFileSync(log, "utf8").split("\n").filter(Boolean) };
 }
 
+/** The workspace indexed once, then one query's output and resolved modules (shared by the tests). */
+let queried: { stdout: string; resolved: string[] } | null = null;
+function oneOffQuery(): { stdout: string; resolved: string[] } {
+  if (queried) return queried;
+  execFileSync(process.execPath, [cli, "index"], { cwd: work, env: { ...process.env, LANCEDB_LOG: "error" }, stdio: "ignore" });
+  return (queried = runRecordingImports(["query", "shipping cost by weight and distance", "--top-k", "3"]));
+}
+
 const packageOf = (url: string): string | null => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? null;
 
 describe("what a one-off query loads", () => {
   it("finds the answer without loading the chunking runtime, the watcher, or an inlined library", () => {
-    execFileSync(process.execPath, [cli, "index"], { cwd: work, env: { ...process.env, LANCEDB_LOG: "error" }, stdio: "ignore" });
-    const { stdout, resolved } = runRecordingImports(["query", "shipping cost by weight and distance", "--top-k", "3"]);
+    const { stdout, resolved } = oneOffQuery();
     expect(stdout).toMatch(/shipping/i);
     // the hook saw the process's modules: the CLI's own bundle at least
     expect(resolved.some((url) => url.endsWith("/dist/cli.js"))).toBe(true);
@@ -61,8 +68,7 @@ describe("what a one-off query loads", () => {
   });
 
   it("compiles none of the index pass's code: the indexer, the chunkers and descriptions come in their own chunks, loaded by a pass", () => {
-    execFileSync(process.execPath, [cli, "index"], { cwd: work, env: { ...process.env, LANCEDB_LOG: "error" }, stdio: "ignore" });
-    const { stdout, resolved } = runRecordingImports(["query", "shipping cost by weight and distance", "--top-k", "3"]);
+    const { stdout, resolved } = oneOffQuery();
     expect(stdout).toMatch(/shipping/i);
     // esbuild marks each source module in a bundle with a "// path" line
     const passModules = ["core/indexing/indexer.ts", "core/chunking/ast-chunker.ts", "core/description/describer.ts"];
