@@ -8,7 +8,7 @@ import { markInProcessExtensions } from "./indexing/handlers.js";
 import { openEngine } from "./engine.js";
 
 export { openEngine } from "./engine.js";
-export { tuneOwnProcess } from "./own-process.js";
+export { PASS_MALLOC_ENV, tuneOwnProcess } from "./own-process.js";
 export { loadConfig, type LoadedConfig, type LoadConfigOptions } from "./config/load.js";
 export { ConfigError, validateConfig } from "./config/validate.js";
 export { DEFAULT_CONFIG, BUNDLED_MODEL_ID, type RagConfig } from "./config/defaults.js";

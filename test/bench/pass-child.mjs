@@ -1,6 +1,7 @@
 // One index pass in a process of its own, so its peak RSS and CPU time are its own:
 // `node pass-child.mjs '<json>'` with { root, stateDir, embed, background, force }. Prints one
 // JSON line: wall ms, CPU seconds, peak RSS, the pass's summary and step timings.
+// scale.mjs starts it with the allocator settings the CLI gives its pass commands (PASS_MALLOC_ENV).
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { generateTree } from "../generate-tree.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
@@ -19,11 +19,18 @@ function bundledModelDir() {
   return readdirSync(join(here, "..", "..", "..", "models")).find((d) => d.startsWith("opencode-rag-code-")) ?? "none";
 }
 const child = join(here, "..", "pass-child.mjs");
+/** The allocator settings the CLI starts its pass commands with (cli/relaunch.ts). */
+const { PASS_MALLOC_ENV } = await import(pathToFileURL(join(here, "..", "..", "..", "dist", "library.js")).href);
 
-/** Runs one pass in a fresh process; returns its report plus the spawn-to-exit time. */
+/** Runs one pass in a fresh process, as the CLI runs it; returns its report plus the spawn-to-exit time. */
 export function passInChild(args) {
   const t = performance.now();
-  const out = execFileSync(process.execPath, [child, JSON.stringify(args)], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, stdio: ["ignore", "pipe", "inherit"] });
+  const out = execFileSync(process.execPath, [child, JSON.stringify(args)], {
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, ...PASS_MALLOC_ENV },
+  });
   const report = JSON.parse(out.trim().split("\n").pop());
   return { ...report, processMs: performance.now() - t };
 }

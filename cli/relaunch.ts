@@ -1,0 +1,71 @@
+// A command that runs index passes (`index`, `index --watch`, `mcp`) runs them in a child
+// process started with the allocator settings of such a process (PASS_MALLOC_ENV), because
+// glibc reads them only when a process starts. This process stays as a thin launcher: it
+// hands its terminal and pipes to the child, forwards the signals a terminal does not deliver
+// to the child itself, and ends the way the child ended.
+import { spawn } from "node:child_process";
+import { PASS_MALLOC_ENV } from "../core/own-process.js";
+
+/** Names the launcher's pid in the child, which ends itself once that process is gone. */
+export const LAUNCHER_ENV = "OPENCODE_RAG_LAUNCHER_PID";
+/** Commands whose process runs index passes. */
+const PASS_COMMANDS = new Set(["index", "mcp"]);
+/** How often a relaunched child checks that its launcher still runs. */
+const LAUNCHER_CHECK_MS = 1000;
+
+/**
+ * Whether this invocation should run in a relaunched child: a pass command, on Linux (glibc's
+ * settings mean nothing elsewhere), not already relaunched, and not where the user chose the
+ * allocator's settings themselves.
+ */
+export function wantsRelaunch(command: string | undefined, env: NodeJS.ProcessEnv = process.env, platform: string = process.platform): boolean {
+  if (platform !== "linux" || command === undefined || !PASS_COMMANDS.has(command)) return false;
+  if (env[LAUNCHER_ENV] !== undefined) return false;
+  return Object.keys(PASS_MALLOC_ENV).every((name) => env[name] === undefined);
+}
+
+/**
+ * Runs this command line again in a child with PASS_MALLOC_ENV and waits for it. Resolves to
+ * its exit code; a child killed by a signal takes this process down with the same signal.
+ * Resolves to null when the child could not be started (the caller then runs the command here).
+ */
+export function runRelaunched(): Promise<number | null> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...process.execArgv, process.argv[1], ...process.argv.slice(2)], {
+      stdio: "inherit",
+      env: { ...process.env, ...PASS_MALLOC_ENV, [LAUNCHER_ENV]: String(process.pid) },
+    });
+    // Ctrl-C in a terminal reaches the child too (same process group); forwarding it would
+    // deliver it twice, and a second Ctrl-C means "stop now" to a watching pass. A signal sent
+    // to this pid alone (a process manager, an MCP client, a test harness) is passed on.
+    const inTerminal = process.stdin.isTTY || process.stdout.isTTY || process.stderr.isTTY;
+    const forwarded: NodeJS.Signals[] = inTerminal ? ["SIGTERM", "SIGHUP"] : ["SIGINT", "SIGTERM", "SIGHUP"];
+    const forward = (signal: NodeJS.Signals) => void child.kill(signal);
+    for (const s of forwarded) process.on(s, forward);
+    if (inTerminal) process.on("SIGINT", () => undefined);
+    child.once("error", () => {
+      for (const s of forwarded) process.off(s, forward);
+      resolve(null);
+    });
+    child.once("exit", (code, signal) => {
+      process.removeAllListeners("SIGINT");
+      for (const s of forwarded) process.off(s, forward);
+      if (signal) process.kill(process.pid, signal);
+      resolve(code ?? 1);
+    });
+  });
+}
+
+/**
+ * In a relaunched child: ends this process (as a SIGTERM would: a watching pass stops cleanly)
+ * once its launcher is gone, which a SIGKILL of the launcher leaves no other way to learn.
+ */
+export function followLauncher(env: NodeJS.ProcessEnv = process.env): void {
+  const launcher = Number(env[LAUNCHER_ENV]);
+  if (!Number.isInteger(launcher) || launcher <= 0) return;
+  // Grandchildren (a git, a hook) are not this launcher's children.
+  delete env[LAUNCHER_ENV];
+  setInterval(() => {
+    if (process.ppid !== launcher) process.kill(process.pid, "SIGTERM");
+  }, LAUNCHER_CHECK_MS).unref();
+}

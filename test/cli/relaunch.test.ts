@@ -1,0 +1,110 @@
+// The commands that run index passes (`index`, `mcp`) run in a child that has a pass's allocator
+// settings: the child must really have them, the launcher must end as the child ends, pass on
+// the signals sent to it alone, and a launcher killed outright must not leave the child running.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { LAUNCHER_ENV, wantsRelaunch } from "../../cli/relaunch.js";
+import { PASS_MALLOC_ENV } from "../../core/own-process.js";
+import { ensureBuilt, repoRoot } from "../indexing/dist-build.js";
+import { KEYWORD_ONLY, makeWorkspace, trackWorkspaces, tsFunction } from "../indexing/helpers.js";
+
+const { roots } = trackWorkspaces();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const linux = process.platform === "linux";
+
+async function waitFor(cond: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!cond() && Date.now() < deadline) await sleep(50);
+  return cond();
+}
+
+function environOf(pid: number): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const entry of readFileSync(`/proc/${pid}/environ`, "latin1").split("\0")) {
+    const eq = entry.indexOf("=");
+    if (eq > 0) env[entry.slice(0, eq)] = entry.slice(eq + 1);
+  }
+  return env;
+}
+
+function childrenOf(pid: number): number[] {
+  const text = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+  return text ? text.split(/\s+/).map(Number) : [];
+}
+
+const running = (pid: number) => existsSync(`/proc/${pid}`) && !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, "utf8"));
+
+/** `opencode-rag index --watch` on a small keyword-only workspace, once it watches. */
+async function startWatching(): Promise<{ cli: ChildProcess; stderr: () => string; exited: Promise<{ code: number | null; signal: string | null }> }> {
+  ensureBuilt();
+  const root = makeWorkspace({ "src/a.ts": tsFunction("alphaRelaunched", "a") });
+  roots.push(root);
+  writeFileSync(join(root, "opencode-rag.json"), JSON.stringify(KEYWORD_ONLY));
+  const env: NodeJS.ProcessEnv = { ...process.env, LANCEDB_LOG: "error" };
+  for (const name of Object.keys(PASS_MALLOC_ENV)) delete env[name];
+  const cli = spawn(process.execPath, [join(repoRoot, "dist", "cli.js"), "index", "--watch"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  cli.stderr!.on("data", (d) => (stderr += d));
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => cli.on("exit", (code, signal) => resolve({ code, signal })));
+  expect(await waitFor(() => stderr.includes("watching"), 30_000), stderr).toBe(true);
+  return { cli, stderr: () => stderr, exited };
+}
+
+describe("which invocations run in a relaunched child", () => {
+  it("the pass commands on Linux, unless already relaunched or the user set the allocator", () => {
+    expect(wantsRelaunch("index", {}, "linux")).toBe(true);
+    expect(wantsRelaunch("mcp", {}, "linux")).toBe(true);
+    expect(wantsRelaunch("query", {}, "linux")).toBe(false);
+    expect(wantsRelaunch("status", {}, "linux")).toBe(false);
+    expect(wantsRelaunch(undefined, {}, "linux")).toBe(false);
+    expect(wantsRelaunch("index", {}, "darwin")).toBe(false);
+    expect(wantsRelaunch("index", { [LAUNCHER_ENV]: "123" }, "linux")).toBe(false);
+    for (const name of Object.keys(PASS_MALLOC_ENV)) expect(wantsRelaunch("index", { [name]: "8" }, "linux")).toBe(false);
+  });
+});
+
+describe.skipIf(!linux)("opencode-rag index --watch, relaunched", () => {
+  it("runs its pass in a child with the allocator settings, and ends with it on a SIGTERM sent to the launcher", async () => {
+    const { cli, stderr, exited } = await startWatching();
+    try {
+      const [child] = childrenOf(cli.pid!);
+      expect(child).toBeGreaterThan(0);
+      const childEnv = environOf(child);
+      for (const [name, value] of Object.entries(PASS_MALLOC_ENV)) {
+        expect(childEnv[name]).toBe(value);
+        expect(environOf(cli.pid!)[name]).toBeUndefined();
+      }
+      cli.kill("SIGTERM");
+      // The watch stops cleanly (exit 0, not killed), and the child is gone with the launcher.
+      expect(await Promise.race([exited, sleep(20_000).then(() => "still running")])).toEqual({ code: 0, signal: null });
+      expect(running(child)).toBe(false);
+      expect(stderr()).toContain("watching");
+    } finally {
+      cli.kill("SIGKILL");
+    }
+  });
+
+  it("a launcher killed outright takes its child down within seconds", async () => {
+    const { cli, exited } = await startWatching();
+    const [child] = childrenOf(cli.pid!);
+    expect(child).toBeGreaterThan(0);
+    cli.kill("SIGKILL");
+    await exited;
+    expect(await waitFor(() => !running(child), 10_000)).toBe(true);
+  });
+
+  it("passes the child's exit code and error line on", async () => {
+    ensureBuilt();
+    const env: NodeJS.ProcessEnv = { ...process.env, LANCEDB_LOG: "error" };
+    for (const name of Object.keys(PASS_MALLOC_ENV)) delete env[name];
+    const cli = spawn(process.execPath, [join(repoRoot, "dist", "cli.js"), "index", "--no-such-option"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    cli.stderr!.on("data", (d) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => cli.on("exit", (c) => resolve(c)));
+    expect(code).toBe(2);
+    expect(stderr.trim().split("\n")).toHaveLength(1);
+    expect(stderr).toMatch(/no-such-option/);
+  });
+});
