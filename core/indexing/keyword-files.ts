@@ -3,7 +3,7 @@
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { FOOTER_BYTES, FORMAT_HEAD_BYTES, isReadableFormat, lazyPart } from "../keyword/keyword-format.js";
+import { FOOTER_BYTES, FORMAT_HEAD_BYTES, isReadableFormat, postingsPart } from "../keyword/keyword-format.js";
 import { KeywordIndex, type KeywordDoc } from "../keyword/keyword-index.js";
 import { keywordFileBuffer } from "../keyword/vector-codes.js";
 import { readFileInto, readFileIntoLeavingPart } from "../files/read-into.js";
@@ -40,15 +40,14 @@ export function loadKeywordSnapshot(stateDir: string, manifest: KeywordFields): 
 
 /**
  * loadKeywordSnapshot() with the files read off this thread: a searching process opens its
- * store and loads its model meanwhile. The snapshot's postings and the strings of its paths, ids
- * and terms (three fifths of it) are left to be read behind the rest, and the few a search needs
- * before that are read as it asks for them (keyword-format.ts lazyPart): the index is ready
- * sooner, and a one-off query reads only those and the vector codes it scans.
+ * store and loads its model meanwhile. The snapshot's postings (two fifths of it) are left to be
+ * read behind the rest, and the few a search needs before that are read as it asks for them
+ * (keyword-format.ts postingsPart): the index is ready sooner, and a one-off query reads only those.
  */
 export async function readKeywordSnapshot(stateDir: string, manifest: KeywordFields): Promise<KeywordIndex | null> {
   if (!manifest.keywordFile) return manifest.chunkCount === 0 ? new KeywordIndex() : null;
   try {
-    const snapshot = await readFileIntoLeavingPart(join(stateDir, manifest.keywordFile), keywordFileBuffer, FORMAT_HEAD_BYTES, FOOTER_BYTES, lazyPart);
+    const snapshot = await readFileIntoLeavingPart(join(stateDir, manifest.keywordFile), keywordFileBuffer, FORMAT_HEAD_BYTES, FOOTER_BYTES, postingsPart);
     const deltas = await Promise.all((manifest.keywordDeltas ?? []).map((file) => readFile(join(stateDir, file), "utf8")));
     return withDeltas(snapshot.bytes, deltas, snapshot.ensure);
   } catch {

@@ -37,28 +37,13 @@ function writeId(id: string, out: Uint8Array, at: number): void {
   for (let k = 0; k < ID_BYTES; k++) out[at + k] = parseInt(id.slice(2 * k, 2 * k + 2), 16);
 }
 
-/** Ids brought in at once from a lazily loaded file: 4 KB. */
-const IDS_PER_READ = 256;
-
 export class HexIds implements IdTable {
-  /** Per run of IDS_PER_READ ids, 1 once its bytes are in memory; null when all are. */
-  private brought: Uint8Array | null = null;
+  private constructor(private readonly block: Uint8Array) {}
 
-  private constructor(
-    private readonly block: Uint8Array,
-    /** Brings in the block's bytes [from, to) where they may still be on disk (a lazily loaded file). */
-    private readonly ensure: ((from: number, to: number) => void) | null,
-  ) {
-    if (ensure) this.brought = new Uint8Array(Math.ceil(this.length / IDS_PER_READ));
-  }
-
-  /**
-   * The table of a block hexIdBytes wrote; throws unless it holds `expected` ids. With `ensure`,
-   * its bytes are brought in 4 KB at a time as ids are read (a search reads a few hundred).
-   */
-  static fromBlock(block: Uint8Array, expected: number, ensure?: (from: number, to: number) => void): HexIds {
+  /** The table of a block hexIdBytes wrote; throws unless it holds `expected` ids. */
+  static fromBlock(block: Uint8Array, expected: number): HexIds {
     if (block.length !== expected * ID_BYTES) throw new Error(`expected ${expected} ids of ${ID_BYTES} bytes, found ${block.length} bytes`);
-    return new HexIds(block, ensure ?? null);
+    return new HexIds(block);
   }
 
   get length(): number {
@@ -66,7 +51,6 @@ export class HexIds implements IdTable {
   }
 
   get(i: number): string {
-    if (this.brought !== null) this.bringIn(Math.floor(i / IDS_PER_READ));
     let s = "";
     for (let k = i * ID_BYTES, end = k + ID_BYTES; k < end; k++) s += HEX[this.block[k]];
     return s;
@@ -87,7 +71,6 @@ export class HexIds implements IdTable {
     }
     const out = new Map<string, number>();
     if (wanted.size === 0) return out;
-    this.bringInAll();
     const { block } = this;
     for (let i = 0, at = 0; at < block.length; i++, at += ID_BYTES) {
       const candidates = wanted.get(head(block, at));
@@ -98,21 +81,8 @@ export class HexIds implements IdTable {
   }
 
   toArray(): string[] {
-    this.bringInAll();
     return Array.from({ length: this.length }, (_, i) => this.get(i));
   }
-  private bringIn(run: number): void {
-    if (this.brought![run] === 1) return;
-    this.ensure!(run * IDS_PER_READ * ID_BYTES, Math.min((run + 1) * IDS_PER_READ * ID_BYTES, this.block.length));
-    this.brought![run] = 1;
-  }
-
-  private bringInAll(): void {
-    if (this.brought === null) return;
-    this.ensure!(0, this.block.length);
-    this.brought = null;
-  }
-
 }
 
 function head(bytes: Uint8Array, at: number): number {

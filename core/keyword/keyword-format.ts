@@ -59,60 +59,6 @@ export function postingsPart(head: Uint8Array, footer: Uint8Array, size: number)
   return FORMAT_HEAD_BYTES <= start && start <= end && end <= size - FOOTER_BYTES ? { start, end } : null;
 }
 
-/**
- * The bytes [start, end) a searching process may leave on disk until its lookups read them: of
- * a format 9 file everything between its first FORMAT_HEAD_BYTES and its vector codes (the
- * loader brings in the few hundred bytes of counts and group starts it parses, the document
- * columns and the vector scales; the strings of the paths, ids and terms tables and the postings
- * wait for the lookups that read them: 8 of the 23 MB a one-off query read at 100k chunks);
- * of a format 8 file its postings part. Null for a file to read whole.
- */
-export function lazyPart(head: Uint8Array, footer: Uint8Array, size: number): { start: number; end: number } | null {
-  const part = postingsPart(head, footer, size);
-  if (part === null || head[MAGIC.length] < 9) return part;
-  return { start: FORMAT_HEAD_BYTES, end: part.end };
-}
-
-/**
- * A ByteReader over a file some of whose bytes may still be on disk: what it parses, it brings
- * in first (`ensure`, by place in the file: the reader's buffer starts the file); a block taken
- * with lazyBlock() is left for its table to bring in as lookups read it.
- */
-class EnsuringReader extends ByteReader {
-  constructor(
-    buf: Uint8Array,
-    private readonly ensure: EnsureBytes,
-  ) {
-    super(buf);
-  }
-
-  override u8(): number {
-    this.ensure(this.pos, this.pos + 1);
-    return super.u8();
-  }
-
-  override varint(): number {
-    this.ensure(this.pos, this.pos + 10);
-    return super.varint();
-  }
-
-  override raw(n: number): Uint8Array {
-    this.ensure(this.pos, this.pos + n);
-    return super.raw(n);
-  }
-
-  /** The next block (its length first), not brought in. */
-  lazyBlock(): Uint8Array {
-    return super.raw(this.varint());
-  }
-
-  /** What a table of `block` calls to bring in its bytes [from, to) (the block's own offsets). */
-  ensureFor(block: Uint8Array, file: Uint8Array): EnsureBytes {
-    const at = block.byteOffset - file.byteOffset;
-    return (from, to) => this.ensure(at + from, at + to);
-  }
-}
-
 /** Per document: its length and its path, language and kind as numbers in those tables. */
 interface DocumentFields {
   docLens: DocColumn;
@@ -216,9 +162,8 @@ export function writeParts(parts: IndexParts, liveTerms: number[], sink: ByteSin
 /**
  * The parts of a binary form; throws naming the first inconsistency found. Postings are
  * checked as they are read (a damaged list throws then, with the same "corrupt" error). Of a
- * format 8 or 9 file, `ensure` brings in the postings' bytes as they are read; of a format 9
- * file also what the load parses and, as lookups read them, the strings of its paths, ids and
- * terms (lazyPart). The rest, the vector codes and the footer, must be in `bytes` already.
+ * format 8 or 9 file, `ensure` brings in the postings' bytes as they are read: the rest, and the
+ * footer, must be in `bytes` already.
  */
 export function readParts(bytes: Uint8Array, ensure?: EnsureBytes): LoadedParts {
   for (let i = 0; i < MAGIC.length; i++) if (bytes[i] !== MAGIC[i]) throw new Error("not a keyword index file");
@@ -229,30 +174,19 @@ export function readParts(bytes: Uint8Array, ensure?: EnsureBytes): LoadedParts 
   if (version < 8) return readWholeParts(bytes, version);
   const part = postingsPart(bytes.subarray(0, FORMAT_HEAD_BYTES), bytes.subarray(bytes.length - FOOTER_BYTES), bytes.length);
   if (part === null) throw new Error("bad footer");
-  const head = bytes.subarray(0, part.start);
-  // A format 9 head is read through `ensure` (lazyPart); a format 8 one is in `bytes` already.
-  const lazy = ensure && version >= 9 ? new EnsuringReader(head, ensure) : null;
-  const r = lazy ?? new ByteReader(head);
+  const r = new ByteReader(bytes.subarray(0, part.start));
   r.pos = FORMAT_HEAD_BYTES;
   const docCount = r.varint();
   // Tables the file says are in string order are checked as lookups read them (packed-strings.ts).
   const strings = (inOrder: boolean): PackedStrings => {
     const count = r.varint();
     const sparse = r.block();
-    if (!lazy) return PackedStrings.fromSparse(r.block(), count, sparse, inOrder);
-    const block = lazy.lazyBlock();
-    return PackedStrings.fromSparse(block, count, sparse, inOrder, lazy.ensureFor(block, bytes));
+    return PackedStrings.fromSparse(r.block(), count, sparse, inOrder);
   };
   const paths = strings(true);
   const languages = strings(true);
   const kinds = strings(true);
-  const hexBlock = lazy
-    ? () => {
-        const block = lazy.lazyBlock();
-        return { block, ensure: lazy.ensureFor(block, bytes) };
-      }
-    : () => ({ block: r.block() });
-  const docIds = readIds(r, version, () => strings(false), hexBlock);
+  const docIds = readIds(r, version, () => strings(false));
   if (docIds.length !== docCount) throw new Error("document count mismatch");
   const fields = version >= 9 ? readDocumentColumns(r, docCount, paths, languages, kinds) : readDocumentFields(r, docCount, paths, languages, kinds);
   const terms = strings(true);
@@ -300,13 +234,12 @@ function readWholeParts(bytes: Uint8Array, version: number): LoadedParts {
   return { docIds, ...fields, paths, languages, kinds, terms, postings, vectors };
 }
 
-function readIds(r: ByteReader, version: number, strings: () => PackedStrings, hexBlock: () => { block: Uint8Array; ensure?: EnsureBytes } = () => ({ block: r.block() })): IdTable {
+function readIds(r: ByteReader, version: number, strings: () => PackedStrings): IdTable {
   const idForm = version >= 7 ? r.u8() : 0;
   if (idForm > 1) throw new Error(`unknown document id form ${idForm}`);
   if (idForm === 0) return strings();
   const count = r.varint();
-  const { block, ensure } = hexBlock();
-  return HexIds.fromBlock(block, count, ensure);
+  return HexIds.fromBlock(r.block(), count);
 }
 
 function readDocumentColumns(r: ByteReader, docCount: number, paths: PackedStrings, languages: PackedStrings, kinds: PackedStrings): Omit<DocumentFields, "vectors"> {

@@ -25,8 +25,6 @@ export class PackedStrings {
   private sparse: DataView | null = null;
   /** Whether the table says its strings are in strictly increasing order (checked as groups are read). */
   private inOrder = false;
-  /** Brings in the block's bytes [from, to) where they may still be on disk (a lazily loaded file); null when all are in memory. */
-  private ensure: ((from: number, to: number) => void) | null = null;
 
   private constructor(
     /** The strings' UTF-8 bytes, each followed by a NUL. */
@@ -61,10 +59,8 @@ export class PackedStrings {
    * neighbours' first strings) are checked when a lookup first reads the group, with the same
    * "corrupt" error a damaged posting list gives. Checking all 6k group starts and their order
    * at load was ~15 ms of every one-off query at 100k files, where a query reads a few dozen.
-   * With `ensure`, the block's bytes are brought in as groups are read (the whole block for the
-   * methods that read every string).
    */
-  static fromSparse(block: Uint8Array, count: number, sparseBytes: Uint8Array, inOrder: boolean, ensure?: (from: number, to: number) => void): PackedStrings {
+  static fromSparse(block: Uint8Array, count: number, sparseBytes: Uint8Array, inOrder: boolean): PackedStrings {
     const groups = Math.ceil(count / SPARSE_EVERY);
     if (sparseBytes.length !== groups * 4) throw new Error(`expected ${groups} string group starts, found ${sparseBytes.length / 4}`);
     if (count === 0 && block.length > 0) throw new Error("expected 0 strings, found some");
@@ -74,7 +70,6 @@ export class PackedStrings {
     table.sparse = new DataView(sparseBytes.buffer, sparseBytes.byteOffset, sparseBytes.length);
     table.ready = new Uint8Array(groups);
     table.inOrder = inOrder;
-    table.ensure = ensure ?? null;
     return table;
   }
 
@@ -102,7 +97,6 @@ export class PackedStrings {
     }
     const out = new Map<string, number>();
     if (wanted.size === 0) return out;
-    this.ensureAll();
     for (let i = 0; i < this.length; i++) {
       const candidates = wanted.get(hashBytes(this.block, this.start(i), this.start(i + 1) - 1));
       if (!candidates) continue;
@@ -115,7 +109,6 @@ export class PackedStrings {
   /** Every string, decoded at once (far cheaper than one get() each). */
   toArray(): string[] {
     if (this.length === 0) return [];
-    this.ensureAll();
     const all = decoder.decode(this.block).split("\0");
     if (all.length !== this.length) throw corruptKeywordData(`expected ${this.length} strings, found ${all.length}`);
     return all;
@@ -128,7 +121,6 @@ export class PackedStrings {
    * code point, JavaScript by UTF-16 unit: astral and U+E000–U+FFFF characters disagree).
    */
   isStrictlySorted(): boolean {
-    this.ensureAll();
     for (let i = 1; i < this.length; i++) {
       if (compareStrings(this.block, this.start(i - 1), this.start(i) - 1, this.start(i), this.start(i + 1) - 1) >= 0) return false;
     }
@@ -141,25 +133,6 @@ export class PackedStrings {
     const g = Math.floor(i / SPARSE_EVERY);
     if (this.ready[g] === 0) this.readGroup(g);
     return this.starts[i];
-  }
-
-  private ensureAll(): void {
-    if (this.ensure === null) return;
-    this.ensure(0, this.block.length);
-    this.ensure = null;
-  }
-
-  /**
-   * Brings in what reading group g looks at: its bytes, and the first strings of the groups
-   * beside it (its order is checked against them), from group g-1's start to group g+2's.
-   * The starts are as stored: checked after, so a damaged one only widens or empties the read.
-   */
-  private ensureGroup(g: number): void {
-    if (this.ensure === null) return;
-    const groups = this.sparse!.byteLength / 4;
-    const from = g > 0 ? this.groupStart(g - 1) : 0;
-    const to = g + 2 < groups ? this.groupStart(g + 2) : this.block.length;
-    this.ensure(Math.min(from, this.block.length), Math.min(Math.max(from, to), this.block.length));
   }
 
   /** Where group g's first string starts, as stored (unchecked). */
@@ -177,7 +150,6 @@ export class PackedStrings {
 
   /** Finds group g's string boundaries and checks them, its start and its strings' order. */
   private readGroup(g: number): void {
-    this.ensureGroup(g);
     const { block, starts } = this;
     const from = g * SPARSE_EVERY;
     const to = Math.min(this.length, from + SPARSE_EVERY);
