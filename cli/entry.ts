@@ -18,8 +18,8 @@ const FULL_CLI = "./cli-main.js";
 const out = (t: string) => void process.stdout.write(t + "\n");
 const err = (t: string) => void process.stderr.write(t + "\n");
 const argv = hoistGlobalOptions(process.argv.slice(2));
-// A command that runs index passes runs in a child with a pass's allocator settings.
-const relaunched = wantsRelaunch(argv[0]) ? await runRelaunched() : null;
+// A command that may run big index passes runs in a child with a pass's allocator settings.
+const relaunched = wantsRelaunch(argv) ? await runRelaunched() : null;
 if (relaunched !== null) process.exitCode = relaunched;
 else {
   followLauncher();

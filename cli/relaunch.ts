@@ -1,27 +1,35 @@
-// A command that runs index passes (`index`, `index --watch`, `mcp`) runs them in a child
-// process started with the allocator settings of such a process (PASS_MALLOC_ENV), because
-// glibc reads them only when a process starts. This process stays as a thin launcher: it
+// A command that may run big index passes (`index` of a new workspace, `--force`, `--watch`,
+// `mcp`) runs them in a child process started with the allocator settings of such a process
+// (PASS_MALLOC_ENV), because glibc reads them only when a process starts. This process stays as a thin launcher: it
 // hands its terminal and pipes to the child, forwards the signals a terminal does not deliver
 // to the child itself, and ends the way the child ended.
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { DEFAULT_CONFIG } from "../core/config/defaults.js";
+import { MANIFEST_FILE } from "../core/indexing/manifest.js";
 import { PASS_MALLOC_ENV } from "../core/own-process.js";
 
 /** Names the launcher's pid in the child, which ends itself once that process is gone. */
 export const LAUNCHER_ENV = "OPENCODE_RAG_LAUNCHER_PID";
-/** Commands whose process runs index passes. */
-const PASS_COMMANDS = new Set(["index", "mcp"]);
 /** How often a relaunched child checks that its launcher still runs. */
 const LAUNCHER_CHECK_MS = 1000;
 
 /**
- * Whether this invocation should run in a relaunched child: a pass command, on Linux (glibc's
- * settings mean nothing elsewhere), not already relaunched, and not where the user chose the
- * allocator's settings themselves.
+ * Whether this invocation should run in a relaunched child: on Linux (glibc's settings mean
+ * nothing elsewhere), not already relaunched, not where the user chose the allocator's settings
+ * themselves, and a command whose passes may be big: `mcp`, `index --watch`, `index --force`,
+ * and an `index` of a workspace without an index in the default place. A plain `index` of an
+ * indexed workspace (most often a no-op, or a few files) runs where it is: a second process
+ * start (~0.1 s) would cost it more than the allocator saves.
  */
-export function wantsRelaunch(command: string | undefined, env: NodeJS.ProcessEnv = process.env, platform: string = process.platform): boolean {
-  if (platform !== "linux" || command === undefined || !PASS_COMMANDS.has(command)) return false;
+export function wantsRelaunch(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, platform: string = process.platform, cwd: string = process.cwd()): boolean {
+  const command = argv[0];
+  if (platform !== "linux" || (command !== "index" && command !== "mcp")) return false;
   if (env[LAUNCHER_ENV] !== undefined) return false;
-  return Object.keys(PASS_MALLOC_ENV).every((name) => env[name] === undefined);
+  if (!Object.keys(PASS_MALLOC_ENV).every((name) => env[name] === undefined)) return false;
+  if (command === "mcp" || argv.includes("--watch") || argv.includes("--force")) return true;
+  return !existsSync(join(cwd, DEFAULT_CONFIG.vectorStore.path, MANIFEST_FILE));
 }
 
 /**

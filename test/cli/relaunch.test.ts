@@ -2,7 +2,7 @@
 // settings: the child must really have them, the launcher must end as the child ends, pass on
 // the signals sent to it alone, and a launcher killed outright must not leave the child running.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LAUNCHER_ENV, wantsRelaunch } from "../../cli/relaunch.js";
@@ -53,15 +53,26 @@ async function startWatching(): Promise<{ cli: ChildProcess; stderr: () => strin
 }
 
 describe("which invocations run in a relaunched child", () => {
-  it("the pass commands on Linux, unless already relaunched or the user set the allocator", () => {
-    expect(wantsRelaunch("index", {}, "linux")).toBe(true);
-    expect(wantsRelaunch("mcp", {}, "linux")).toBe(true);
-    expect(wantsRelaunch("query", {}, "linux")).toBe(false);
-    expect(wantsRelaunch("status", {}, "linux")).toBe(false);
-    expect(wantsRelaunch(undefined, {}, "linux")).toBe(false);
-    expect(wantsRelaunch("index", {}, "darwin")).toBe(false);
-    expect(wantsRelaunch("index", { [LAUNCHER_ENV]: "123" }, "linux")).toBe(false);
-    for (const name of Object.keys(PASS_MALLOC_ENV)) expect(wantsRelaunch("index", { [name]: "8" }, "linux")).toBe(false);
+  it("the commands that may run big passes, on Linux, unless already relaunched or the user set the allocator", () => {
+    const fresh = makeWorkspace({ "src/a.ts": tsFunction("alphaFresh", "a") });
+    roots.push(fresh);
+    const want = (argv: string[], env: NodeJS.ProcessEnv = {}, platform = "linux") => wantsRelaunch(argv, env, platform, fresh);
+    expect(want(["index"])).toBe(true);
+    expect(want(["mcp", "--root", fresh])).toBe(true);
+    expect(want(["query", "x"])).toBe(false);
+    expect(want(["status"])).toBe(false);
+    expect(want([])).toBe(false);
+    expect(want(["index"], {}, "darwin")).toBe(false);
+    expect(want(["index"], { [LAUNCHER_ENV]: "123" })).toBe(false);
+    for (const name of Object.keys(PASS_MALLOC_ENV)) expect(want(["index"], { [name]: "8" })).toBe(false);
+    // An indexed workspace: a plain index pass (mostly a no-op) runs where it is; a forced or
+    // watching one, which may be big, still moves.
+    mkdirSync(join(fresh, ".opencode", "rag_db"), { recursive: true });
+    writeFileSync(join(fresh, ".opencode", "rag_db", "manifest.json"), "{}");
+    expect(want(["index"])).toBe(false);
+    expect(want(["index", "--force"])).toBe(true);
+    expect(want(["index", "--watch"])).toBe(true);
+    expect(want(["mcp"])).toBe(true);
   });
 });
 
@@ -99,7 +110,9 @@ describe.skipIf(!linux)("opencode-rag index --watch, relaunched", () => {
     ensureBuilt();
     const env: NodeJS.ProcessEnv = { ...process.env, LANCEDB_LOG: "error" };
     for (const name of Object.keys(PASS_MALLOC_ENV)) delete env[name];
-    const cli = spawn(process.execPath, [join(repoRoot, "dist", "cli.js"), "index", "--no-such-option"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const root = makeWorkspace({ "src/a.ts": tsFunction("alphaExitCode", "a") });
+    roots.push(root);
+    const cli = spawn(process.execPath, [join(repoRoot, "dist", "cli.js"), "index", "--force", "--no-such-option"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     cli.stderr!.on("data", (d) => (stderr += d));
     const code = await new Promise<number | null>((resolve) => cli.on("exit", (c) => resolve(c)));
