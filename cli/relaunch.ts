@@ -6,6 +6,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { isatty } from "node:tty";
 import { DEFAULT_CONFIG } from "../core/config/defaults.js";
 import { MANIFEST_FILE } from "../core/indexing/manifest.js";
 import { PASS_MALLOC_ENV } from "../core/own-process.js";
@@ -17,9 +18,9 @@ const LAUNCHER_CHECK_MS = 1000;
 
 /**
  * Whether this invocation should run in a relaunched child: on Linux (glibc's settings mean
- * nothing elsewhere), not already relaunched, not where the user chose the allocator's settings
- * themselves, and a command whose passes may be big: `mcp`, `index --watch`, `index --force`,
- * and an `index` of a workspace without an index in the default place. A plain `index` of an
+ * nothing elsewhere), not already relaunched, not under a debugger, not where the user chose the
+ * allocator's settings themselves, and a command whose passes may be big: `mcp`, `index
+ * --watch`, `index --force`, and an `index` of a workspace without an index in the default place. A plain `index` of an
  * indexed workspace (most often a no-op, or a few files) runs where it is: a second process
  * start (~0.1 s) would cost it more than the allocator saves.
  */
@@ -27,6 +28,8 @@ export function wantsRelaunch(argv: readonly string[], env: NodeJS.ProcessEnv = 
   const command = argv[0];
   if (platform !== "linux" || (command !== "index" && command !== "mcp")) return false;
   if (env[LAUNCHER_ENV] !== undefined) return false;
+  // Under a debugger the work must stay in the process it attached to.
+  if (process.execArgv.some((a) => a.startsWith("--inspect"))) return false;
   if (!Object.keys(PASS_MALLOC_ENV).every((name) => env[name] === undefined)) return false;
   if (command === "mcp" || argv.includes("--watch") || argv.includes("--force")) return true;
   return !existsSync(join(cwd, DEFAULT_CONFIG.vectorStore.path, MANIFEST_FILE));
@@ -46,7 +49,8 @@ export function runRelaunched(): Promise<number | null> {
     // Ctrl-C in a terminal reaches the child too (same process group); forwarding it would
     // deliver it twice, and a second Ctrl-C means "stop now" to a watching pass. A signal sent
     // to this pid alone (a process manager, an MCP client, a test harness) is passed on.
-    const inTerminal = process.stdin.isTTY || process.stdout.isTTY || process.stderr.isTTY;
+    // isatty, not process.stdin: that would open a stream on the descriptor the child reads.
+    const inTerminal = isatty(0) || isatty(1) || isatty(2);
     const forwarded: NodeJS.Signals[] = inTerminal ? ["SIGTERM", "SIGHUP"] : ["SIGINT", "SIGTERM", "SIGHUP"];
     const forward = (signal: NodeJS.Signals) => void child.kill(signal);
     for (const s of forwarded) process.on(s, forward);
