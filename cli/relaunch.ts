@@ -53,15 +53,19 @@ export function runRelaunched(): Promise<number | null> {
     const inTerminal = isatty(0) || isatty(1) || isatty(2);
     const forwarded: NodeJS.Signals[] = inTerminal ? ["SIGTERM", "SIGHUP"] : ["SIGINT", "SIGTERM", "SIGHUP"];
     const forward = (signal: NodeJS.Signals) => void child.kill(signal);
+    const ignore = () => undefined;
     for (const s of forwarded) process.on(s, forward);
-    if (inTerminal) process.on("SIGINT", () => undefined);
-    child.once("error", () => {
+    if (inTerminal) process.on("SIGINT", ignore);
+    const stopListening = () => {
       for (const s of forwarded) process.off(s, forward);
+      process.off("SIGINT", ignore);
+    };
+    child.once("error", () => {
+      stopListening();
       resolve(null);
     });
     child.once("exit", (code, signal) => {
-      process.removeAllListeners("SIGINT");
-      for (const s of forwarded) process.off(s, forward);
+      stopListening();
       if (signal) process.kill(process.pid, signal);
       resolve(code ?? 1);
     });

@@ -106,6 +106,18 @@ describe.skipIf(!linux)("opencode-rag index --watch, relaunched", () => {
     expect(await waitFor(() => !running(child), 10_000)).toBe(true);
   });
 
+  it("a child killed by a signal takes its launcher down by the same signal", async () => {
+    const { cli, exited } = await startWatching();
+    try {
+      const [child] = childrenOf(cli.pid!);
+      expect(child).toBeGreaterThan(0);
+      process.kill(child, "SIGKILL");
+      expect(await Promise.race([exited, sleep(10_000).then(() => "still running")])).toEqual({ code: null, signal: "SIGKILL" });
+    } finally {
+      cli.kill("SIGKILL");
+    }
+  });
+
   it("passes the child's exit code and error line on", async () => {
     ensureBuilt();
     const env: NodeJS.ProcessEnv = { ...process.env, LANCEDB_LOG: "error" };
