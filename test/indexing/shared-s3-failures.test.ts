@@ -110,7 +110,7 @@ describe("a shared index whose bucket fails", () => {
         "the bucket s3://faulty/creds refused the credentials: check the access key and secret (vectorStore.storageOptions or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY) and the key's access to the bucket, then run the pass again; the previous index (6 files) is still in use",
       );
       const cli = await cliIndex(root);
-      expect(cli.code).toBe(1);
+      expect(cli.code, cli.stderr).toBe(1);
       expect(cli.stderr).toContain("opencode-rag: the bucket s3://faulty/creds refused the credentials: check the access key");
       expect(await searchTool(root)).toMatch(/^search_semantic failed: the bucket s3:\/\/faulty\/creds refused the credentials: .*then try again; the index itself is unchanged\. Use your usual tools meanwhile\.$/);
     } finally {
