@@ -26,9 +26,9 @@ function treeWithWorkers(): string {
 /**
  * Runs `measure` (a script body that writes one number) in a fresh Node process that imported
  * the library, took the CLI's settings if `tune`, and ran an index pass of `root` first if
- * given; returns the number. A script file, as the CLI is (not `-e`).
+ * given; returns the number. A script file, as the CLI is (not `-e`), run with `nodeFlags`.
  */
-function measureInProcess(name: string, tune: boolean, root: string | undefined, measure: string): number {
+function measureInProcess(name: string, tune: boolean, root: string | undefined, measure: string, nodeFlags: string[] = []): number {
   const pass = root
     ? `const engine = await openEngine({ root: ${JSON.stringify(root)}, configPath: ${JSON.stringify(join(work, "config.json"))} });
        await engine.index(); await engine.close();`
@@ -41,7 +41,7 @@ function measureInProcess(name: string, tune: boolean, root: string | undefined,
     ${measure}`;
   const file = join(work, `${name}-${tune}-${root ? "pass" : "bare"}.mjs`);
   writeFileSync(file, script);
-  const out = execFileSync(process.execPath, [file], { encoding: "utf8", env: { ...process.env, LANCEDB_LOG: "error" } });
+  const out = execFileSync(process.execPath, [...nodeFlags, file], { encoding: "utf8", env: { ...process.env, LANCEDB_LOG: "error" } });
   return Number(out.trim().split("\n").pop());
 }
 
@@ -75,6 +75,9 @@ function heapPeakUnderRetention(root?: string): number {
       if (i % 50000 === 0) peak = Math.max(peak, v8.getHeapStatistics().total_heap_size);
     }
     process.stdout.write(String(peak / 1048576));`,
+    // One collector thread: how far the heap grows before a collection ends then does not
+    // depend on how busy the machine's other cores are.
+    ["--single-threaded-gc"],
   );
 }
 
@@ -104,8 +107,8 @@ describe("tuneOwnProcess", () => {
     writeFileSync(join(root, "a.ts"), "export const answer = 42;\n");
     const searching = heapPeakUnderRetention();
     const indexing = heapPeakUnderRetention(root);
-    // ~138 MB with the cap, ~166 MB with V8's own growth (the same objects kept).
-    expect(indexing).toBeLessThan(searching * 0.92);
+    // ~187 MB with the cap, ~207 MB with V8's own growth (the same objects kept).
+    expect(indexing).toBeLessThan(searching * 0.95);
   });
 });
 
