@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { isatty } from "node:tty";
 import { DEFAULT_CONFIG } from "../core/config/defaults.js";
-import { MANIFEST_FILE } from "../core/indexing/manifest.js";
+import { manifestPath } from "../core/indexing/manifest.js";
 import { PASS_MALLOC_ENV } from "../core/own-process.js";
 
 /** Names the launcher's pid in the child, which ends itself once that process is gone. */
@@ -32,7 +32,7 @@ export function wantsRelaunch(argv: readonly string[], env: NodeJS.ProcessEnv = 
   if (process.execArgv.some((a) => a.startsWith("--inspect"))) return false;
   if (!Object.keys(PASS_MALLOC_ENV).every((name) => env[name] === undefined)) return false;
   if (command === "mcp" || argv.includes("--watch") || argv.includes("--force")) return true;
-  return !existsSync(join(cwd, DEFAULT_CONFIG.vectorStore.path, MANIFEST_FILE));
+  return !existsSync(manifestPath(join(cwd, DEFAULT_CONFIG.vectorStore.path)));
 }
 
 /**

@@ -65,5 +65,3 @@ function isSecretContent(path: string, bytes: Uint8Array, ctx: FileHandlerContex
   if (!head.includes("PRIVATE KEY") && !head.includes("service_account")) return false;
   return !secretFileRules(ctx.config.indexing).isAllowed(path) && looksLikeSecretContent(head);
 }
-
-
