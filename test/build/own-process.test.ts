@@ -77,7 +77,8 @@ function heapPeakUnderRetention(root?: string): number {
     process.stdout.write(String(peak / 1048576));`,
     // One collector thread: how far the heap grows before a collection ends then depends far
     // less on how busy the machine's other cores are (0.91 of the uncapped peak on an idle
-    // machine, 0.92-0.93 beside two busy loops; with V8's helper threads 0.86-0.94).
+    // machine, 0.92-0.93 beside three busy loops; with V8's helper threads 0.86-0.94 as the
+    // load varied).
     ["--single-threaded-gc"],
   );
 }
