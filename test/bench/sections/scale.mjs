@@ -2,11 +2,12 @@
 // (100,000 by default; `--files=N`), each indexed by a process of its own (pass-child.mjs) so
 // peak RSS and CPU time are the pass's alone. Per tree: the full first pass, a no-op pass in a
 // fresh process (what `opencode-rag index` costs when nothing changed), and the disk the index
-// takes beside the table's own size. Floors in the same run: read + hash every file once, and
-// stat every file.
-import { execFileSync } from "node:child_process";
+// takes beside the table's own size; then searches over that index: a one-off `opencode-rag
+// query` (a fresh CLI process each time) and a process that serves searches (serve-child.mjs).
+// Floors in the same run: read + hash every file once, stat every file, a bare `node` start.
+import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -19,6 +20,12 @@ function bundledModelDir() {
   return readdirSync(join(here, "..", "..", "..", "models")).find((d) => d.startsWith("opencode-rag-code-")) ?? "none";
 }
 const child = join(here, "..", "pass-child.mjs");
+const serveChild = join(here, "..", "serve-child.mjs");
+const cli = join(here, "..", "..", "..", "dist", "cli.js");
+const reportRss = pathToFileURL(join(here, "..", "report-rss.mjs")).href;
+const QUERIES = ["retry a failed request", "parse the token stream", "where is the invoice total computed", "cache eviction", "handle a login session", "sortByScore", "export the metrics report"];
+const CLI_RUNS = 11;
+const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 /** The allocator settings the CLI starts its pass commands with (cli/relaunch.ts). */
 const { PASS_MALLOC_ENV } = await import(pathToFileURL(join(here, "..", "..", "..", "dist", "library.js")).href);
 
@@ -44,6 +51,45 @@ function listFiles(root, rel = "", out = []) {
   return out;
 }
 
+/**
+ * One-off `opencode-rag query` over the index in `stateDir`, each a fresh CLI process in `root`
+ * (p50 of CLI_RUNS, a different query each time), beside a bare `node` start; peak RSS from one
+ * more run that reports its own as it exits (report-rss.mjs).
+ */
+function oneOffQueries(root, stateDir) {
+  const config = `${stateDir}-cli.json`;
+  writeFileSync(config, JSON.stringify({ vectorStore: { path: stateDir }, autoIndex: { enabled: false }, logging: { logFilePath: "" } }));
+  const env = { ...process.env, LANCEDB_LOG: "error" };
+  const run = (nodeArgs) => {
+    const t = performance.now();
+    const r = spawnSync(process.execPath, nodeArgs, { cwd: root, env, encoding: "utf8", stdio: ["ignore", "ignore", "pipe"] });
+    if (r.status !== 0) throw new Error(`node ${nodeArgs.join(" ")} exited with ${r.status}: ${r.stderr.trim()}`);
+    return { ms: performance.now() - t, stderr: r.stderr };
+  };
+  const queryArgs = (i) => [cli, "--config", config, "query", QUERIES[i % QUERIES.length], "--json", "-k", "5"];
+  try {
+    const query = [];
+    const bare = [];
+    for (let i = 0; i < CLI_RUNS; i++) {
+      bare.push(run(["-e", ""]).ms);
+      query.push(run(queryArgs(i)).ms);
+    }
+    const reported = /maxrss (\d+)/.exec(run(["--import", reportRss, ...queryArgs(0)]).stderr);
+    return { p50Ms: p50(query), bareMs: p50(bare), peakRssMb: reported ? Number(reported[1]) / 1024 : null };
+  } finally {
+    rmSync(config, { force: true });
+  }
+}
+
+/** A process serving searches over the index in `stateDir` (serve-child.mjs). */
+function servingProcess(root, stateDir) {
+  const out = execFileSync(process.execPath, [serveChild, JSON.stringify({ root, stateDir, queries: QUERIES })], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return JSON.parse(out.trim().split("\n").pop());
+}
+
 function diskBytes(dir) {
   return Number(execFileSync("du", ["-sb", dir], { encoding: "utf8" }).split("\t")[0]);
 }
@@ -62,7 +108,10 @@ function floors(root, paths) {
   return { readMs, bytes, statMs: performance.now() - t };
 }
 
-/** Full pass + fresh-process no-op pass of `root`, with the model; rows labelled `label`. */
+/**
+ * Full pass + fresh-process no-op pass of `root`, with the model, then searches over the index
+ * it made; rows labelled `label`.
+ */
 export function measureTree(root, label, log, targets = {}) {
   const stateDir = mkdtempSync(join(tmpdir(), "rag-bench-scale-state-"));
   try {
@@ -74,6 +123,9 @@ export function measureTree(root, label, log, targets = {}) {
     const noop = passInChild({ root, stateDir, embed: true });
     if (noop.summary.bytesRead !== 0) throw new Error(`a no-op pass read ${noop.summary.bytesRead} bytes`);
     const disk = diskBytes(stateDir);
+    log(`  ${label}: one-off queries and a serving process…`);
+    const oneOff = oneOffQueries(root, stateDir);
+    const serving = servingProcess(root, stateDir);
     const mb = full.summary.bytesRead / 2 ** 20;
     const rows = [
       { metric: `${label}: full index: seconds`, value: full.wallMs / 1000, floor: floor.readMs / 1000, floorNote: "read+hash every file", target: targets.seconds ?? "" },
@@ -84,6 +136,10 @@ export function measureTree(root, label, log, targets = {}) {
       { metric: `${label}: no-op re-index, the pass alone: ms`, value: noop.summary.durationMs, floor: floor.statMs, floorNote: "stat every file", target: "" },
       { metric: `${label}: no-op re-index: peak RSS MB`, value: noop.peakRssMb, floor: null, target: "" },
       { metric: `${label}: index on disk MB`, value: disk / 2 ** 20, floor: full.tableBytes === null ? null : full.tableBytes / 2 ** 20, floorNote: "the table's data", target: targets.disk ?? "" },
+      { metric: `${label}: one-off \`opencode-rag query\`, fresh process: ms p50`, value: oneOff.p50Ms, floor: oneOff.bareMs, floorNote: "bare node start", target: targets.query ?? "" },
+      { metric: `${label}: one-off \`opencode-rag query\`: peak RSS MB`, value: oneOff.peakRssMb, floor: null, target: "" },
+      { metric: `${label}: a process serving searches: peak RSS MB`, value: serving.peakRssMb, floor: null, target: targets.servingRss ?? "" },
+      { metric: `${label}: a process serving searches: warm query ms p50`, value: serving.p50Ms, floor: null, target: "" },
     ];
     const info = {
       [`${label} files`]: paths.length,
@@ -98,6 +154,12 @@ export function measureTree(root, label, log, targets = {}) {
   }
 }
 
+/** What a generated tree of that many files should measure on a 2-core laptop. */
+const GENERATED_TARGETS = {
+  30_000: { rss: "<= 600 MB", noop: "<= 1000 ms", disk: "<= 1.3x the table" },
+  100_000: { seconds: "<= 60 s", rss: "<= 800 MB", disk: "<= 1.3x the table", query: "<= 500 ms", servingRss: "<= 300 MB" },
+};
+
 function filesArg() {
   const a = process.argv.find((x) => x.startsWith("--files="));
   const n = a ? Number(a.slice("--files=".length)) : 100_000;
@@ -109,14 +171,14 @@ export default {
   name: "scale",
   async run({ corpusRoot, log }) {
     const files = filesArg();
-    const bench = measureTree(corpusRoot, "bench tree", log, { mbs: ">= 2 MB/s", rss: "<= 500 MB" });
+    const bench = measureTree(corpusRoot, "bench tree", log, { mbs: ">= 2 MB/s", rss: "<= 400 MB" });
     const genRoot = mkdtempSync(join(tmpdir(), "rag-bench-gen-"));
     try {
       const t = performance.now();
       const bytes = generateTree(genRoot, files);
       log(`  generated ${files} files (${(bytes / 2 ** 20).toFixed(1)} MB) in ${((performance.now() - t) / 1000).toFixed(1)} s`);
       const label = `${files / 1000}k files`;
-      const gen = measureTree(genRoot, label, log, files === 100_000 ? { seconds: "<= 120 s", noop: "<= 3000 ms", rss: "<= 800 MB", disk: "<= 1.5x the table" } : {});
+      const gen = measureTree(genRoot, label, log, GENERATED_TARGETS[files] ?? {});
       return { info: { model: `bundled (${bundledModelDir()})`, ...bench.info, ...gen.info }, rows: [...bench.rows, ...gen.rows] };
     } finally {
       rmSync(genRoot, { recursive: true, force: true });

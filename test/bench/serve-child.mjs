@@ -1,0 +1,30 @@
+// A process that serves searches over an index already built, as `mcp` or `index --watch` does
+// between passes: `node serve-child.mjs '<json>'` with { root, stateDir, queries }. Opens the
+// engine with the bundled model, answers every query once to warm up and then each again, and
+// prints one JSON line: peak RSS, and the warm queries' p50 and slowest ms.
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const repoRoot = join(fileURLToPath(new URL(".", import.meta.url)), "..", "..");
+const args = JSON.parse(process.argv[2]);
+process.env.LANCEDB_LOG ??= "error";
+const lib = await import(join(repoRoot, "dist", "library.js"));
+// the V8 settings the CLI's serving commands run with (core/own-process.ts)
+lib.tuneOwnProcess();
+const engine = await lib.openEngine({
+  root: args.root,
+  overrides: { vectorStore: { path: args.stateDir }, logging: { logFilePath: "" }, autoIndex: { enabled: false } },
+});
+for (const q of args.queries) await engine.search(q, { topK: 10 });
+const warm = [];
+for (const q of args.queries) {
+  const t = performance.now();
+  await engine.search(q, { topK: 10 });
+  warm.push(performance.now() - t);
+}
+await engine.close();
+warm.sort((a, b) => a - b);
+process.stdout.write(
+  JSON.stringify({ peakRssMb: process.resourceUsage().maxRSS / 1024, p50Ms: warm[Math.floor(warm.length / 2)], maxMs: warm[warm.length - 1] }) + "\n",
+);
+process.exit(0);
