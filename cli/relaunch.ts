@@ -5,9 +5,9 @@
 // to the child itself, and ends the way the child ended.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { resolve } from "node:path";
 import { isatty } from "node:tty";
-import { DEFAULT_CONFIG } from "../core/config/defaults.js";
+import { loadConfig } from "../core/config/load.js";
 import { manifestPath } from "../core/indexing/manifest.js";
 import { PASS_MALLOC_ENV } from "../core/own-process.js";
 
@@ -20,9 +20,9 @@ const LAUNCHER_CHECK_MS = 1000;
  * Whether this invocation should run in a relaunched child: on Linux (glibc's settings mean
  * nothing elsewhere), not already relaunched, not under a debugger, not where the user chose the
  * allocator's settings themselves, and a command whose passes may be big: `mcp`, `index
- * --watch`, `index --force`, and an `index` of a workspace without an index in the default place. A plain `index` of an
- * indexed workspace (most often a no-op, or a few files) runs where it is: a second process
- * start (~0.1 s) would cost it more than the allocator saves.
+ * --watch`, `index --force`, and an `index` of a workspace with no index yet where its config
+ * puts it. A plain `index` of an indexed workspace (most often a no-op, or a few files) runs
+ * where it is: a second process start (~0.1 s) would cost it more than the allocator saves.
  */
 export function wantsRelaunch(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, platform: string = process.platform, cwd: string = process.cwd()): boolean {
   const command = argv[0];
@@ -32,7 +32,29 @@ export function wantsRelaunch(argv: readonly string[], env: NodeJS.ProcessEnv = 
   if (process.execArgv.some((a) => a.startsWith("--inspect"))) return false;
   if (!Object.keys(PASS_MALLOC_ENV).every((name) => env[name] === undefined)) return false;
   if (command === "mcp" || argv.includes("--watch") || argv.includes("--force")) return true;
-  return !existsSync(manifestPath(join(cwd, DEFAULT_CONFIG.vectorStore.path)));
+  return !hasCommittedIndex(argv, cwd);
+}
+
+/**
+ * Whether the workspace in `cwd` has a committed index where its config (`--config`, or the
+ * workspace's file) puts it: a custom `vectorStore.path`, or a shared index's local state. A
+ * config that cannot be read counts as yes: the command itself names the problem, in this process.
+ */
+function hasCommittedIndex(argv: readonly string[], cwd: string): boolean {
+  const configPath = configOption(argv);
+  try {
+    const { stateDir } = loadConfig({ root: cwd, configPath: configPath === undefined ? undefined : resolve(cwd, configPath) });
+    return existsSync(manifestPath(stateDir));
+  } catch {
+    return true;
+  }
+}
+
+/** The value of the global `--config` option (hoisted behind the command: cli/command.ts). */
+function configOption(argv: readonly string[]): string | undefined {
+  const i = argv.indexOf("--config");
+  if (i >= 0) return argv[i + 1];
+  return argv.find((a) => a.startsWith("--config="))?.slice("--config=".length);
 }
 
 /**

@@ -74,6 +74,27 @@ describe("which invocations run in a relaunched child", () => {
     expect(want(["index", "--watch"])).toBe(true);
     expect(want(["mcp"])).toBe(true);
   });
+
+  it("a plain index looks for the index where the config puts it (the workspace's file or --config)", () => {
+    const root = makeWorkspace({ "src/a.ts": tsFunction("alphaCustomStore", "a") });
+    roots.push(root);
+    const want = (argv: string[]) => wantsRelaunch(argv, {}, "linux", root);
+    writeFileSync(join(root, "opencode-rag.json"), JSON.stringify({ vectorStore: { path: "indexes/main" } }));
+    expect(want(["index"])).toBe(true);
+    mkdirSync(join(root, "indexes", "main"), { recursive: true });
+    writeFileSync(join(root, "indexes", "main", "manifest.json"), "{}");
+    expect(want(["index"])).toBe(false);
+    // Another config file, relative to where the command runs, in either spelling.
+    writeFileSync(join(root, "other.json"), JSON.stringify({ vectorStore: { path: "indexes/other" } }));
+    expect(want(["index", "--config", "other.json"])).toBe(true);
+    expect(want(["index", "--config=other.json"])).toBe(true);
+    mkdirSync(join(root, "indexes", "other"), { recursive: true });
+    writeFileSync(join(root, "indexes", "other", "manifest.json"), "{}");
+    expect(want(["index", "--config", "other.json"])).toBe(false);
+    // A config the CLI cannot read: the command reports it, in this process.
+    writeFileSync(join(root, "opencode-rag.json"), JSON.stringify({ vectorStore: { pathh: "x" } }));
+    expect(want(["index"])).toBe(false);
+  });
 });
 
 describe.skipIf(!linux)("opencode-rag index --watch, relaunched", () => {
