@@ -34,6 +34,9 @@ export async function recoverInterruptedPass(stateDir: string, store: VectorStor
   // The header says whether there is anything to do; the file table is read only then.
   const head = readManifestHeader(stateDir);
   if (head.status !== "ok") return false;
+  // Nearly every open finds the store at its checkpoint: then it takes no lock, which a pass
+  // starting meanwhile would have to wait for.
+  if (await storeAtCheckpoint(store, head.header.storeCheckpoint)) return false;
   let lock;
   try {
     lock = acquireIndexLock(stateDir);
@@ -57,5 +60,14 @@ export async function recoverInterruptedPass(stateDir: string, store: VectorStor
     return false;
   } finally {
     lock.release();
+  }
+}
+
+/** Whether the store is at (or behind) the manifest's checkpoint; false when that cannot be read (the locked path reports it). */
+async function storeAtCheckpoint(store: VectorStore, checkpoint: number): Promise<boolean> {
+  try {
+    return (await store.checkpoint()) <= checkpoint;
+  } catch {
+    return false;
   }
 }
