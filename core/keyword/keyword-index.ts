@@ -100,6 +100,8 @@ export class KeywordIndex {
   private vectors = new VectorCodes();
   /** Per-file lengths for fileScores(); dropped whenever documents come or go. */
   private fileLens: { lens: Uint32Array; count: number } | null = null;
+  /** Per-file chunk counts for fileSizes(); dropped whenever documents come or go. */
+  private fileChunks: { counts: Uint32Array; files: number } | null = null;
   // Per-query scratch, reused so a query costs only the postings it touches.
   private scratch = new Float64Array(0);
   // Per-document term-frequency scratch (by term id), reused across add() calls.
@@ -118,6 +120,7 @@ export class KeywordIndex {
   /** Adds documents; a document whose id is already present replaces the old one. */
   add(docs: KeywordDoc[]): void {
     this.fileLens = null;
+    this.fileChunks = null;
     if (this.termIds === null && (docs.length > 256 || this.newTermIds.size > 20_000)) this.buildTermMap();
     // A few documents added to a loaded index (a keyword delta file) find the ids they replace
     // without a map of every id.
@@ -302,6 +305,37 @@ export class KeywordIndex {
     const weight = queryWeight > 0 ? queryWeight : 1;
     for (const [p, s] of score) out.set(wanted.get(p)!, 1 - Math.exp(-SCORE_STEEPNESS * (s / weight)));
     return out;
+  }
+
+  /**
+   * Each named file's number of chunks over the mean file's: how big a file is against the rest
+   * of this index. Files it does not hold are left out.
+   */
+  fileSizes(files: Iterable<string>): Map<string, number> {
+    const out = new Map<string, number>();
+    if (this.liveDocs === 0) return out;
+    const { counts, files: fileCount } = this.fileChunkCounts();
+    const mean = this.liveDocs / Math.max(1, fileCount);
+    for (const f of files) {
+      const p = this.paths.lookup(f);
+      if (p !== undefined && counts[p] > 0) out.set(f, counts[p] / mean);
+    }
+    return out;
+  }
+
+  /** How many live chunks each file has, and how many files have one; cached until the index changes. */
+  private fileChunkCounts(): { counts: Uint32Array; files: number } {
+    if (this.fileChunks && this.fileChunks.counts.length === this.paths.size) return this.fileChunks;
+    const counts = new Uint32Array(this.paths.size);
+    const { docIds, docPath } = this;
+    const allLive = this.noneRemoved;
+    let files = 0;
+    for (let d = 0; d < docIds.count; d++) {
+      if (!allLive && !docIds.isLive(d)) continue;
+      if (counts[docPath[d]]++ === 0) files++;
+    }
+    this.fileChunks = { counts, files };
+    return this.fileChunks;
   }
 
   /**
@@ -647,6 +681,7 @@ export class KeywordIndex {
     const id = this.docIds.id(docNo);
     if (id === null) return;
     this.fileLens = null;
+    this.fileChunks = null;
     this.docIds.kill(docNo);
     this.idToDocMap?.delete(id);
     this.liveDocs--;

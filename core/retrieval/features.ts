@@ -200,6 +200,25 @@ export function pathTermCoverage(q: QueryAnalysis, record: ChunkRecord): number 
   return Math.min(1, score / q.terms.length);
 }
 
+/**
+ * Share of the file name's words (its folder's, for an index-like file) that the query says,
+ * or says a variant of: `configuration.zig` for "how is the configuration loaded and
+ * validated", `workspace_symbols.zig` for "workspace symbol search". A file named after the
+ * question's concept, however many other words the question has.
+ */
+export function fileNameCoverage(q: QueryAnalysis, record: ChunkRecord): number {
+  if (q.terms.length === 0) return 0;
+  const parts = record.filePath.split("/");
+  const fileName = parts[parts.length - 1];
+  const named = INDEX_FILE.test(fileName) && parts.length > 1 ? parts[parts.length - 2] : fileName.replace(/\.[^.]*$/, "");
+  const words = identifierWords(named);
+  if (words.length === 0) return 0;
+  const terms = new Set(q.terms);
+  let hit = 0;
+  for (const w of words) if (hasWordOrVariant(terms, w)) hit++;
+  return hit / words.length;
+}
+
 const DECLARATION_WORDS =
   "(?:def|class|module|function|fn|func|struct|enum|trait|interface|type|impl|object|record|protocol|extension|namespace|macro_rules!|const|let|var|val|static)";
 

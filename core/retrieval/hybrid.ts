@@ -6,7 +6,7 @@ import type { ChunkRecord, ScoredId, SearchFilter, SearchResult, VectorStore } f
 import { rankCandidates, type RankCandidate, type RankOptions } from "./rank.js";
 
 /** What the ranking stage gets besides the candidates: how well each candidate's whole file matches. */
-export type RankEvidence = Pick<RankOptions, "fileScores">;
+export type RankEvidence = Pick<RankOptions, "fileScores" | "fileSizes">;
 import { fuseCandidates } from "./fusion.js";
 import { focusOnMember } from "./features.js";
 import { analyseQuery } from "./query-analysis.js";
@@ -92,7 +92,11 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
   await yieldToEventLoop(); // the read starts before the file scores below
   // File-level BM25 of the candidates' files (keyword evidence, so not for vectors-only), while
   // the store reads their records when the hits name their files (the keyword index's do).
-  const fileEvidence = (files: Iterable<string>): RankEvidence => (useKeyword ? { fileScores: keyword.fileScores(query, new Set(files)) } : {});
+  // File sizes describe the index, whatever the mode; file-level BM25 is keyword evidence.
+  const fileEvidence = (files: Iterable<string>): RankEvidence => {
+    const named = new Set(files);
+    return { fileSizes: keyword.fileSizes(named), ...(useKeyword ? { fileScores: keyword.fileScores(query, named) } : {}) };
+  };
   const hitFiles = input.rank ? filesOf(keywordHits, vectorHits) : null;
   const early = hitFiles ? fileEvidence(hitFiles) : null;
   const records = new Map((await reading).flat().map((r) => [r.id, r]));

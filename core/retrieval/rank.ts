@@ -15,6 +15,7 @@ import {
   isShortChunk,
   kindPrior,
   onlyReferencesIdentifier,
+  fileNameCoverage,
   pathTermCoverage,
   queryTermCoverage,
   symbolTermCoverage,
@@ -57,6 +58,8 @@ export const RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
   termCoverage: 0.1,
   /** Lift for all query words in the path (file name full, directories a quarter). */
   pathMatch: 1.0,
+  /** Lift for a file name made of the query's words (however many other words the query has), less for a big file. */
+  fileName: 0.3,
   /** Lift for declaring a named identifier. */
   definition: 0.5,
   /** Multiplier on a chunk that only references a named identifier in a symbol query. */
@@ -68,7 +71,7 @@ export const RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
   /** Multiplier on prose (Markdown sections...) unless the query asks for documentation. */
   prose: 0.7,
   /** Lift for the chunk's file by its aggregated evidence (relative to the best file). */
-  fileAggregation: 0.6,
+  fileAggregation: 0.5,
   /** How much each later chunk of a file counts towards the file's evidence. */
   fileAggregationDecay: 0.75,
   /** Lift for the chunk's file by how well the whole file matches the query's words (file-level BM25, relative to the best file). */
@@ -87,6 +90,7 @@ export interface RankWeights {
   symbolTerms: number;
   termCoverage: number;
   pathMatch: number;
+  fileName: number;
   definition: number;
   referencePenalty: number;
   chunkKind: number;
@@ -105,6 +109,8 @@ export interface RankOptions {
   features?: Partial<RankFeatureFlags>;
   /** File-level BM25 of the candidates' files (KeywordIndex.fileScores), for `fileMatch`. */
   fileScores?: ReadonlyMap<string, number>;
+  /** Each candidate file's length over the index's mean file (KeywordIndex.fileSizes), for `fileName`. */
+  fileSizes?: ReadonlyMap<string, number>;
   /** Other weights than the calibrated ones (calibration runs only). */
   weights?: Partial<RankWeights>;
 }
@@ -124,6 +130,20 @@ function ownLift(q: QueryAnalysis, c: RankCandidate, f: RankFeatureFlags, w: Ran
   if (f.definitions) lift += w.definition * definesIdentifier(q, r);
   if (f.chunkKind) lift += w.chunkKind * kindPrior(r);
   return lift;
+}
+
+/**
+ * A natural question's words naming the chunk's file (`configuration.zig` for "how is the
+ * configuration loaded and validated"): the small file named after the concept over the big
+ * central files that mention it throughout. The bigger the file against the index's mean, the less the name says
+ * (halved at twice the mean, a third at four times). A symbol query has its own name lifts.
+ */
+function nameLift(q: QueryAnalysis, record: ChunkRecord, w: RankWeights, fileSizes: ReadonlyMap<string, number> | undefined): number {
+  if (q.kind === "symbol" || w.fileName === 0) return 0;
+  const coverage = fileNameCoverage(q, record);
+  if (coverage === 0) return 0;
+  const size = fileSizes?.get(record.filePath) ?? 1;
+  return (w.fileName * coverage) / (1 + Math.max(0, Math.log2(size)));
 }
 
 /** Per file: best score plus decaying shares of the next ones, relative to the best file. */
@@ -165,7 +185,7 @@ export function rankCandidates(query: string, candidates: RankCandidate[], optio
   // `own`: what the chunk earns itself; `fileLift`: what its file earns (path words, evidence of
   // several chunks), shared by every chunk of the file.
   let scored = candidates.map((c, i) => {
-    const pathLift = f.pathMatch ? w.pathMatch * pathTermCoverage(q, c.record) : 0;
+    const pathLift = f.pathMatch ? w.pathMatch * pathTermCoverage(q, c.record) + nameLift(q, c.record, w, options.fileSizes) : 0;
     return { c, i, own: base[i] + ownLift(q, c, f, w), fileLift: pathLift, m: 1, s: 0 };
   });
   if (f.termCoverage && w.termCoverage > 0) {

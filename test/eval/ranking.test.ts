@@ -2,7 +2,7 @@
 // candidate it should, and switching the feature off removes the effect.
 import { describe, expect, it } from "vitest";
 import { analyseQuery } from "../../core/retrieval/query-analysis.js";
-import { classifyPath, definesIdentifier, exactSymbolMatch, pathTermCoverage, symbolTermCoverage } from "../../core/retrieval/features.js";
+import { classifyPath, definesIdentifier, exactSymbolMatch, fileNameCoverage, pathTermCoverage, symbolTermCoverage } from "../../core/retrieval/features.js";
 import { rankCandidates, type RankCandidate, type RankFeatureFlags } from "../../core/retrieval/rank.js";
 import type { ChunkRecord } from "../../core/types.js";
 
@@ -108,6 +108,18 @@ describe("features", () => {
     expect(pathTermCoverage(q, chunk({ filePath: "src/extract/query.rs" }))).toBe(0.25);
   });
 
+  it("file-name coverage: the share of the file name's words the question says", () => {
+    const q = analyseQuery("how is the configuration loaded and validated");
+    expect(fileNameCoverage(q, chunk({ filePath: "src/configuration.zig" }))).toBe(1);
+    expect(fileNameCoverage(q, chunk({ filePath: "src/config_loader.zig" }))).toBe(1);
+    expect(fileNameCoverage(q, chunk({ filePath: "src/Server.zig" }))).toBe(0);
+    expect(fileNameCoverage(analyseQuery("HTTP status validation"), chunk({ filePath: "lib/helpers/HttpStatusCode.js" }))).toBeCloseTo(2 / 3, 10);
+    expect(fileNameCoverage(analyseQuery("how zls provides workspace symbol search"), chunk({ filePath: "src/features/workspace_symbols.zig" }))).toBe(1);
+    // An index-like file goes by its folder; other folders count for nothing here.
+    expect(fileNameCoverage(analyseQuery("middleware layers"), chunk({ filePath: "src/middleware/mod.rs" }))).toBe(1);
+    expect(fileNameCoverage(analyseQuery("middleware layers"), chunk({ filePath: "src/middleware/map_request.rs" }))).toBe(0);
+  });
+
   it("recognises declarations in text even when the chunk has no symbol", () => {
     const q = analyseQuery("parse_url");
     expect(definesIdentifier(q, chunk({ filePath: "u.py", kind: "lines", content: "x = 1\ndef parse_url(url):\n    pass" }))).toBe(1);
@@ -178,6 +190,21 @@ describe("rankCandidates", () => {
     const input = [cand(other, 0.5), cand(target, 0.47)];
     expect(order(rankCandidates("retry backoff", input, { features: none }))).toEqual([other.id, target.id]);
     expect(order(rankCandidates("retry backoff", input, { features: only("pathMatch") }))).toEqual([target.id, other.id]);
+  });
+
+  it("lifts the file named after the question's concept, less the bigger it is against the index's mean file", () => {
+    const central = chunk({ filePath: "src/Server.zig" });
+    const named = chunk({ filePath: "src/configuration.zig" });
+    const input = [cand(central, 0.6), cand(named, 0.5)];
+    const q = "how is the configuration loaded and validated";
+    const weights = { pathMatch: 0, fileName: 0.3 };
+    expect(order(rankCandidates(q, input, { features: none }))).toEqual([central.id, named.id]);
+    expect(order(rankCandidates(q, input, { features: only("pathMatch"), weights }))).toEqual([named.id, central.id]);
+    // The same name on a file eight times the mean lifts a quarter as much: not enough here.
+    const big = new Map([[named.filePath, 8]]);
+    expect(order(rankCandidates(q, input, { features: only("pathMatch"), weights, fileSizes: big }))).toEqual([central.id, named.id]);
+    // A symbol query has lifts of its own for names.
+    expect(order(rankCandidates("Configuration", input, { features: only("pathMatch"), weights }))).toEqual([central.id, named.id]);
   });
 
   it("prefers declarations over prose at equal scores", () => {

@@ -152,6 +152,8 @@ type Ranker = (query: string, candidates: RankCandidate[], sizes: FileSizes | un
 
 /** File-level BM25 of each query's candidate files, per `b` (filescores command), keyed by query text. */
 let fileScoreTable: Record<string, Record<string, number[]>> | null = null;
+/** Each query's candidate files' lengths over the index's mean file (filescores command), keyed by query text. */
+let fileSizeTable: Record<string, Record<string, number>> | null = null;
 const FILE_B = [0, 0.3, 0.5, 0.75, 1];
 
 function rankerOf(weights: Partial<RankWeights>, features: Partial<RankFeatureFlags>, fileB?: number): Ranker {
@@ -159,7 +161,9 @@ function rankerOf(weights: Partial<RankWeights>, features: Partial<RankFeatureFl
   return (query, candidates) => {
     const table = bIndex >= 0 ? fileScoreTable?.[query] : undefined;
     const fileScores = table ? new Map(Object.entries(table).map(([p, v]) => [p, v[bIndex]])) : undefined;
-    return rankCandidates(query, candidates, { weights, features, fileScores });
+    const sizes = fileSizeTable?.[query];
+    const fileSizes = sizes ? new Map(Object.entries(sizes)) : undefined;
+    return rankCandidates(query, candidates, { weights, features, fileScores, fileSizes });
   };
 }
 
@@ -168,6 +172,7 @@ async function collectFileScores(): Promise<void> {
   const suffix = storeSuffix(config);
   const { semble, dev } = load();
   const out: Record<string, Record<string, number[]>> = {};
+  const sizes: Record<string, Record<string, number>> = {};
   const keywordIndexAt = (stateDir: string) => {
     const read = readManifest(stateDir);
     if (read.status !== "ok") throw new Error(`no manifest in ${stateDir}`);
@@ -181,6 +186,7 @@ async function collectFileScores(): Promise<void> {
       const files = [...new Set([...q.keyword, ...q.vector].map(([id]) => repo.records[id].filePath))];
       const per = FILE_B.map((b) => index.fileScores(q.query, files, b));
       out[q.query] = Object.fromEntries(files.map((f) => [f, per.map((m) => m.get(f) ?? 0)]));
+      sizes[q.query] = Object.fromEntries(index.fileSizes(files));
     }
   }
   for (const set of dev) {
@@ -190,9 +196,11 @@ async function collectFileScores(): Promise<void> {
       const files = [...new Set([...q.keyword, ...q.vector].map(([id]) => set.records[id].filePath))];
       const per = FILE_B.map((b) => index.fileScores(q.query.query, files, b));
       out[q.query.query] = Object.fromEntries(files.map((f) => [f, per.map((m) => m.get(f) ?? 0)]));
+      sizes[q.query.query] = Object.fromEntries(index.fileSizes(files));
     }
   }
   writeFileSync(join(dir, "filescores.json"), JSON.stringify(out));
+  writeFileSync(join(dir, "filesizes.json"), JSON.stringify(sizes));
 }
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
@@ -268,6 +276,7 @@ function load(): { semble: SembleRepo[]; dev: DevSet[] } {
   }
   const dev = JSON.parse(readFileSync(join(dir, "dev.json"), "utf8")) as DevSet[];
   if (existsSync(join(dir, "filescores.json"))) fileScoreTable = JSON.parse(readFileSync(join(dir, "filescores.json"), "utf8"));
+  if (existsSync(join(dir, "filesizes.json"))) fileSizeTable = JSON.parse(readFileSync(join(dir, "filesizes.json"), "utf8"));
   // Collected queries keep containsSymbolName only when the query file had it.
   return { semble: JSON.parse(readFileSync(join(dir, "semble.json"), "utf8")) as SembleRepo[], dev };
 }

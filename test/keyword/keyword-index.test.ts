@@ -252,4 +252,15 @@ describe("KeywordIndex file scores", () => {
     expect(index.fileScores("alpha", ["a.py", "b.py"]).has("b.py")).toBe(false);
     expect(index.fileScores("zeta", ["a.py"]).size).toBe(0);
   });
+
+  test("file sizes: each file's chunks over the mean file's, kept current as chunks come and go", () => {
+    const index = new KeywordIndex();
+    index.add([at("a1", "big.py", "one"), at("a2", "big.py", "two"), at("a3", "big.py", "three"), at("b", "small.py", "four")]);
+    // Four chunks in two files: two a file on average.
+    expect(Object.fromEntries(index.fileSizes(["big.py", "small.py", "unknown.py"]))).toEqual({ "big.py": 1.5, "small.py": 0.5 });
+    index.removeIds(["a1", "a2"]);
+    expect(Object.fromEntries(index.fileSizes(["big.py", "small.py"]))).toEqual({ "big.py": 1, "small.py": 1 });
+    index.add([at("c", "third.py", "five"), at("c2", "third.py", "six")]);
+    expect(index.fileSizes(["third.py"]).get("third.py")).toBeCloseTo(2 / (4 / 3), 10);
+  });
 });
