@@ -5,7 +5,7 @@ import { PACK_SEPARATOR } from "../chunking/pack.js";
 import type { ChunkRecord, ScoredId, SearchFilter, SearchResult, VectorStore } from "../types.js";
 import { rankCandidates, type RankCandidate, type RankOptions } from "./rank.js";
 
-/** What the ranking stage gets besides the candidates: how well each candidate's whole file matches. */
+/** What the ranking stage gets besides the candidates: how well each candidate's whole file matches, and how big it is. */
 export type RankEvidence = Pick<RankOptions, "fileScores" | "fileSizes">;
 import { fuseCandidates } from "./fusion.js";
 import { focusOnMember } from "./features.js";

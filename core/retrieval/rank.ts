@@ -11,11 +11,11 @@ import {
   classifyPath,
   definesIdentifier,
   exactSymbolMatch,
+  fileNameCoverage,
   isProse,
   isShortChunk,
   kindPrior,
   onlyReferencesIdentifier,
-  fileNameCoverage,
   pathTermCoverage,
   queryTermCoverage,
   symbolTermCoverage,
@@ -109,7 +109,7 @@ export interface RankOptions {
   features?: Partial<RankFeatureFlags>;
   /** File-level BM25 of the candidates' files (KeywordIndex.fileScores), for `fileMatch`. */
   fileScores?: ReadonlyMap<string, number>;
-  /** Each candidate file's length over the index's mean file (KeywordIndex.fileSizes), for `fileName`. */
+  /** Each candidate file's chunks over the index's mean file (KeywordIndex.fileSizes), for `fileName`. */
   fileSizes?: ReadonlyMap<string, number>;
   /** Other weights than the calibrated ones (calibration runs only). */
   weights?: Partial<RankWeights>;
@@ -135,8 +135,9 @@ function ownLift(q: QueryAnalysis, c: RankCandidate, f: RankFeatureFlags, w: Ran
 /**
  * A natural question's words naming the chunk's file (`configuration.zig` for "how is the
  * configuration loaded and validated"): the small file named after the concept over the big
- * central files that mention it throughout. The bigger the file against the index's mean, the less the name says
- * (halved at twice the mean, a third at four times). A symbol query has its own name lifts.
+ * central files that mention it throughout. The bigger the file against the index's mean, the
+ * less the name says (halved at twice the mean, a third at four times). A symbol query has name
+ * lifts of its own.
  */
 function nameLift(q: QueryAnalysis, record: ChunkRecord, w: RankWeights, fileSizes: ReadonlyMap<string, number> | undefined): number {
   if (q.kind === "symbol" || w.fileName === 0) return 0;
