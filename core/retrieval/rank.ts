@@ -31,12 +31,13 @@ export interface RankCandidate extends FusedScores {
  * The switchable parts of the stack (config `retrieval.rankFeatures`, ablations):
  * fusion (re-fuse keyword and vector scores normalised per query), symbolMatch (the query
  * names the chunk's symbol), symbolTerms (the query's words make up the symbol name),
- * termCoverage (the chunk contains every content word of the query),
- * pathMatch (query words in file or directory names), definitions (declarations over
- * references of a named identifier), chunkKind (declarations over loose code over prose),
- * fileAggregation (files with several matching chunks go up), fileMatch (files whose whole
- * text matches the query's words go up: file-level BM25, whatever the number of chunks), diversity (repeated chunks of
- * one file decay), demoteNonSource (tests, generated and vendored code go down unless asked).
+ * termCoverage (the chunk contains every content word of the query), pathMatch (query words in
+ * file or directory names, and a natural question's words naming the file), definitions
+ * (declarations over references of a named identifier), chunkKind (declarations over loose code
+ * over prose), fileAggregation (files with several matching chunks go up), fileMatch (files
+ * whose whole text matches the query's words go up: file-level BM25, whatever the number of
+ * chunks), diversity (repeated chunks of one file decay), demoteNonSource (tests, generated and
+ * vendored code go down unless asked).
  */
 export type RankFeatureFlags = RagConfig["retrieval"]["rankFeatures"];
 
