@@ -82,7 +82,10 @@ describe("damaged store files", () => {
     const { root, dataDir } = await indexed();
     const engine = await engineFor(root, keywordOnly);
     engines.push(engine);
-    const watcher = await engine.watch({ debounceMs: 50 });
+    // No pass of the watcher's own within the test (a late file event's): the search must be
+    // what finds the damage. A pass that found it first would be rebuilding, and the search
+    // would read the rebuild's fresh table. The rebuild the search starts does not wait for it.
+    const watcher = await engine.watch({ debounceMs: 60_000 });
     try {
       for (const f of dataFiles(dataDir)) truncateSync(f, Math.floor(statSync(f).size / 2));
       await expect(engine.search("damagedStoreFunction4")).rejects.toThrow(/damaged.*being rebuilt/);
