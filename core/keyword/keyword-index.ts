@@ -98,10 +98,8 @@ export class KeywordIndex {
   private kinds = new Interner();
   /** Every document's vector as 4-bit codes, by document number (vector search scans them). */
   private vectors = new VectorCodes();
-  /** Per-file lengths for fileScores(); dropped whenever documents come or go. */
-  private fileLens: { lens: Uint32Array; count: number } | null = null;
-  /** Per-file chunk counts for fileSizes(); dropped whenever documents come or go. */
-  private fileChunks: { counts: Uint32Array; files: number } | null = null;
+  /** Per-file lengths and chunk counts for fileScores() and fileSizes(); dropped whenever documents come or go. */
+  private fileLens: FileLengths | null = null;
   // Per-query scratch, reused so a query costs only the postings it touches.
   private scratch = new Float64Array(0);
   // Per-document term-frequency scratch (by term id), reused across add() calls.
@@ -120,7 +118,6 @@ export class KeywordIndex {
   /** Adds documents; a document whose id is already present replaces the old one. */
   add(docs: KeywordDoc[]): void {
     this.fileLens = null;
-    this.fileChunks = null;
     if (this.termIds === null && (docs.length > 256 || this.newTermIds.size > 20_000)) this.buildTermMap();
     // A few documents added to a loaded index (a keyword delta file) find the ids they replace
     // without a map of every id.
@@ -314,28 +311,13 @@ export class KeywordIndex {
   fileSizes(files: Iterable<string>): Map<string, number> {
     const out = new Map<string, number>();
     if (this.liveDocs === 0) return out;
-    const { counts, files: fileCount } = this.fileChunkCounts();
-    const mean = this.liveDocs / Math.max(1, fileCount);
+    const { chunks, chunkSum, count } = this.fileLengths();
+    const mean = chunkSum / Math.max(1, count);
     for (const f of files) {
       const p = this.paths.lookup(f);
-      if (p !== undefined && counts[p] > 0) out.set(f, counts[p] / mean);
+      if (p !== undefined && chunks[p] > 0) out.set(f, chunks[p] / mean);
     }
     return out;
-  }
-
-  /** How many live chunks each file has, and how many files have one; cached until the index changes. */
-  private fileChunkCounts(): { counts: Uint32Array; files: number } {
-    if (this.fileChunks && this.fileChunks.counts.length === this.paths.size) return this.fileChunks;
-    const counts = new Uint32Array(this.paths.size);
-    const { docIds, docPath } = this;
-    const allLive = this.noneRemoved;
-    let files = 0;
-    for (let d = 0; d < docIds.count; d++) {
-      if (!allLive && !docIds.isLive(d)) continue;
-      if (counts[docPath[d]]++ === 0) files++;
-    }
-    this.fileChunks = { counts, files };
-    return this.fileChunks;
   }
 
   /**
@@ -346,20 +328,22 @@ export class KeywordIndex {
     return this.liveDocs === this.docIds.count;
   }
 
-  /** Each file's length (the sum of its live chunks' lengths) and how many files have one; cached until the index changes. */
-  private fileLengths(): { lens: Uint32Array; count: number } {
+  /**
+   * Each file's length (the sum of its live chunks' lengths), its number of chunks, and how many
+   * files have one; one walk over the documents, cached until the index changes.
+   */
+  private fileLengths(): FileLengths {
     if (this.fileLens && this.fileLens.lens.length === this.paths.size) return this.fileLens;
     const lens = new Uint32Array(this.paths.size);
+    const chunks = new Uint32Array(this.paths.size);
     const { docIds, docPath, docLens } = this;
     const docs = docIds.count;
+    const live = this.noneRemoved ? null : docIds;
     let count = 0;
-    if (this.noneRemoved) {
-      for (let d = 0; d < docs; d += FILE_LENGTH_BLOCK) count += addFileLengths(lens, docPath, docLens, d, Math.min(docs, d + FILE_LENGTH_BLOCK));
-    } else {
-      for (let d = 0; d < docs; d++) if (docIds.isLive(d)) lens[docPath[d]] += docLens[d];
-      for (const l of lens) if (l > 0) count++;
-    }
-    this.fileLens = { lens, count };
+    for (let d = 0; d < docs; d += FILE_LENGTH_BLOCK) count += addFileLengths(lens, chunks, docPath, docLens, live, d, Math.min(docs, d + FILE_LENGTH_BLOCK));
+    let chunkSum = 0;
+    for (const c of chunks) chunkSum += c;
+    this.fileLens = { lens, chunks, chunkSum, count };
     return this.fileLens;
   }
 
@@ -681,7 +665,6 @@ export class KeywordIndex {
     const id = this.docIds.id(docNo);
     if (id === null) return;
     this.fileLens = null;
-    this.fileChunks = null;
     this.docIds.kill(docNo);
     this.idToDocMap?.delete(id);
     this.liveDocs--;
@@ -731,20 +714,30 @@ function checkDoc(doc: KeywordDoc): void {
 /** Documents per call of addFileLengths(). */
 const FILE_LENGTH_BLOCK = 4096;
 
+/** Per file of a keyword index: length, chunks, and how many files have any. */
+interface FileLengths {
+  lens: Uint32Array;
+  chunks: Uint32Array;
+  /** The sum of `chunks`. */
+  chunkSum: number;
+  count: number;
+}
+
 /**
- * Adds documents [from, to)'s lengths to their files' and returns how many files got their
- * first length. A function of its own, called block by block, so that V8 optimises it after a
- * few blocks: the same loop run once over 109k documents stayed in the interpreter (~9 ms of a
- * one-off search at 100k files).
+ * Adds documents [from, to)'s lengths and counts to their files' (only live ones, where `live`
+ * is given) and returns how many files got their first length. A function of its own, called
+ * block by block, so that V8 optimises it after a few blocks: the same loop run once over 109k
+ * documents stayed in the interpreter (~9 ms of a one-off search at 100k files).
  */
-function addFileLengths(lens: Uint32Array, docPath: DocColumn, docLens: DocColumn, from: number, to: number): number {
+function addFileLengths(lens: Uint32Array, chunks: Uint32Array, docPath: DocColumn, docLens: DocColumn, live: { isLive(doc: number): boolean } | null, from: number, to: number): number {
   let firsts = 0;
   for (let d = from; d < to; d++) {
     const len = docLens[d];
-    if (len === 0) continue;
+    if (len === 0 || (live !== null && !live.isLive(d))) continue;
     const p = docPath[d];
     if (lens[p] === 0) firsts++;
     lens[p] += len;
+    chunks[p]++;
   }
   return firsts;
 }
