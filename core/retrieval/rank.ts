@@ -186,8 +186,18 @@ export function rankCandidates(query: string, candidates: RankCandidate[], optio
   const base = f.fusion ? orderingScores(candidates, w.vectorShare) : candidates.map((c) => c.score);
   // `own`: what the chunk earns itself; `fileLift`: what its file earns (path words, evidence of
   // several chunks), shared by every chunk of the file.
+  // The path's lifts depend on the file alone: worked out once per file, not per chunk.
+  const pathLifts = new Map<string, number>();
+  const pathLiftOf = (record: ChunkRecord): number => {
+    let lift = pathLifts.get(record.filePath);
+    if (lift === undefined) {
+      lift = w.pathMatch * pathTermCoverage(q, record) + nameLift(q, record, w, options.fileSizes);
+      pathLifts.set(record.filePath, lift);
+    }
+    return lift;
+  };
   let scored = candidates.map((c, i) => {
-    const pathLift = f.pathMatch ? w.pathMatch * pathTermCoverage(q, c.record) + nameLift(q, c.record, w, options.fileSizes) : 0;
+    const pathLift = f.pathMatch ? pathLiftOf(c.record) : 0;
     return { c, i, own: base[i] + ownLift(q, c, f, w), fileLift: pathLift, m: 1, s: 0 };
   });
   if (f.termCoverage && w.termCoverage > 0) {
