@@ -4,6 +4,7 @@
 // prints one JSON line: peak RSS, and the warm queries' p50 and slowest ms.
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { p50 } from "./stats.mjs";
 
 const repoRoot = join(fileURLToPath(new URL(".", import.meta.url)), "..", "..");
 const args = JSON.parse(process.argv[2]);
@@ -23,8 +24,5 @@ for (const q of args.queries) {
   warm.push(performance.now() - t);
 }
 await engine.close();
-warm.sort((a, b) => a - b);
-process.stdout.write(
-  JSON.stringify({ peakRssMb: process.resourceUsage().maxRSS / 1024, p50Ms: warm[Math.floor(warm.length / 2)], maxMs: warm[warm.length - 1] }) + "\n",
-);
+process.stdout.write(JSON.stringify({ peakRssMb: process.resourceUsage().maxRSS / 1024, p50Ms: p50(warm), maxMs: Math.max(...warm) }) + "\n");
 process.exit(0);

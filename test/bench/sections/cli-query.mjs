@@ -9,10 +9,10 @@ import { execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { p50 } from "../stats.mjs";
 
 const RUNS = 11;
 const QUERIES = ["render the shadow map", "parse a gltf file", "camera frustum culling", "dispose geometry buffers", "quaternion from euler angles"];
-const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 function timed(args, env, cwd) {
   const t = performance.now();

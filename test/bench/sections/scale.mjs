@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { generateTree } from "../generate-tree.mjs";
+import { p50 } from "../stats.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 
@@ -25,7 +26,6 @@ const cli = join(here, "..", "..", "..", "dist", "cli.js");
 const reportRss = pathToFileURL(join(here, "..", "report-rss.mjs")).href;
 const QUERIES = ["retry a failed request", "parse the token stream", "where is the invoice total computed", "cache eviction", "handle a login session", "sortByScore", "export the metrics report"];
 const CLI_RUNS = 11;
-const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 /** The allocator settings the CLI starts its pass commands with (cli/relaunch.ts). */
 const { PASS_MALLOC_ENV } = await import(pathToFileURL(join(here, "..", "..", "..", "dist", "library.js")).href);
 

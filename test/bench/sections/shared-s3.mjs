@@ -9,10 +9,10 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startS3Server } from "../../fakes/s3-server.mjs";
+import { p50 } from "../stats.mjs";
 
 const QUERIES = ["render the shadow map", "parse a gltf file", "camera frustum culling", "dispose geometry buffers", "quaternion from euler angles"];
 const SEARCHES = 40;
-const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function timed(fn) {
   const t = performance.now();
