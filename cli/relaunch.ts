@@ -1,8 +1,8 @@
 // A command that may run big index passes (`index` of a new workspace, `--force`, `--watch`,
 // `mcp`) runs them in a child process started with the allocator settings of such a process
-// (PASS_MALLOC_ENV), because glibc reads them only when a process starts. This process stays as a thin launcher: it
-// hands its terminal and pipes to the child, forwards the signals a terminal does not deliver
-// to the child itself, and ends the way the child ended.
+// (PASS_MALLOC_ENV), because glibc reads them only when a process starts. This process stays
+// as a thin launcher: it hands its terminal and pipes to the child, forwards the signals a
+// terminal does not deliver to the child itself, and ends the way the child ended.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";

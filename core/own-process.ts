@@ -38,9 +38,9 @@ const PASS_V8_FLAGS = [
  * glibc reads them only when a process starts, so the CLI runs the commands that may make big
  * passes in a child that has them (cli/relaunch.ts). One arena for every thread: by default
  * each of a pass's ~18 threads (LanceDB's, onnxruntime's, Node's) allocates from an arena of
- * its own, up to 16 on two cores, and each keeps the memory its thread freed. Bench tree peak RSS 386-405 -> 346-353
- * MB (three passes each, interleaved), no slower (14.2-16.3 s against 14.9-16.1). A library's
- * host (OpenCode) keeps its own settings.
+ * its own, up to 16 on two cores, and each keeps the memory its thread freed. Bench tree peak
+ * RSS 386-405 -> 346-353 MB (three passes each, interleaved), no slower (14.2-16.3 s against
+ * 14.9-16.1). A library's host (OpenCode) keeps its own settings.
  */
 export const PASS_MALLOC_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: "1" };
 
