@@ -152,7 +152,7 @@ type Ranker = (query: string, candidates: RankCandidate[], sizes: FileSizes | un
 
 /** File-level BM25 of each query's candidate files, per `b` (filescores command), keyed by query text. */
 let fileScoreTable: Record<string, Record<string, number[]>> | null = null;
-/** Each query's candidate files' lengths over the index's mean file (filescores command), keyed by query text. */
+/** Each query's candidate files' chunks over the index's mean file (filescores command), keyed by query text. */
 let fileSizeTable: Record<string, Record<string, number>> | null = null;
 const FILE_B = [0, 0.3, 0.5, 0.75, 1];
 
