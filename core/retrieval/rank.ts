@@ -50,7 +50,7 @@ export const DEFAULT_RANK_FEATURES: Readonly<RankFeatureFlags> = Object.freeze({
  */
 export const RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
   /** Share of the per-query scaled vector score in the ordering base (fusion.ts; keyword: the rest). */
-  vectorShare: 0.4,
+  vectorShare: 0.5,
   /** Lift for an exact symbol match (on top of `definition`, which an exact match also earns). */
   symbolMatch: 0.2,
   /** Lift for full coverage of the symbol's words by the query. */
