@@ -4,6 +4,8 @@
 // (overall, by repo, by whether the query names its symbol) to compare with a suite run.
 //
 // Usage: node test/eval/docstring-baseline.mjs [--kit DIR] (default ../shared/eval)
+//        [--suite FILE] (only the code bases of that suite's docstring sets: dev-suite.json for
+//        the ten small ones, scale-suite.json for the large ones; default every one)
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,7 +23,11 @@ if (!existsSync(script)) {
 }
 
 const here = join(repoRoot, "test", "eval");
-const queries = parseQueryFile(readFileSync(join(here, "queries", "docstring.jsonl"), "utf8"), "docstring.jsonl").map((q) => ({ ...q, set: "docstring" }));
+const suiteAt = argv.indexOf("--suite");
+const suiteRepos = suiteAt >= 0 ? new Set((JSON.parse(readFileSync(resolve(argv[suiteAt + 1]), "utf8")).sets as Array<{ name: string; repo?: string }>).filter((s) => s.name === "docstring").map((s) => s.repo)) : null;
+const queries = parseQueryFile(readFileSync(join(here, "queries", "docstring.jsonl"), "utf8"), "docstring.jsonl")
+  .filter((q) => !suiteRepos || suiteRepos.has(q.repo))
+  .map((q) => ({ ...q, set: "docstring" }));
 const results = new Map<string, RetrievedSpan[]>();
 const work = mkdtempSync(join(tmpdir(), "rag-docstring-bm25-"));
 try {

@@ -22,7 +22,7 @@ const EXTENSIONS = {
 
 // Test, example and generated code is not what users ask about, and its comments often
 // copy the documented declaration's; keep queries on library code.
-const SKIP_PATH = /(^|\/)(tests?|spec|examples?|benches|docs?|debian|node_modules|dist|vendor|_cookbook|_tutorial|_derive)(\/|$)|_test\.go$|\.test\.[jt]s$|\.d\.ts$/;
+const SKIP_PATH = /(^|\/)(tests?|spec|examples?|benches|docs?|testdata|debian|node_modules|dist|vendor|_cookbook|_tutorial|_derive)(\/|$)|_test\.go$|\.test\.[jt]s$|\.d\.ts$/;
 
 function walk(root, dir = root, out = []) {
   for (const name of readdirSync(dir).sort()) {

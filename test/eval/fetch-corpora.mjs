@@ -79,7 +79,8 @@ export function fetchCorpus(corpus, { force = false } = {}) {
     const target = corpus.prefix ? join(repo, corpus.prefix) : repo;
     mkdirSync(target, { recursive: true });
     // dereference: Debian trees hold compatibility symlinks; the corpus must be plain files.
-    cpSync(join(out, corpus.root), target, { recursive: true, dereference: true });
+    // A link into another package (Django's bundled jQuery) points nowhere here: left out.
+    cpSync(join(out, corpus.root), target, { recursive: true, dereference: true, filter: (src) => existsSync(src) });
     for (const d of corpus.drop ?? []) rmSync(join(target, d), { recursive: true, force: true });
     const licence = join(out, corpus.licenceFile);
     if (existsSync(licence)) cpSync(licence, join(dir, "LICENCE.txt"));

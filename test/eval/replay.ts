@@ -1,11 +1,12 @@
 // Ranking experiments in seconds instead of minutes: the keyword and vector candidates of every
 // query of both dev benchmarks (semble-dev's 21 repositories at file level, the dev suite's
-// natural and docstring sets at chunk level) are collected once per index configuration, then
+// natural and docstring sets at chunk level, the large code bases' docstring sets apart as
+// `large`) are collected once per index configuration, then
 // the ranking stage of the working tree is replayed on them. Scores print side by side so a
 // change that wins one level and loses the other shows at once.
 //
 //   node test/eval/replay.mjs collect [--name N] [--overrides JSON]    candidates (re-uses the indexes)
-//   node test/eval/replay.mjs score   [--name N] [--weights JSON] [--features JSON]
+//   node test/eval/replay.mjs score   [--name N] [--weights JSON] [--features JSON] [--fileb B] [--modes hybrid,keyword,vector]
 //   node test/eval/replay.mjs cv      [--name N] --grid '{"weight":[a,b,c]}'
 //
 // `cv` picks each weight leave-one-repo-out on semble-dev (every repo is scored with the value
@@ -85,6 +86,16 @@ function storeSuffix(config: Record<string, unknown>): string {
   return Object.keys(config).length ? `-${createHash("sha1").update(JSON.stringify(config)).digest("hex").slice(0, 8)}` : "";
 }
 
+/** The large code bases' docstring sets (scale-suite.json), scored apart; none until they are fetched. */
+function scaleSets(): Array<ReturnType<typeof loadSets>[number] & { scale: true }> {
+  try {
+    return loadSets(parseEvalArgs(["--suite", join(repoRoot, "test", "eval", "scale-suite.json")])).map((s) => ({ ...s, scale: true as const }));
+  } catch (err) {
+    process.stderr.write(`replay: without the large code bases (${(err as Error).message}); fetch them: node test/eval/fetch-corpora.mjs\n`);
+    return [];
+  }
+}
+
 async function collect(): Promise<void> {
   const config = JSON.parse(opt("overrides", "{}")!) as Record<string, unknown>;
   const suffix = storeSuffix(config);
@@ -119,14 +130,14 @@ async function collect(): Promise<void> {
   writeFileSync(join(dir, "semble.json"), JSON.stringify(semble));
 
   const dev: DevSet[] = [];
-  for (const set of loadSets(parseEvalArgs(["--suite", join(repoRoot, "test", "eval", "dev-suite.json")]))) {
+  for (const set of [...loadSets(parseEvalArgs(["--suite", join(repoRoot, "test", "eval", "dev-suite.json")])), ...scaleSets()]) {
     const engine = await openEngine({
       root: set.root,
       logger: silentLogger,
       overrides: { ...config, vectorStore: { path: `.opencode/rag_db${suffix}` }, autoIndex: { enabled: false } },
     });
     const records = new Map<string, ChunkRecord>();
-    const out: DevSet = { set: set.name, repo: set.queries[0]?.repo ?? "", records: {}, queries: [] };
+    const out: DevSet = { set: "scale" in set ? "scale" : set.name, repo: set.queries[0]?.repo ?? "", records: {}, queries: [] };
     try {
       await engine.index();
       out.fileChunks = fileChunksOf(engine.stateDir);
@@ -155,6 +166,8 @@ let fileScoreTable: Record<string, Record<string, number[]>> | null = null;
 /** Each query's candidate files' chunks over the index's mean file (filescores command), keyed by query text. */
 let fileSizeTable: Record<string, Record<string, number>> | null = null;
 const FILE_B = [0, 0.3, 0.5, 0.75, 1];
+/** The file-level BM25 length normalisation the engine uses (KeywordIndex.fileScores' default). */
+const ENGINE_FILE_B = 0.75;
 
 function rankerOf(weights: Partial<RankWeights>, features: Partial<RankFeatureFlags>, fileB?: number): Ranker {
   const bIndex = fileB === undefined ? -1 : FILE_B.indexOf(fileB);
@@ -259,6 +272,11 @@ function scoreDev(sets: DevSet[], rank: Ranker, mode: Mode) {
         add("natural ndcg", s.ndcg10);
         continue;
       }
+      if (set.set === "scale") {
+        add("large strict", s.strictMrr10);
+        if (q.query.containsSymbolName === false) add("large unnamed strict", s.strictMrr10);
+        continue;
+      }
       add("docstring mrr", s.mrr10);
       add("docstring strict", s.strictMrr10);
       if (q.query.containsSymbolName === false) add("unnamed strict", s.strictMrr10);
@@ -290,7 +308,8 @@ function report(label: string, rank: Ranker, modes: Mode[]): void {
     const d = scoreDev(dev, rank, mode);
     console.log(
       `${label} ${mode.padEnd(7)} semble ${f3(s.overall)} (arch ${f3(s.byCategory.architecture)} sem ${f3(s.byCategory.semantic)} sym ${f3(s.byCategory.symbol)}) | ` +
-        `natural ${f3(d["natural ndcg"])} | docstring mrr ${f3(d["docstring mrr"])} strict ${f3(d["docstring strict"])} unnamed ${f3(d["unnamed strict"])} clean ${f3(d["clean strict"])} clean-unnamed ${f3(d["clean unnamed strict"])}`,
+        `natural ${f3(d["natural ndcg"])} | docstring mrr ${f3(d["docstring mrr"])} strict ${f3(d["docstring strict"])} unnamed ${f3(d["unnamed strict"])} clean ${f3(d["clean strict"])} clean-unnamed ${f3(d["clean unnamed strict"])}` +
+          ` | large strict ${f3(d["large strict"])} unnamed ${f3(d["large unnamed strict"])}`,
     );
     if (argv.includes("--repos")) console.log("  " + Object.entries(s.byRepo).map(([r, v]) => `${r} ${f3(v)}`).join("  "));
   }
@@ -310,7 +329,7 @@ function crossValidate(): void {
   const options = settings(grid);
   const rankerFor = (w: Record<string, number>) => {
     const { fileB, ...weights } = w;
-    return rankerOf(weights as Partial<RankWeights>, features, fileB);
+    return rankerOf(weights as Partial<RankWeights>, features, fileB ?? ENGINE_FILE_B);
   };
   const table = options.map((w) => scoreSemble(semble, rankerFor(w), "hybrid").byRepo);
   const repos = semble.map((r) => r.repo);
@@ -336,7 +355,9 @@ function crossValidate(): void {
   console.log(`out of fold ${f3(mean(Object.values(outOfFold)))}  (folds chose: ${[...counts].map(([p, n]) => `${p} ×${n}`).join(", ")})`);
   const chosen = inFold[0].w;
   const d = scoreDev(dev, rankerFor(chosen), "hybrid");
-  console.log(`dev suite at the in-fold best: natural ${f3(d["natural ndcg"])} strict ${f3(d["docstring strict"])} unnamed ${f3(d["unnamed strict"])} clean ${f3(d["clean strict"])}`);
+  console.log(
+    `dev suite at the in-fold best: natural ${f3(d["natural ndcg"])} strict ${f3(d["docstring strict"])} unnamed ${f3(d["unnamed strict"])} clean ${f3(d["clean strict"])} | large strict ${f3(d["large strict"])} unnamed ${f3(d["large unnamed strict"])}`,
+  );
 }
 
 const command = argv[0];
@@ -347,11 +368,11 @@ if (command === "collect") {
 } else if (command === "score") {
   const weights = JSON.parse(opt("weights", "{}")!) as Partial<RankWeights>;
   const features = JSON.parse(opt("features", "{}")!) as Partial<RankFeatureFlags>;
-  report(name, rankerOf(weights, features, opt("fileb") === undefined ? undefined : Number(opt("fileb"))), (opt("modes", "hybrid")!.split(",") as Mode[]));
+  report(name, rankerOf(weights, features, Number(opt("fileb", String(ENGINE_FILE_B)))), opt("modes", "hybrid")!.split(",") as Mode[]);
 } else if (command === "oracle") {
   // The per-query better of keyword-only and vectors-only against hybrid: what fusion leaves.
   const { semble } = load();
-  const rank = rankerOf({}, {});
+  const rank = rankerOf({}, {}, ENGINE_FILE_B);
   const byRepo: Record<string, { h: number[]; b: number[] }> = {};
   let worse = 0;
   for (const repo of semble) {
