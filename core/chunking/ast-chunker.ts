@@ -450,8 +450,9 @@ function mergeTiny(pieces: Piece[], lines: LineIndex, limits: Limits): Piece[] {
  * `packChars` (and the line limit): a file's small functions, a class's short methods. Every
  * per-chunk cost of an index (a vector, a keyword document, a row) is paid once per pack, and a
  * question about one of them is answered with its neighbours around it. The pack keeps the
- * largest member's kind and symbol; its context names every member after their parent's
- * chain, so each declaration can still be found by name.
+ * largest member's kind and symbol (the parent's, when it opens with the parent's own text);
+ * its context names every member after their parent's chain, so each declaration can still be
+ * found by name.
  */
 function packSiblings(pieces: Piece[], lines: LineIndex, limits: Limits): Piece[] {
   const budget = limits.packChars ?? 0;
@@ -489,12 +490,17 @@ function packSiblings(pieces: Piece[], lines: LineIndex, limits: Limits): Piece[
 const PACK_ANCHOR_EVERY = 8;
 
 function packOf(members: Piece[], lines: LineIndex): Piece {
-  let main = members[0];
-  for (const m of members) {
-    const better = m.unit !== main.unit ? m.unit : lines.chars(m.start, m.end) > lines.chars(main.start, main.end);
-    if (better) main = m;
-  }
   const group = members[0].group;
+  // A pack that opens with its parent's own text (a class's declaration and fields) declares
+  // the parent, as that text alone would: it keeps the parent's name, the members their labels.
+  const opensWithParent = !members[0].unit && members[0].symbol !== "" && members[0].context === group;
+  let main = members[0];
+  if (!opensWithParent) {
+    for (const m of members) {
+      const better = m.unit !== main.unit ? m.unit : lines.chars(m.start, m.end) > lines.chars(main.start, main.end);
+      if (better) main = m;
+    }
+  }
   const labels: string[] = [];
   for (const m of members) {
     const label = group && m.context.startsWith(`${group} > `) ? m.context.slice(group.length + 3) : m.context;

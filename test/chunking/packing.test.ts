@@ -70,6 +70,25 @@ describe("packing neighbouring declarations", () => {
   });
 });
 
+describe("a class whose head packs with its first methods", () => {
+  // A TypeScript class too big for one chunk: its declaration and fields (the head) and its
+  // short methods share packs, the head with the first of them.
+  const fields = Array.from({ length: 12 }, (_, i) => `  readonly field${i}: string // what field ${i} holds`).join("\n");
+  const methods = Array.from({ length: 30 }, (_, i) => `  applyStep${i}(input: number): number {\n    return input + ${i}\n  }`).join("\n\n");
+  const classSource = `export class KeywordContext implements Context {\n${fields}\n\n${methods}\n}\n`;
+
+  it("is named after the class, and its methods stay named in the context", async () => {
+    const chunks = await chunkFile("src/context.ts", classSource, options({ packChars: 2500 }));
+    const head = chunks.find((c) => c.startLine === 1)!;
+    expect(head.context, chunks.map((c) => `${c.startLine} ${c.kind} ${c.symbol} | ${c.context}`).join("\n")).toContain("; ");
+    expect(head).toMatchObject({ kind: "class", symbol: "KeywordContext" });
+    const record: ChunkRecord = { ...head, id: "x", contentHash: "h", description: "" };
+    expect(exactSymbolMatch(analyseQuery("KeywordContext"), record)).toBe(1);
+    expect(exactSymbolMatch(analyseQuery("applyStep0"), record)).toBe(1);
+    expect(keywordDocOf(record, "text").symbol.split(" ")).toEqual(expect.arrayContaining(["KeywordContext", "applyStep0"]));
+  });
+});
+
 describe("packs after an edit", () => {
   it("an inserted function re-packs only its neighbourhood: most packs keep their text (and so their vector)", async () => {
     const many = Array.from({ length: 80 }, (_, i) => small(`step_${i}_of_the_pipeline`)).join("\n");
