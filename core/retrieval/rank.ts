@@ -76,7 +76,7 @@ export const RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
   /** How much each later chunk of a file counts towards the file's evidence. */
   fileAggregationDecay: 0.75,
   /** Lift for the chunk's file by how well the whole file matches the query's words (file-level BM25, relative to the best file). */
-  fileMatch: 0.4,
+  fileMatch: 0.3,
   /** Multiplier per earlier chunk of the same file already ranked above. */
   diversity: 0.9,
   /** Share of its file's lifts (path, file evidence) a further chunk of an already ranked file keeps. */
