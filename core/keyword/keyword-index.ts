@@ -30,7 +30,9 @@ export interface KeywordDoc {
 
 /** BM25 saturation and length normalisation: the usual values, which suit code chunks well. */
 const K1 = 1.2;
-const B = 0.75;
+/** Also the default of `fileScores` (file-level BM25), which ranking uses as is. */
+export const BM25_B = 0.75;
+const B = BM25_B;
 /**
  * Field weights, folded into term frequency (a light BM25F): a term in the chunk's symbol
  * name counts as three occurrences, one in its file path as two. A query naming a function

@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseQueryFile, runQueries, summarise, type RetrievedSpan } from "../../core/eval/index.js";
+import { loadSets, parseEvalArgs } from "../../cli/commands/eval.js";
 
 const argv = process.argv.slice(2);
 const at = argv.indexOf("--kit");
@@ -24,10 +25,12 @@ if (!existsSync(script)) {
 
 const here = join(repoRoot, "test", "eval");
 const suiteAt = argv.indexOf("--suite");
-const suiteRepos = suiteAt >= 0 ? new Set((JSON.parse(readFileSync(resolve(argv[suiteAt + 1]), "utf8")).sets as Array<{ name: string; repo?: string }>).filter((s) => s.name === "docstring").map((s) => s.repo)) : null;
-const queries = parseQueryFile(readFileSync(join(here, "queries", "docstring.jsonl"), "utf8"), "docstring.jsonl")
-  .filter((q) => !suiteRepos || suiteRepos.has(q.repo))
-  .map((q) => ({ ...q, set: "docstring" }));
+const queries =
+  suiteAt >= 0
+    ? loadSets(parseEvalArgs(["--suite", argv[suiteAt + 1]]))
+        .filter((s) => s.name === "docstring")
+        .flatMap((s) => s.queries)
+    : parseQueryFile(readFileSync(join(here, "queries", "docstring.jsonl"), "utf8"), "docstring.jsonl").map((q) => ({ ...q, set: "docstring" }));
 const results = new Map<string, RetrievedSpan[]>();
 const work = mkdtempSync(join(tmpdir(), "rag-docstring-bm25-"));
 try {

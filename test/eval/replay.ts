@@ -25,6 +25,7 @@ import { KEYWORD_POOL, VECTOR_POOL } from "../../core/retrieval/hybrid.js";
 import { rankCandidates, type RankCandidate, type RankFeatureFlags, type RankWeights } from "../../core/retrieval/rank.js";
 import { entryChunkCount, readManifest } from "../../core/indexing/manifest.js";
 import { loadKeywordSnapshot } from "../../core/indexing/keyword-files.js";
+import { BM25_B } from "../../core/keyword/keyword-index.js";
 import type { ChunkRecord } from "../../core/types.js";
 import { candidatesOf, ndcgAt10, topTen, type CollectedRepo, type Mode } from "../../models/ranker/data.js";
 import { openSembleEngine } from "./semble-engine.js";
@@ -86,10 +87,10 @@ function storeSuffix(config: Record<string, unknown>): string {
   return Object.keys(config).length ? `-${createHash("sha1").update(JSON.stringify(config)).digest("hex").slice(0, 8)}` : "";
 }
 
-/** The large code bases' docstring sets (scale-suite.json), scored apart; none until they are fetched. */
-function scaleSets(): Array<ReturnType<typeof loadSets>[number] & { scale: true }> {
+/** The large code bases' docstring sets (scale-suite.json), named `scale` to be scored apart; none until fetched. */
+function scaleSets(): ReturnType<typeof loadSets> {
   try {
-    return loadSets(parseEvalArgs(["--suite", join(repoRoot, "test", "eval", "scale-suite.json")])).map((s) => ({ ...s, scale: true as const }));
+    return loadSets(parseEvalArgs(["--suite", join(repoRoot, "test", "eval", "scale-suite.json")])).map((s) => ({ ...s, name: "scale" }));
   } catch (err) {
     process.stderr.write(`replay: without the large code bases (${(err as Error).message}); fetch them: node test/eval/fetch-corpora.mjs\n`);
     return [];
@@ -137,7 +138,7 @@ async function collect(): Promise<void> {
       overrides: { ...config, vectorStore: { path: `.opencode/rag_db${suffix}` }, autoIndex: { enabled: false } },
     });
     const records = new Map<string, ChunkRecord>();
-    const out: DevSet = { set: "scale" in set ? "scale" : set.name, repo: set.queries[0]?.repo ?? "", records: {}, queries: [] };
+    const out: DevSet = { set: set.name, repo: set.queries[0]?.repo ?? "", records: {}, queries: [] };
     try {
       await engine.index();
       out.fileChunks = fileChunksOf(engine.stateDir);
@@ -166,8 +167,6 @@ let fileScoreTable: Record<string, Record<string, number[]>> | null = null;
 /** Each query's candidate files' chunks over the index's mean file (filescores command), keyed by query text. */
 let fileSizeTable: Record<string, Record<string, number>> | null = null;
 const FILE_B = [0, 0.3, 0.5, 0.75, 1];
-/** The file-level BM25 length normalisation the engine uses (KeywordIndex.fileScores' default). */
-const ENGINE_FILE_B = 0.75;
 
 function rankerOf(weights: Partial<RankWeights>, features: Partial<RankFeatureFlags>, fileB?: number): Ranker {
   const bIndex = fileB === undefined ? -1 : FILE_B.indexOf(fileB);
@@ -329,7 +328,7 @@ function crossValidate(): void {
   const options = settings(grid);
   const rankerFor = (w: Record<string, number>) => {
     const { fileB, ...weights } = w;
-    return rankerOf(weights as Partial<RankWeights>, features, fileB ?? ENGINE_FILE_B);
+    return rankerOf(weights as Partial<RankWeights>, features, fileB ?? BM25_B);
   };
   const table = options.map((w) => scoreSemble(semble, rankerFor(w), "hybrid").byRepo);
   const repos = semble.map((r) => r.repo);
@@ -368,11 +367,11 @@ if (command === "collect") {
 } else if (command === "score") {
   const weights = JSON.parse(opt("weights", "{}")!) as Partial<RankWeights>;
   const features = JSON.parse(opt("features", "{}")!) as Partial<RankFeatureFlags>;
-  report(name, rankerOf(weights, features, Number(opt("fileb", String(ENGINE_FILE_B)))), opt("modes", "hybrid")!.split(",") as Mode[]);
+  report(name, rankerOf(weights, features, Number(opt("fileb", String(BM25_B)))), opt("modes", "hybrid")!.split(",") as Mode[]);
 } else if (command === "oracle") {
   // The per-query better of keyword-only and vectors-only against hybrid: what fusion leaves.
   const { semble } = load();
-  const rank = rankerOf({}, {}, ENGINE_FILE_B);
+  const rank = rankerOf({}, {}, BM25_B);
   const byRepo: Record<string, { h: number[]; b: number[] }> = {};
   let worse = 0;
   for (const repo of semble) {
