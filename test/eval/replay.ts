@@ -8,6 +8,8 @@
 //   node test/eval/replay.mjs collect [--name N] [--overrides JSON]    candidates (re-uses the indexes)
 //   node test/eval/replay.mjs score   [--name N] [--weights JSON] [--features JSON] [--fileb B] [--modes hybrid,keyword,vector]
 //   node test/eval/replay.mjs cv      [--name N] --grid '{"weight":[a,b,c]}'
+//   node test/eval/replay.mjs oracle  [--name N] [--dump]    what fusion leaves: the per-query better source
+//   node test/eval/replay.mjs losses  [--name N]             where chunk-level misses go wrong (file or sibling)
 //
 // `cv` picks each weight leave-one-repo-out on semble-dev (every repo is scored with the value
 // the other 20 liked best) and prints the in-fold and out-of-fold means. Candidates live in
@@ -18,7 +20,7 @@ import { join, resolve } from "node:path";
 import { loadSets, parseEvalArgs } from "../../cli/commands/eval.js";
 import { openEngine } from "../../core/engine.js";
 import type { EvalQuery } from "../../core/eval/types.js";
-import { scoreQuery } from "../../core/eval/metrics.js";
+import { scoreQuery, spanCovers } from "../../core/eval/metrics.js";
 import { silentLogger } from "../../core/logging/index.js";
 import { fuseCandidates } from "../../core/retrieval/fusion.js";
 import { KEYWORD_POOL, VECTOR_POOL } from "../../core/retrieval/hybrid.js";
@@ -359,6 +361,44 @@ function crossValidate(): void {
   );
 }
 
+/**
+ * Docstring queries that do not name their symbol, per code base: how often the default puts
+ * the target first, and for the others whether the target's file came first (a sibling won),
+ * came 2nd–5th or later, or the target was never a candidate.
+ */
+function chunkLevelLosses(): void {
+  const { dev } = load();
+  const rank = rankerOf({}, {}, BM25_B);
+  for (const set of dev) {
+    if (set.set === "natural") continue;
+    const counts = { first: 0, top10: 0, below10: 0, notCandidate: 0, siblingWon: 0, file2to5: 0, fileLater: 0 };
+    let n = 0;
+    for (const q of set.queries) {
+      if (q.query.containsSymbolName !== false) continue;
+      n++;
+      const target = q.query.relevant[0];
+      const ranked = rank(q.query.query, devCandidates(set, q, "hybrid"), sizesOf(set.fileChunks)).sort((a, b) => b.score - a.score);
+      const at = topTen(ranked).findIndex((r) => spanCovers(r, target));
+      if (at === 0) {
+        counts.first++;
+        continue;
+      }
+      if (at > 0) counts.top10++;
+      else if (ranked.some((x) => spanCovers(x.record, target))) counts.below10++;
+      else counts.notCandidate++;
+      const fileAt = [...new Set(ranked.map((x) => x.record.filePath))].indexOf(target.filePath);
+      if (fileAt === 0) counts.siblingWon++;
+      else if (fileAt > 0 && fileAt < 5) counts.file2to5++;
+      else counts.fileLater++;
+    }
+    if (n === 0) continue;
+    console.log(
+      `${set.repo.padEnd(9)} ${String(n).padStart(3)} not naming it: first ${counts.first}, 2nd-10th ${counts.top10}, a candidate below 10 ${counts.below10}, no candidate ${counts.notCandidate}` +
+        ` | of the misses, the target's file first (a sibling won) ${counts.siblingWon}, 2nd-5th ${counts.file2to5}, later or absent ${counts.fileLater}`,
+    );
+  }
+}
+
 const command = argv[0];
 if (command === "collect") {
   await collect();
@@ -370,7 +410,7 @@ if (command === "collect") {
   report(name, rankerOf(weights, features, Number(opt("fileb", String(BM25_B)))), opt("modes", "hybrid")!.split(",") as Mode[]);
 } else if (command === "oracle") {
   // The per-query better of keyword-only and vectors-only against hybrid: what fusion leaves.
-  const { semble } = load();
+  const { semble, dev } = load();
   const rank = rankerOf({}, {}, BM25_B);
   const byRepo: Record<string, { h: number[]; b: number[] }> = {};
   let worse = 0;
@@ -391,7 +431,23 @@ if (command === "collect") {
     }
   }
   const m = (k: "h" | "b") => mean(Object.values(byRepo).map((r) => mean(r[k])));
-  console.log(`hybrid ${f3(m("h"))}  per-query better of keyword and vectors ${f3(m("b"))}  queries 0.2 or more below it: ${worse}`);
+  console.log(`semble-dev: hybrid ${f3(m("h"))}  per-query better of keyword and vectors ${f3(m("b"))}  queries 0.2 or more below it: ${worse}`);
+  // The same at chunk level (docstring sets, strict MRR@10), by set size and whether the query names its symbol.
+  const groups: Record<string, Array<{ h: number; k: number; v: number }>> = {};
+  for (const set of dev) {
+    if (set.set === "natural") continue;
+    for (const q of set.queries) {
+      const run = (mode: Mode) => scoreQuery(topTen(rank(q.query.query, devCandidates(set, q, mode), sizesOf(set.fileChunks)).sort((a, b) => b.score - a.score)), q.query.relevant).strictMrr10;
+      const group = `${set.set === "scale" ? "large" : "small"} sets, ${q.query.containsSymbolName === false ? "not naming" : "naming"} the symbol`;
+      (groups[group] ??= []).push({ h: run("hybrid"), k: run("keyword"), v: run("vector") });
+    }
+  }
+  for (const [group, rows] of Object.entries(groups)) {
+    const avg = (f: (r: { h: number; k: number; v: number }) => number) => f3(mean(rows.map(f)));
+    console.log(`${group} (${rows.length}): hybrid ${avg((r) => r.h)}  keyword ${avg((r) => r.k)}  vectors ${avg((r) => r.v)}  per-query better of the two ${avg((r) => Math.max(r.k, r.v))}`);
+  }
+} else if (command === "losses") {
+  chunkLevelLosses();
 } else if (command === "cv") {
   crossValidate();
 } else {
