@@ -7,7 +7,7 @@
 //        [--suite FILE] (only the code bases of that suite's docstring sets: dev-suite.json for
 //        the ten small ones, scale-suite.json for the large ones; default every one)
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseQueryFile, runQueries, summarise, type RetrievedSpan } from "../../core/eval/index.js";
@@ -40,7 +40,13 @@ try {
     const qFile = join(work, `${repo}.jsonl`);
     const out = join(work, `${repo}-results.jsonl`);
     writeFileSync(qFile, queries.filter((q) => q.repo === repo).map((q) => JSON.stringify({ id: q.id, query: q.query })).join("\n") + "\n");
-    execFileSync("python3", [script, corpus, qFile, out, "--topk", "10"], { stdio: ["ignore", "ignore", "inherit"] });
+    // The kit indexes every text file under the folder it is given, and the corpus also holds
+    // this project's own index and log (`.opencode`, written by eval runs, the queries among
+    // them): BM25 gets a copy without it, so the floor does not move with past runs.
+    const sources = join(work, repo);
+    cpSync(corpus, sources, { recursive: true, filter: (from) => from !== join(corpus, ".opencode") });
+    execFileSync("python3", [script, sources, qFile, out, "--topk", "10"], { stdio: ["ignore", "ignore", "inherit"] });
+    rmSync(sources, { recursive: true, force: true });
     for (const line of readFileSync(out, "utf8").split("\n")) {
       if (!line.trim()) continue;
       const r = JSON.parse(line) as { id: string; results: RetrievedSpan[] };
