@@ -260,6 +260,11 @@ function devCandidates(set: DevSet, q: DevQuery, mode: Mode): RankCandidate[] {
   return [...fused].map(([id, f]) => ({ record: set.records[id], ...f }));
 }
 
+/** One dev query ranked by `rank` in `mode`, best first (`sizes`: sizesOf(set.fileChunks), worked out once per set). */
+function rankDev(rank: Ranker, set: DevSet, q: DevQuery, mode: Mode, sizes: FileSizes | undefined): RankCandidate[] {
+  return rank(q.query.query, devCandidates(set, q, mode), sizes).sort((a, b) => b.score - a.score);
+}
+
 /** The dev suite: natural NDCG@10; docstring MRR@10, lenient and strict, split as the issue tracker asks. */
 function scoreDev(sets: DevSet[], rank: Ranker, mode: Mode) {
   const groups: Record<string, number[]> = {};
@@ -267,7 +272,7 @@ function scoreDev(sets: DevSet[], rank: Ranker, mode: Mode) {
   for (const set of sets) {
     const sizes = sizesOf(set.fileChunks);
     for (const q of set.queries) {
-      const ranked = rank(q.query.query, devCandidates(set, q, mode), sizes).sort((a, b) => b.score - a.score);
+      const ranked = rankDev(rank, set, q, mode, sizes);
       const s = scoreQuery(topTen(ranked), q.query.relevant);
       if (set.set === "natural") {
         add("natural ndcg", s.ndcg10);
@@ -372,12 +377,13 @@ function chunkLevelLosses(): void {
   for (const set of dev) {
     if (set.set === "natural") continue;
     const counts = { first: 0, top10: 0, below10: 0, notCandidate: 0, siblingWon: 0, file2to5: 0, fileLater: 0 };
+    const sizes = sizesOf(set.fileChunks);
     let n = 0;
     for (const q of set.queries) {
       if (q.query.containsSymbolName !== false) continue;
       n++;
       const target = q.query.relevant[0];
-      const ranked = rank(q.query.query, devCandidates(set, q, "hybrid"), sizesOf(set.fileChunks)).sort((a, b) => b.score - a.score);
+      const ranked = rankDev(rank, set, q, "hybrid", sizes);
       const at = topTen(ranked).findIndex((r) => spanCovers(r, target));
       if (at === 0) {
         counts.first++;
@@ -436,8 +442,9 @@ if (command === "collect") {
   const groups: Record<string, Array<{ h: number; k: number; v: number }>> = {};
   for (const set of dev) {
     if (set.set === "natural") continue;
+    const sizes = sizesOf(set.fileChunks);
     for (const q of set.queries) {
-      const run = (mode: Mode) => scoreQuery(topTen(rank(q.query.query, devCandidates(set, q, mode), sizesOf(set.fileChunks)).sort((a, b) => b.score - a.score)), q.query.relevant).strictMrr10;
+      const run = (mode: Mode) => scoreQuery(topTen(rankDev(rank, set, q, mode, sizes)), q.query.relevant).strictMrr10;
       const group = `${set.set === "scale" ? "large" : "small"} sets, ${q.query.containsSymbolName === false ? "not naming" : "naming"} the symbol`;
       (groups[group] ??= []).push({ h: run("hybrid"), k: run("keyword"), v: run("vector") });
     }
