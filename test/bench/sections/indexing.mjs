@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { cpSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { bundleAndImport } from "../../eval/bundle-and-import.mjs";
 
 /** Queries a user might type: identifiers and plain-language questions about the corpus. */
 const QUERIES = [
@@ -97,7 +98,11 @@ async function measure({ lib, corpusRoot, stateDir, log, embed }) {
       const cpu = process.cpuUsage(cpuBefore);
       const cpuSecs = (cpu.user + cpu.system) / 1e6;
       const status = await engine.status();
-      const manifest = JSON.parse(readFileSync(join(engine.stateDir, "manifest.json"), "utf8"));
+      // The manifest keeps its per-file table apart (a binary file): read it as the engine does.
+      const { readManifest } = await bundleAndImport("core/indexing/manifest.ts", "bench-manifest.mjs");
+      const read = readManifest(engine.stateDir);
+      if (read.status !== "ok") throw new Error(`the index's manifest cannot be read (${read.status}${read.reason ? `: ${read.reason}` : ""})`);
+      const manifest = read.manifest;
       const paths = Object.keys(manifest.files);
 
       // Floor: read + sha1 of every indexed file, once.
