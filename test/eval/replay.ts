@@ -7,12 +7,14 @@
 //
 //   node test/eval/replay.mjs collect [--name N] [--overrides JSON]    candidates (re-uses the indexes)
 //   node test/eval/replay.mjs score   [--name N] [--weights JSON] [--features JSON] [--fileb B] [--modes hybrid,keyword,vector]
-//   node test/eval/replay.mjs cv      [--name N] --grid '{"weight":[a,b,c]}'
+//   node test/eval/replay.mjs cv      [--name N] --grid '{"weight":[a,b,c]}' [--chunk-level]
 //   node test/eval/replay.mjs oracle  [--name N] [--dump]    what fusion leaves: the per-query better source
 //   node test/eval/replay.mjs losses  [--name N]             where chunk-level misses go wrong (file or sibling)
 //
 // `cv` picks each weight leave-one-repo-out on semble-dev (every repo is scored with the value
-// the other 20 liked best) and prints the in-fold and out-of-fold means. Candidates live in
+// the other 20 liked best) and prints the in-fold and out-of-fold means; with `--chunk-level`
+// the docstring code bases are units too, and their strict MRR@10 picks among the settings that
+// keep semble-dev at least where the shipped weights (or `--bar JSON`'s) have it. Candidates live in
 // test/.cache/replay/<name>/. Replay re-fuses and re-ranks exactly as hybrid.ts does.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -328,39 +330,91 @@ function settings(grid: Record<string, number[]>): Array<Record<string, number>>
   return out;
 }
 
+/** Strict MRR@10 of every docstring query (small and large sets), by code base, in `mode`. */
+function docstringScores(sets: DevSet[], rank: Ranker): Map<string, Array<{ large: boolean; unnamed: boolean; strict: number }>> {
+  const out = new Map<string, Array<{ large: boolean; unnamed: boolean; strict: number }>>();
+  for (const set of sets) {
+    if (set.set === "natural") continue;
+    const sizes = sizesOf(set.fileChunks);
+    const rows = set.queries.map((q) => ({
+      large: set.set === "scale",
+      unnamed: q.query.containsSymbolName === false,
+      strict: scoreQuery(topTen(rankDev(rank, set, q, "hybrid", sizes)), q.query.relevant).strictMrr10,
+    }));
+    out.set(`${set.set}/${set.repo}`, rows);
+  }
+  return out;
+}
+
+/**
+ * Leave one unit out: a semble-dev repository, or with `--chunk-level` also a docstring code
+ * base. Each held-out unit is scored with the setting the others liked best: by semble-dev's mean
+ * NDCG@10 over repos; with `--chunk-level`, by the docstring sets' mean strict MRR@10 over code
+ * bases among the settings not below the shipped weights on semble-dev (one level may not win by
+ * losing the other).
+ */
 function crossValidate(): void {
   const grid = JSON.parse(opt("grid", "{}")!) as Record<string, number[]>;
   const features = JSON.parse(opt("features", "{}")!) as Partial<RankFeatureFlags>;
+  const chunkLevel = argv.includes("--chunk-level");
   const { semble, dev } = load();
   const options = settings(grid);
   const rankerFor = (w: Record<string, number>) => {
     const { fileB, ...weights } = w;
     return rankerOf(weights as Partial<RankWeights>, features, fileB ?? BM25_B);
   };
-  const table = options.map((w) => scoreSemble(semble, rankerFor(w), "hybrid").byRepo);
+  const sembleTable = options.map((w) => scoreSemble(semble, rankerFor(w), "hybrid").byRepo);
+  const docTable = chunkLevel ? options.map((w) => docstringScores(dev, rankerFor(w))) : [];
   const repos = semble.map((r) => r.repo);
-  const outOfFold: Record<string, number> = {};
-  const picks: string[] = [];
-  for (const held of repos) {
+  const bases = chunkLevel ? [...docTable[0].keys()] : [];
+  // With the chunk level, the shipped weights are the bar: a setting below them on semble-dev's
+  // repos of the fold is out, and among the rest the docstring sets decide.
+  const shipped = scoreSemble(semble, rankerFor(JSON.parse(opt("bar", "{}")!)), "hybrid").byRepo;
+  const objective = (i: number, held: string): number => {
+    const sembleOf = (t: Record<string, number>) => mean(repos.filter((r) => r !== held).map((r) => t[r]));
+    const s = sembleOf(sembleTable[i]);
+    if (!chunkLevel) return s;
+    if (s < sembleOf(shipped) - 1e-9) return -Infinity;
+    return mean(bases.filter((b) => b !== held).map((b) => mean(docTable[i].get(b)!.map((x) => x.strict))));
+  };
+  const pick = (held: string): number => {
     let best = 0;
-    let bestScore = -1;
+    let bestScore = -Infinity;
     options.forEach((_, i) => {
-      const s = mean(repos.filter((r) => r !== held).map((r) => table[i][r]));
+      const s = objective(i, held);
       if (s > bestScore + 1e-12) {
         bestScore = s;
         best = i;
       }
     });
-    outOfFold[held] = table[best][held];
-    picks.push(JSON.stringify(options[best]));
+    return best;
+  };
+  const picks: string[] = [];
+  const sembleOut = repos.map((r) => {
+    const i = pick(r);
+    picks.push(JSON.stringify(options[i]));
+    return sembleTable[i][r];
+  });
+  const docOut = bases.flatMap((b) => {
+    const i = pick(b);
+    picks.push(JSON.stringify(options[i]));
+    return docTable[i].get(b)!;
+  });
+  const inFold = options.map((w, i) => ({ w, i, s: objective(i, "") })).sort((a, b) => b.s - a.s);
+  const chunkGroups = (rows: Array<{ large: boolean; unnamed: boolean; strict: number }>) => {
+    const g = (f: (x: (typeof rows)[number]) => boolean) => f3(mean(rows.filter(f).map((x) => x.strict)));
+    return `small strict ${g((x) => !x.large)} unnamed ${g((x) => !x.large && x.unnamed)} | large strict ${g((x) => x.large)} unnamed ${g((x) => x.large && x.unnamed)}`;
+  };
+  for (const x of inFold.slice(0, 8)) {
+    const chunk = chunkLevel ? ` | ${chunkGroups([...docTable[x.i].values()].flat())}` : "";
+    console.log(`in fold ${f3(x.s)}  semble ${f3(mean(repos.map((r) => sembleTable[x.i][r])))}${chunk}  ${JSON.stringify(x.w)}`);
   }
-  const inFold = options.map((w, i) => ({ w, s: mean(repos.map((r) => table[i][r])) })).sort((a, b) => b.s - a.s);
-  for (const x of inFold.slice(0, 8)) console.log(`in fold ${f3(x.s)}  ${JSON.stringify(x.w)}`);
   const counts = new Map<string, number>();
   for (const p of picks) counts.set(p, (counts.get(p) ?? 0) + 1);
-  console.log(`out of fold ${f3(mean(Object.values(outOfFold)))}  (folds chose: ${[...counts].map(([p, n]) => `${p} ×${n}`).join(", ")})`);
-  const chosen = inFold[0].w;
-  const d = scoreDev(dev, rankerFor(chosen), "hybrid");
+  const chunkOut = chunkLevel ? ` | ${chunkGroups(docOut)}` : "";
+  console.log(`out of fold: semble ${f3(mean(sembleOut))}${chunkOut}  (folds chose: ${[...counts].map(([p, n]) => `${p} ×${n}`).join(", ")})`);
+  if (chunkLevel) return;
+  const d = scoreDev(dev, rankerFor(inFold[0].w), "hybrid");
   console.log(
     `dev suite at the in-fold best: natural ${f3(d["natural ndcg"])} strict ${f3(d["docstring strict"])} unnamed ${f3(d["unnamed strict"])} clean ${f3(d["clean strict"])} | large strict ${f3(d["large strict"])} unnamed ${f3(d["large unnamed strict"])}`,
   );
