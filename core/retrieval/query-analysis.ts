@@ -28,6 +28,10 @@ export interface QueryAnalysis {
   wantsTests: boolean;
   /** The query asks for documentation (then prose is not demoted). */
   wantsDocs: boolean;
+  /** Words as typed (split on white space). */
+  wordCount: number;
+  /** Phrased as a question ("how are routes registered", "… registered?") rather than a statement. */
+  asksQuestion: boolean;
 }
 
 /** Question and filler words: they say how the user asks, not what they look for. */
@@ -39,6 +43,11 @@ const STOPWORDS = new Set(
     "some such more most other than too very just also only so up down out off again once get gets got make makes made use uses used using " +
     "find finds found show shows code implementation implemented implement happen happens handled handle handles place part thing way ways"
   ).split(" "),
+);
+
+/** Words that open a question: a question asks about a topic, where a statement may describe one unit. */
+const QUESTION_OPENERS = new Set(
+  "how what where which why when who whom whose is are was were does do did can could should would will has have".split(" "),
 );
 
 const DOC_WORDS = new Set(["doc", "docs", "documentation", "documented", "readme", "guide", "tutorial", "changelog"]);
@@ -128,5 +137,7 @@ export function analyseQuery(query: string): QueryAnalysis {
     terms: contentTerms(raw),
     wantsTests: lowerWords.some((w) => TEST_WORDS.has(w)),
     wantsDocs: lowerWords.some((w) => DOC_WORDS.has(w)),
+    wordCount: words.length,
+    asksQuestion: raw.endsWith("?") || QUESTION_OPENERS.has(lowerWords[0] ?? ""),
   };
 }

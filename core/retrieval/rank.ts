@@ -81,6 +81,14 @@ export const RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
   diversity: 0.9,
   /** Share of its file's lifts (path, file evidence) a further chunk of an already ranked file keeps. */
   repeatFileLift: 0.5,
+  /**
+   * A statement (not a question) of at least this many words describes one unit ("Return the
+   * number of dimensions of this coordinate sequence, two or three"): its own text must answer,
+   * so summed file evidence is off for it and `descriptionTermCoverage` replaces `termCoverage`.
+   */
+  descriptionWords: 10,
+  /** Lift for a chunk containing every content word of a unit's description. */
+  descriptionTermCoverage: 0.2,
   /** Multipliers by path class when the query does not ask for tests. */
   demote: { test: 0.4, generated: 0.6, vendored: 0.6, example: 0.5, source: 1 },
 });
@@ -102,6 +110,8 @@ export interface RankWeights {
   fileMatch: number;
   diversity: number;
   repeatFileLift: number;
+  descriptionWords: number;
+  descriptionTermCoverage: number;
   demote: Record<PathClass, number>;
 }
 
@@ -182,6 +192,10 @@ export function rankCandidates(query: string, candidates: RankCandidate[], optio
   const f: RankFeatureFlags = { ...DEFAULT_RANK_FEATURES, ...options.features };
   const q = analyseQuery(query);
   const w: RankWeights = { ...RANK_WEIGHTS, ...options.weights };
+  // A description of one unit is answered by that unit's own text; a file that touches many of
+  // its words across many chunks is no better for it (summed evidence favours big files).
+  const describesUnit = q.kind === "natural" && !q.asksQuestion && q.wordCount >= w.descriptionWords;
+  const termCoverage = describesUnit ? w.descriptionTermCoverage : w.termCoverage;
 
   const base = f.fusion ? orderingScores(candidates, w.vectorShare) : candidates.map((c) => c.score);
   // `own`: what the chunk earns itself; `fileLift`: what its file earns (path words, evidence of
@@ -200,18 +214,18 @@ export function rankCandidates(query: string, candidates: RankCandidate[], optio
     const pathLift = f.pathMatch ? pathLiftOf(c.record) : 0;
     return { c, i, own: base[i] + ownLift(q, c, f, w), fileLift: pathLift, m: 1, s: 0 };
   });
-  if (f.termCoverage && w.termCoverage > 0) {
+  if (f.termCoverage && termCoverage > 0) {
     // Reading every word of a chunk is the costliest feature: only the candidates that can
     // still reach the top get it (a lift of at most `termCoverage` cannot climb further).
     const top = [...scored].sort((a, b) => b.own + b.fileLift - (a.own + a.fileLift)).slice(0, TERM_COVERAGE_CANDIDATES);
-    for (const x of top) x.own += w.termCoverage * queryTermCoverage(q, x.c.record);
+    for (const x of top) x.own += termCoverage * queryTermCoverage(q, x.c.record);
   }
   if (f.fileMatch && options.fileScores && w.fileMatch > 0) {
     let best = 0;
     for (const v of options.fileScores.values()) best = Math.max(best, v);
     if (best > 0) for (const x of scored) x.fileLift += (w.fileMatch * (options.fileScores.get(x.c.record.filePath) ?? 0)) / best;
   }
-  if (f.fileAggregation) {
+  if (f.fileAggregation && !describesUnit) {
     const evidence = fileEvidence(scored.map((x) => ({ c: x.c, s: x.own + x.fileLift })), w.fileAggregationDecay);
     scored = scored.map((x) => ({ ...x, fileLift: x.fileLift + w.fileAggregation * (evidence.get(x.c.record.filePath) ?? 0) }));
   }

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { analyseQuery } from "../../core/retrieval/query-analysis.js";
 import { classifyPath, definesIdentifier, exactSymbolMatch, fileNameCoverage, pathTermCoverage, symbolTermCoverage } from "../../core/retrieval/features.js";
-import { rankCandidates, type RankCandidate, type RankFeatureFlags } from "../../core/retrieval/rank.js";
+import { rankCandidates, type RankCandidate, type RankFeatureFlags, type RankWeights } from "../../core/retrieval/rank.js";
 import type { ChunkRecord } from "../../core/types.js";
 
 let nextId = 0;
@@ -70,6 +70,15 @@ describe("query analysis", () => {
     expect(analyseQuery("where is the plugin API documented").wantsDocs).toBe(true);
     expect(analyseQuery("readme install steps").wantsDocs).toBe(true);
     expect(analyseQuery("how are plugins loaded").wantsDocs).toBe(false);
+  });
+
+  it("tells a question from a statement", () => {
+    expect(analyseQuery("how are routes registered").asksQuestion).toBe(true);
+    expect(analyseQuery("Does the pool retry on timeouts").asksQuestion).toBe(true);
+    expect(analyseQuery("routes registered with the router?").asksQuestion).toBe(true);
+    const statement = analyseQuery("Return the number of dimensions of this coordinate sequence.");
+    expect(statement.asksQuestion).toBe(false);
+    expect(statement.wordCount).toBe(9);
   });
 
   it("notices when tests are asked for", () => {
@@ -240,6 +249,32 @@ describe("rankCandidates", () => {
     const input = [cand(b, 0.5), cand(a1, 0.48), cand(a2, 0.45)];
     expect(order(rankCandidates("anything here", input, { features: only("fileAggregation"), weights: { fileAggregation: 0.2 } }))[0]).toBe(a1.id);
     expect(order(rankCandidates("anything here", input, { features: none }))[0]).toBe(b.id);
+  });
+
+  it("does not lift a unit's description by its file's summed evidence", () => {
+    // A big file touching the description's words in many chunks, and the small function that does it.
+    const big = [0.48, 0.47, 0.46, 0.45].map((s, i) => cand(chunk({ filePath: "geometry.py", startLine: i * 40 + 1, endLine: i * 40 + 30 }), s));
+    const target = cand(chunk({ filePath: "coordseq.py" }), 0.49);
+    const features = { ...only("fileAggregation"), termCoverage: true };
+    const weights: Partial<RankWeights> = { fileAggregation: 0.2, termCoverage: 0, descriptionTermCoverage: 0 };
+    const topFile = (q: string, w = weights) => rankCandidates(q, [...big, target], { features, weights: w })[0].record.filePath;
+    const description = "Return the number of dimensions of this coordinate sequence: two or three";
+    expect(topFile(description)).toBe("coordseq.py");
+    // A question about the topic, or a short phrase, keeps the file's evidence.
+    expect(topFile("how are the dimensions of coordinate sequences counted here")).toBe("geometry.py");
+    expect(topFile("coordinate sequence dimensions")).toBe("geometry.py");
+    // The length from which a statement describes one unit is a weight.
+    expect(topFile(description, { ...weights, descriptionWords: 20 })).toBe("geometry.py");
+  });
+
+  it("weighs a description's words found in the chunk by their own weight", () => {
+    const oneWord = chunk({ filePath: "a.py", content: "def size(self): return len(self._items)" });
+    const all = chunk({ filePath: "b.py", content: "def hasz(self): # number of dimensions of the coordinate sequence\n    return self._dims == 3" });
+    const input = [cand(oneWord, 0.5), cand(all, 0.45)];
+    const description = "Return the number of dimensions of this coordinate sequence: two or three";
+    const features = only("termCoverage");
+    expect(order(rankCandidates(description, input, { features, weights: { termCoverage: 0.5, descriptionTermCoverage: 0 } }))).toEqual([oneWord.id, all.id]);
+    expect(order(rankCandidates(description, input, { features, weights: { termCoverage: 0, descriptionTermCoverage: 0.5 } }))).toEqual([all.id, oneWord.id]);
   });
 
   it("keeps one file from filling the top of the list", () => {
