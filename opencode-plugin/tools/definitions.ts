@@ -3,6 +3,7 @@
 // to their protocol, so both answer with the same text, limits and error lines.
 import { z } from "zod";
 import type { RagConfig } from "../../core/config/defaults.js";
+import { RANK_WEIGHTS } from "../../core/retrieval/rank.js";
 import type { RagWorkspace } from "../workspace.js";
 import { formatCount } from "../format.js";
 import { DescribeImageSchema, describeImageArgs, runDescribeImage } from "./describe-image.js";
@@ -72,7 +73,8 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
   define({
     name: "search_semantic",
     description:
-      "Semantic + keyword search over this workspace's index. Finds code, docs and images by meaning; returns path, line range, score, language and a preview per hit. Use narrow, specific queries.",
+      "Semantic + keyword search over this workspace's index. Finds code, docs and images by meaning; returns path, line range, score, language and a preview per hit. Use narrow, specific queries: " +
+      `a question finds the files about a topic ("where are sessions expired?"); a sentence of ${RANK_WEIGHTS.descriptionWords} words or more saying what one function does finds that function ("remove the sessions idle for longer than the timeout and log each one").`,
     args: searchSemanticArgs,
     schema: SearchSemanticSchema,
     run: (ws, a, ctx) => runSearchSemantic(ws, a, ctx.sessionID),

@@ -6,6 +6,9 @@ import { FileSkeletonSchema, runFileSkeleton } from "../../opencode-plugin/tools
 import { FindUsagesSchema, runFindUsages } from "../../opencode-plugin/tools/find-usages.js";
 import { runSearchSemantic, SearchSemanticSchema } from "../../opencode-plugin/tools/search-semantic.js";
 import { DEFAULT_CONFIG } from "../../core/config/defaults.js";
+import { analyseQuery } from "../../core/retrieval/query-analysis.js";
+import { RANK_WEIGHTS } from "../../core/retrieval/rank.js";
+import { TOOL_DEFINITIONS } from "../../opencode-plugin/tools/definitions.js";
 import { heavyFileList, heavyUsageFiles, HEAVY_SYMBOL, HEAVY_USES } from "../fixtures/heavy-usages.js";
 import { chunk, configWith, makeWorkspace, tempRoot } from "./helpers.js";
 
@@ -42,6 +45,16 @@ describe("tool schemas", () => {
 });
 
 describe("search_semantic", () => {
+  it("tells agents how to ask for a topic and for one function, as the ranking reads them", () => {
+    const description = TOOL_DEFINITIONS.find((t) => t.name === "search_semantic")!.description;
+    const [topic, unit] = [...description.matchAll(/\("([^"]+)"\)/g)].map((m) => analyseQuery(m[1]));
+    expect(topic.asksQuestion).toBe(true);
+    expect(unit.asksQuestion).toBe(false);
+    expect(unit.wordCount).toBeGreaterThanOrEqual(RANK_WEIGHTS.descriptionWords);
+    expect(description).toContain(`${RANK_WEIGHTS.descriptionWords} words or more`);
+  });
+
+
   const results = [
     { chunk: chunk("src/auth/session.ts", 10, 14, "export function expireSessions(now: number) {\n  return purge(now);\n}", { symbol: "expireSessions", description: "Purges expired sessions." }), score: 0.91 },
     { chunk: chunk("src/db/pool.ts", 3, 5, "export class Pool {}", { kind: "class", symbol: "Pool" }), score: 0.42 },
