@@ -138,6 +138,6 @@ export function analyseQuery(query: string): QueryAnalysis {
     wantsTests: lowerWords.some((w) => TEST_WORDS.has(w)),
     wantsDocs: lowerWords.some((w) => DOC_WORDS.has(w)),
     wordCount: words.length,
-    asksQuestion: raw.endsWith("?") || QUESTION_OPENERS.has(lowerWords[0] ?? ""),
+    asksQuestion: raw.endsWith("?") || QUESTION_OPENERS.has(lowerWords.find(Boolean) ?? ""),
   };
 }

@@ -184,6 +184,15 @@ function fileEvidence(scored: Array<{ c: RankCandidate; s: number }>, decay: num
 }
 
 /**
+ * A statement (not a question) of `minWords` words or more describes one unit: that unit's own
+ * text answers it, and a file touching many of its words across many chunks is no better for it
+ * (summed evidence favours big files). Questions ask about a topic, whatever their length.
+ */
+export function describesOneUnit(q: QueryAnalysis, minWords: number = RANK_WEIGHTS.descriptionWords): boolean {
+  return q.kind === "natural" && !q.asksQuestion && q.wordCount >= minWords;
+}
+
+/**
  * Returns the candidates re-scored (scores stay in [0,1]) and sorted best first.
  * Deterministic: ties keep the incoming order.
  */
@@ -192,9 +201,7 @@ export function rankCandidates(query: string, candidates: RankCandidate[], optio
   const f: RankFeatureFlags = { ...DEFAULT_RANK_FEATURES, ...options.features };
   const q = analyseQuery(query);
   const w: RankWeights = { ...RANK_WEIGHTS, ...options.weights };
-  // A description of one unit is answered by that unit's own text; a file that touches many of
-  // its words across many chunks is no better for it (summed evidence favours big files).
-  const describesUnit = q.kind === "natural" && !q.asksQuestion && q.wordCount >= w.descriptionWords;
+  const describesUnit = describesOneUnit(q, w.descriptionWords);
   const termCoverage = describesUnit ? w.descriptionTermCoverage : w.termCoverage;
 
   const base = f.fusion ? orderingScores(candidates, w.vectorShare) : candidates.map((c) => c.score);

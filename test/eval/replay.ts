@@ -369,7 +369,7 @@ function crossValidate(): void {
   const bases = chunkLevel ? [...docTable[0].keys()] : [];
   // With the chunk level, the shipped weights are the bar: a setting below them on semble-dev's
   // repos of the fold is out, and among the rest the docstring sets decide.
-  const shipped = scoreSemble(semble, rankerFor(JSON.parse(opt("bar", "{}")!)), "hybrid").byRepo;
+  const shipped = chunkLevel ? scoreSemble(semble, rankerFor(JSON.parse(opt("bar", "{}")!)), "hybrid").byRepo : {};
   const objective = (i: number, held: string): number => {
     const sembleOf = (t: Record<string, number>) => mean(repos.filter((r) => r !== held).map((r) => t[r]));
     const s = sembleOf(sembleTable[i]);

@@ -7,7 +7,7 @@ import { FindUsagesSchema, runFindUsages } from "../../opencode-plugin/tools/fin
 import { runSearchSemantic, SearchSemanticSchema } from "../../opencode-plugin/tools/search-semantic.js";
 import { DEFAULT_CONFIG } from "../../core/config/defaults.js";
 import { analyseQuery } from "../../core/retrieval/query-analysis.js";
-import { RANK_WEIGHTS } from "../../core/retrieval/rank.js";
+import { describesOneUnit, RANK_WEIGHTS } from "../../core/retrieval/rank.js";
 import { TOOL_DEFINITIONS } from "../../opencode-plugin/tools/definitions.js";
 import { heavyFileList, heavyUsageFiles, HEAVY_SYMBOL, HEAVY_USES } from "../fixtures/heavy-usages.js";
 import { chunk, configWith, makeWorkspace, tempRoot } from "./helpers.js";
@@ -49,11 +49,12 @@ describe("search_semantic", () => {
     const description = TOOL_DEFINITIONS.find((t) => t.name === "search_semantic")!.description;
     const [topic, unit] = [...description.matchAll(/\("([^"]+)"\)/g)].map((m) => analyseQuery(m[1]));
     expect(topic.asksQuestion).toBe(true);
+    expect(describesOneUnit(topic)).toBe(false);
     expect(unit.asksQuestion).toBe(false);
     expect(unit.wordCount).toBeGreaterThanOrEqual(RANK_WEIGHTS.descriptionWords);
+    expect(describesOneUnit(unit)).toBe(true);
     expect(description).toContain(`${RANK_WEIGHTS.descriptionWords} words or more`);
   });
-
 
   const results = [
     { chunk: chunk("src/auth/session.ts", 10, 14, "export function expireSessions(now: number) {\n  return purge(now);\n}", { symbol: "expireSessions", description: "Purges expired sessions." }), score: 0.91 },
