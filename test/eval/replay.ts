@@ -407,7 +407,7 @@ function crossValidate(): void {
   };
   for (const x of inFold.slice(0, 8)) {
     const chunk = chunkLevel ? ` | ${chunkGroups([...docTable[x.i].values()].flat())}` : "";
-    console.log(`in fold ${f3(x.s)}  semble ${f3(mean(repos.map((r) => sembleTable[x.i][r])))}${chunk}  ${JSON.stringify(x.w)}`);
+    console.log(`in fold ${Number.isFinite(x.s) ? f3(x.s) : "(semble-dev below the bar)"}  semble ${f3(mean(repos.map((r) => sembleTable[x.i][r])))}${chunk}  ${JSON.stringify(x.w)}`);
   }
   const counts = new Map<string, number>();
   for (const p of picks) counts.set(p, (counts.get(p) ?? 0) + 1);
