@@ -50,6 +50,9 @@ const QUESTION_OPENERS = new Set(
   "how what where which why when who whom whose is are was were does do did can could should would will has have".split(" "),
 );
 
+/** A question mark ending the query, before any closing quotes or brackets (`"… registered?"`). */
+const QUESTION_MARK_AT_END = /\?["'`)\]}]*$/;
+
 const DOC_WORDS = new Set(["doc", "docs", "documentation", "documented", "readme", "guide", "tutorial", "changelog"]);
 
 const TEST_WORDS = new Set(["test", "tests", "testing", "spec", "specs", "mock", "mocks", "fixture", "fixtures", "unittest", "e2e"]);
@@ -138,6 +141,6 @@ export function analyseQuery(query: string): QueryAnalysis {
     wantsTests: lowerWords.some((w) => TEST_WORDS.has(w)),
     wantsDocs: lowerWords.some((w) => DOC_WORDS.has(w)),
     wordCount: words.length,
-    asksQuestion: raw.endsWith("?") || QUESTION_OPENERS.has(lowerWords.find(Boolean) ?? ""),
+    asksQuestion: QUESTION_MARK_AT_END.test(raw) || QUESTION_OPENERS.has(lowerWords.find(Boolean) ?? ""),
   };
 }

@@ -202,7 +202,7 @@ export function rankCandidates(query: string, candidates: RankCandidate[], optio
   const q = analyseQuery(query);
   const w: RankWeights = { ...RANK_WEIGHTS, ...options.weights };
   const describesUnit = describesOneUnit(q, w.descriptionWords);
-  const termCoverage = describesUnit ? w.descriptionTermCoverage : w.termCoverage;
+  const coverageWeight = describesUnit ? w.descriptionTermCoverage : w.termCoverage;
 
   const base = f.fusion ? orderingScores(candidates, w.vectorShare) : candidates.map((c) => c.score);
   // `own`: what the chunk earns itself; `fileLift`: what its file earns (path words, evidence of
@@ -221,11 +221,11 @@ export function rankCandidates(query: string, candidates: RankCandidate[], optio
     const pathLift = f.pathMatch ? pathLiftOf(c.record) : 0;
     return { c, i, own: base[i] + ownLift(q, c, f, w), fileLift: pathLift, m: 1, s: 0 };
   });
-  if (f.termCoverage && termCoverage > 0) {
+  if (f.termCoverage && coverageWeight > 0) {
     // Reading every word of a chunk is the costliest feature: only the candidates that can
     // still reach the top get it (a lift of at most `termCoverage` cannot climb further).
     const top = [...scored].sort((a, b) => b.own + b.fileLift - (a.own + a.fileLift)).slice(0, TERM_COVERAGE_CANDIDATES);
-    for (const x of top) x.own += termCoverage * queryTermCoverage(q, x.c.record);
+    for (const x of top) x.own += coverageWeight * queryTermCoverage(q, x.c.record);
   }
   if (f.fileMatch && options.fileScores && w.fileMatch > 0) {
     let best = 0;

@@ -77,6 +77,8 @@ describe("query analysis", () => {
     expect(analyseQuery("Does the pool retry on timeouts").asksQuestion).toBe(true);
     expect(analyseQuery("routes registered with the router?").asksQuestion).toBe(true);
     expect(analyseQuery("\"how are routes registered\"").asksQuestion).toBe(true);
+    expect(analyseQuery("\"routes registered with the router?\"").asksQuestion).toBe(true);
+    expect(analyseQuery("(routes registered with the router?)").asksQuestion).toBe(true);
     const statement = analyseQuery("Return the number of dimensions of this coordinate sequence.");
     expect(statement.asksQuestion).toBe(false);
     expect(statement.wordCount).toBe(9);

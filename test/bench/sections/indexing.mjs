@@ -5,6 +5,10 @@ import { cpSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bundleAndImport } from "../../eval/bundle-and-import.mjs";
 
+/** The product's manifest reader, bundled from sources once per process (both sections use it). */
+let manifestModule = null;
+const manifestReader = () => (manifestModule ??= bundleAndImport("core/indexing/manifest.ts", "bench-manifest.mjs"));
+
 /** Queries a user might type: identifiers and plain-language questions about the corpus. */
 const QUERIES = [
   "WebGLRenderer",
@@ -99,7 +103,7 @@ async function measure({ lib, corpusRoot, stateDir, log, embed }) {
       const cpuSecs = (cpu.user + cpu.system) / 1e6;
       const status = await engine.status();
       // The manifest keeps its per-file table apart (a binary file): read it as the engine does.
-      const { readManifest } = await bundleAndImport("core/indexing/manifest.ts", "bench-manifest.mjs");
+      const { readManifest } = await manifestReader();
       const read = readManifest(engine.stateDir);
       if (read.status !== "ok") throw new Error(`the index's manifest cannot be read (${read.status}${read.reason ? `: ${read.reason}` : ""})`);
       const manifest = read.manifest;
