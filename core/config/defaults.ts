@@ -229,6 +229,7 @@ export const DEFAULT_CONFIG = {
       chunkKind: true,
       fileAggregation: true,
       fileMatch: true,
+      nameSimilarity: true,
       diversity: true,
       demoteNonSource: true,
     },

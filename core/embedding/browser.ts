@@ -74,12 +74,14 @@ export async function createBrowserEmbedder(o: BrowserEmbedderOptions): Promise<
     .then((r) => (r.ok ? r.json() : {}))
     .then((c: { model_max_length?: number }) => Math.min(Number(c.model_max_length) || 512, 8192))
     .catch(() => 512);
-  const run = (identifiers ? await staticEmbedder(modelUrl, maxLength) : null) ?? (await transformersEmbedder(o, identifiers));
+  const direct = identifiers ? await staticEmbedder(modelUrl, maxLength) : null;
+  const run = direct ?? (await transformersEmbedder(o, identifiers));
   let dimension = config.hidden_size ?? 0;
   const batchSize = o.batchSize ?? 32;
   return {
     provider: "local",
     model: o.modelId,
+    cheapToRecompute: direct !== null,
     async dimension() {
       return dimension;
     },

@@ -10,7 +10,7 @@ import { cleanErrorMessage } from "../error-line.js";
 import { oneLine } from "../error-line.js";
 import { IndexDamagedError } from "../indexing/store-files.js";
 import { redact } from "../redact.js";
-import { hybridSearch, rankCandidates, type RetrievalMode } from "../retrieval/index.js";
+import { hybridSearch, type RetrievalMode } from "../retrieval/index.js";
 import type { CommittedIndex } from "./committed-index.js";
 import type { EmbeddingSlot } from "./embedding-slot.js";
 import { diagnoseReadFailure, type DamageRebuilds } from "./store-damage.js";
@@ -85,7 +85,8 @@ export async function runQuery(ctx: QueryContext, query: string, options: Search
       filter: options.filter,
       mode,
       rank: options.rank ?? r.rank,
-      ranker: (q, candidates, evidence) => rankCandidates(q, candidates, { ...evidence, features: r.rankFeatures }),
+      rankFeatures: r.rankFeatures,
+      embedder: provider,
     });
     // A search that found no candidates read nothing: the store's first-search check (damage,
     // a killed pass's rows) still answers before it does.

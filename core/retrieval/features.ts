@@ -265,3 +265,15 @@ export function classifyPath(filePath: string): PathClass {
   if (EXAMPLE_PATH.test(filePath)) return "example";
   return "source";
 }
+
+/**
+ * What a chunk is called, in one short text to embed (`nameSimilarity`): its context (the
+ * enclosing declarations and the signatures of what it declares, a pack's members), else its
+ * symbol, else its file's name. Without the body, a statement meets the names alone.
+ */
+export function unitNames(record: ChunkRecord): string {
+  if (record.context) return record.context;
+  if (record.symbol) return record.symbol;
+  const fileName = record.filePath.slice(record.filePath.lastIndexOf("/") + 1);
+  return fileName.replace(/\.[^.]+$/, "");
+}

@@ -2,13 +2,10 @@
 // (rank.ts), de-duplicated, thresholded. Portable: no Node built-ins. See README.md for the design.
 import type { KeywordIndex } from "../keyword/keyword-index.js";
 import { PACK_SEPARATOR } from "../chunking/pack.js";
-import type { ChunkRecord, ScoredId, SearchFilter, SearchResult, VectorStore } from "../types.js";
-import { rankCandidates, type RankCandidate, type RankOptions } from "./rank.js";
-
-/** What the ranking stage gets besides the candidates: how well each candidate's whole file matches, and how big it is. */
-export type RankEvidence = Pick<RankOptions, "fileScores" | "fileSizes">;
+import type { ChunkRecord, EmbeddingProvider, ScoredId, SearchFilter, SearchResult, VectorStore } from "../types.js";
+import { startRanking, type RankCandidate, type RankFeatureFlags, type RankOptions } from "./rank.js";
 import { fuseCandidates } from "./fusion.js";
-import { focusOnMember } from "./features.js";
+import { focusOnMember, unitNames } from "./features.js";
 import { analyseQuery } from "./query-analysis.js";
 import { yieldToEventLoop } from "../yield.js";
 
@@ -35,8 +32,16 @@ export interface HybridInput {
   filter?: SearchFilter;
   mode: RetrievalMode;
   rank: boolean;
-  /** The ranking stage used when `rank` is true; rankCandidates() unless replaced (tests, experiments). */
-  ranker?: (query: string, candidates: RankCandidate[], evidence: RankEvidence) => RankCandidate[];
+  /** The ranking stage's switches (config `retrieval.rankFeatures`); all on when absent. */
+  rankFeatures?: Partial<RankFeatureFlags>;
+  /** The ranking stage used when `rank` is true; rankCandidates() with the names' lift unless replaced (tests). */
+  ranker?: (query: string, candidates: RankCandidate[], options: RankOptions) => RankCandidate[];
+  /**
+   * The model that embedded the query. When it is cheap to run in process (the bundled one),
+   * a statement is also compared with its best candidates' names (`nameSimilarity`); a remote
+   * model is never called from a search for more than the query.
+   */
+  embedder?: EmbeddingProvider | null;
 }
 
 /**
@@ -93,7 +98,7 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
   // File-level BM25 of the candidates' files (keyword evidence, so not for vectors-only), while
   // the store reads their records when the hits name their files (the keyword index's do).
   // File sizes describe the index, whatever the mode; file-level BM25 is keyword evidence.
-  const fileEvidence = (files: Iterable<string>): RankEvidence => {
+  const fileEvidence = (files: Iterable<string>): Pick<RankOptions, "fileScores" | "fileSizes"> => {
     const named = new Set(files);
     return { fileSizes: keyword.fileSizes(named), ...(useKeyword ? { fileScores: keyword.fileScores(query, named) } : {}) };
   };
@@ -107,8 +112,9 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
     if (record) candidates.push({ record, ...f });
   }
   if (input.rank) {
-    const evidence = early ?? fileEvidence(candidates.map((c) => c.record.filePath));
-    candidates = (input.ranker ?? rankCandidates)(query, candidates, evidence);
+    const options: RankOptions = { ...(early ?? fileEvidence(candidates.map((c) => c.record.filePath))), features: input.rankFeatures };
+    const namesBy = useVector && input.embedder?.cheapToRecompute ? { embedder: input.embedder, queryVector: queryVector as Float32Array } : null;
+    candidates = input.ranker ? input.ranker(query, candidates, options) : await rankWithNames(query, candidates, options, namesBy);
   } else {
     candidates.sort((a, b) => b.score - a.score);
   }
@@ -126,6 +132,35 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
     if (results.length >= input.topK) break;
   }
   return results;
+}
+
+/**
+ * The ranking stage, with a statement compared with its best candidates' names by the model
+ * that embedded it (`nameSimilarity`) when that model is cheap to run here. The names are an
+ * extra: should embedding them fail, the ranking goes on without them.
+ */
+async function rankWithNames(
+  query: string,
+  candidates: RankCandidate[],
+  options: RankOptions,
+  namesBy: { embedder: EmbeddingProvider; queryVector: Float32Array } | null,
+): Promise<RankCandidate[]> {
+  const ranking = startRanking(query, candidates, options);
+  if (!namesBy || ranking.toName.length === 0) return ranking.finish();
+  let vectors: Float32Array[];
+  try {
+    vectors = await namesBy.embedder.embed(ranking.toName.map(unitNames), "document");
+  } catch {
+    return ranking.finish();
+  }
+  return ranking.finish(new Map(ranking.toName.map((record, i) => [record.id, dot(namesBy.queryVector, vectors[i])])));
+}
+
+/** Cosine of two unit vectors. */
+function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i] * b[i];
+  return sum;
 }
 
 /** Nearest chunks by the store's own vector search (an index that keeps no vector codes: older ones, other stores). */

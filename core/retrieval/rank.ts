@@ -1,6 +1,7 @@
 // The ranking stage: re-scores fused candidates with code-aware signals before de-duplication.
 // Portable. Steps (see README.md): analyse the query, lift each candidate by weighted
-// features, lift chunks of files with several good chunks, demote tests / generated /
+// features (a statement also by the meaning of the best candidates' names, which the caller
+// embeds between `startRanking` and `finish`), lift chunks of files with several good chunks, demote tests / generated /
 // vendored code unless asked for, then decay repeated chunks of one file so one file cannot
 // fill the top 10. Scores stay in [0,1] and the output is sorted best first.
 import type { ChunkRecord } from "../types.js";
@@ -36,8 +37,9 @@ export interface RankCandidate extends FusedScores {
  * (declarations over references of a named identifier), chunkKind (declarations over loose code
  * over prose), fileAggregation (files with several matching chunks go up), fileMatch (files
  * whose whole text matches the query's words go up: file-level BM25, whatever the number of
- * chunks), diversity (repeated chunks of one file decay), demoteNonSource (tests, generated and
- * vendored code go down unless asked).
+ * chunks), nameSimilarity (a statement's meaning close to a chunk's names and signatures: the
+ * caller embeds them, see `startRanking`), diversity (repeated chunks of one file decay),
+ * demoteNonSource (tests, generated and vendored code go down unless asked).
  */
 export type RankFeatureFlags = RagConfig["retrieval"]["rankFeatures"];
 
@@ -89,6 +91,11 @@ export const RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
   descriptionWords: 10,
   /** Lift for a chunk containing every content word of a unit's description. */
   descriptionTermCoverage: 0.2,
+  /**
+   * Lift for a statement by the cosine of its vector to the chunk's names (its symbols and
+   * signatures, `unitNames`), min-max over the candidates compared (`Ranking.toName`).
+   */
+  nameSimilarity: 0.15,
   /** Multipliers by path class when the query does not ask for tests. */
   demote: { test: 0.4, generated: 0.6, vendored: 0.6, example: 0.5, source: 1 },
 });
@@ -112,6 +119,7 @@ export interface RankWeights {
   repeatFileLift: number;
   descriptionWords: number;
   descriptionTermCoverage: number;
+  nameSimilarity: number;
   demote: Record<PathClass, number>;
 }
 
@@ -128,6 +136,13 @@ export interface RankOptions {
 
 /** Candidates whose every word is read for `termCoverage`, best first by the other features. */
 const TERM_COVERAGE_CANDIDATES = 50;
+
+/**
+ * Candidates whose names are compared with a statement (`nameSimilarity`), best first by their
+ * own and path evidence: the ones a lift of at most 0.15 can still bring to the top, and few
+ * enough to embed in well under a millisecond.
+ */
+export const NAMED_CANDIDATES = 20;
 
 /** A short function is a whole unit (a getter, a one-line helper); a short class or `}` is a leftover. */
 const CALLABLE_KINDS = new Set(["function", "method", "constructor"]);
@@ -184,29 +199,39 @@ function fileEvidence(scored: Array<{ c: RankCandidate; s: number }>, decay: num
 }
 
 /**
- * A statement (not a question) of `minWords` words or more describes one unit: that unit's own
- * text answers it, and a file touching many of its words across many chunks is no better for it
- * (summed evidence favours big files). Questions ask about a topic, whatever their length.
+ * A statement in words (not a question, not a symbol) says what some code does ("parse the
+ * retry header into seconds"): a unit whose names say the same by other words answers it.
+ * A question asks about a topic, which central files answer better than any one name.
  */
-export function describesOneUnit(q: QueryAnalysis, minWords: number = RANK_WEIGHTS.descriptionWords): boolean {
-  return q.kind === "natural" && !q.asksQuestion && q.wordCount >= minWords;
+export function isStatement(q: QueryAnalysis): boolean {
+  return q.kind === "natural" && !q.asksQuestion;
 }
 
 /**
- * Returns the candidates re-scored (scores stay in [0,1]) and sorted best first.
- * Deterministic: ties keep the incoming order.
+ * A statement of `minWords` words or more describes one unit: that unit's own text answers it,
+ * and a file touching many of its words across many chunks is no better for it (summed
+ * evidence favours big files). Questions ask about a topic, whatever their length.
  */
-export function rankCandidates(query: string, candidates: RankCandidate[], options: RankOptions = {}): RankCandidate[] {
-  if (candidates.length === 0) return [];
-  const f: RankFeatureFlags = { ...DEFAULT_RANK_FEATURES, ...options.features };
-  const q = analyseQuery(query);
-  const w: RankWeights = { ...RANK_WEIGHTS, ...options.weights };
-  const describesUnit = describesOneUnit(q, w.descriptionWords);
-  const coverageWeight = describesUnit ? w.descriptionTermCoverage : w.termCoverage;
+export function describesOneUnit(q: QueryAnalysis, minWords: number = RANK_WEIGHTS.descriptionWords): boolean {
+  return isStatement(q) && q.wordCount >= minWords;
+}
 
+interface Scored {
+  c: RankCandidate;
+  /** Index in the incoming list: ties keep it. */
+  i: number;
+  /** What the chunk earns itself. */
+  own: number;
+  /** What its file earns (path words, evidence of several chunks), shared by every chunk of the file. */
+  fileLift: number;
+  /** Product of the multipliers. */
+  m: number;
+  s: number;
+}
+
+/** The first scores: the fused base, the chunk's own features and its path's lifts. */
+function firstScores(q: QueryAnalysis, candidates: RankCandidate[], f: RankFeatureFlags, w: RankWeights, options: RankOptions): Scored[] {
   const base = f.fusion ? orderingScores(candidates, w.vectorShare) : candidates.map((c) => c.score);
-  // `own`: what the chunk earns itself; `fileLift`: what its file earns (path words, evidence of
-  // several chunks), shared by every chunk of the file.
   // The path's lifts depend on the file alone: worked out once per file, not per chunk.
   const pathLifts = new Map<string, number>();
   const pathLiftOf = (record: ChunkRecord): number => {
@@ -217,14 +242,83 @@ export function rankCandidates(query: string, candidates: RankCandidate[], optio
     }
     return lift;
   };
-  let scored = candidates.map((c, i) => {
+  return candidates.map((c, i) => {
     const pathLift = f.pathMatch ? pathLiftOf(c.record) : 0;
     return { c, i, own: base[i] + ownLift(q, c, f, w), fileLift: pathLift, m: 1, s: 0 };
   });
+}
+
+const byFirstScore = (a: Scored, b: Scored) => b.own + b.fileLift - (a.own + a.fileLift);
+
+/** Lifts the compared chunks by their names' cosine to the query, min-max over them (cosines crowd in a narrow band). */
+function liftByNames(scored: Scored[], nameScores: ReadonlyMap<string, number>, weight: number): void {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const x of scored) {
+    const v = nameScores.get(x.c.record.id);
+    if (v === undefined) continue;
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
+  }
+  if (!(hi > lo)) return;
+  for (const x of scored) {
+    const v = nameScores.get(x.c.record.id);
+    if (v !== undefined) x.own += (weight * (v - lo)) / (hi - lo);
+  }
+}
+
+/** A ranking under way: the first scores are worked out, the names to compare are known. */
+export interface Ranking {
+  /**
+   * The chunks whose names a statement is compared with by meaning (`nameSimilarity`): the
+   * best `NAMED_CANDIDATES` by their own and path evidence; none for a question or a symbol
+   * query, or with the feature off. The caller embeds their `unitNames` (ranking itself stays
+   * synchronous and model-free).
+   */
+  readonly toName: readonly ChunkRecord[];
+  /**
+   * The candidates re-scored (scores stay in [0,1]) and sorted best first, given the cosine of
+   * the query's vector to the names of `toName`'s chunks by chunk id (none: no lift). Call it
+   * once: it re-scores in place.
+   */
+  finish(nameScores?: ReadonlyMap<string, number>): RankCandidate[];
+}
+
+/** Starts ranking: what `rankCandidates` does, with the names' cosines handed in between. */
+export function startRanking(query: string, candidates: RankCandidate[], options: RankOptions = {}): Ranking {
+  if (candidates.length === 0) return { toName: [], finish: () => [] };
+  const f: RankFeatureFlags = { ...DEFAULT_RANK_FEATURES, ...options.features };
+  const q = analyseQuery(query);
+  const w: RankWeights = { ...RANK_WEIGHTS, ...options.weights };
+  const scored = firstScores(q, candidates, f, w, options);
+  const comparesNames = f.nameSimilarity && w.nameSimilarity > 0 && isStatement(q);
+  const toName = comparesNames ? [...scored].sort(byFirstScore).slice(0, NAMED_CANDIDATES).map((x) => x.c.record) : [];
+  return {
+    toName,
+    finish(nameScores) {
+      if (comparesNames && nameScores) liftByNames(scored, nameScores, w.nameSimilarity);
+      return finishRanking(q, candidates, scored, f, w, options);
+    },
+  };
+}
+
+/**
+ * Returns the candidates re-scored (scores stay in [0,1]) and sorted best first, without the
+ * names' lift (`startRanking` takes it). Deterministic: ties keep the incoming order.
+ */
+export function rankCandidates(query: string, candidates: RankCandidate[], options: RankOptions = {}): RankCandidate[] {
+  return startRanking(query, candidates, options).finish();
+}
+
+/** Everything after the first scores: coverage, file lifts, multipliers, diversity, the rescale. */
+function finishRanking(q: QueryAnalysis, candidates: RankCandidate[], first: Scored[], f: RankFeatureFlags, w: RankWeights, options: RankOptions): RankCandidate[] {
+  const describesUnit = describesOneUnit(q, w.descriptionWords);
+  const coverageWeight = describesUnit ? w.descriptionTermCoverage : w.termCoverage;
+  let scored = first;
   if (f.termCoverage && coverageWeight > 0) {
     // Reading every word of a chunk is the costliest feature: only the candidates that can
     // still reach the top get it (a lift of at most `termCoverage` cannot climb further).
-    const top = [...scored].sort((a, b) => b.own + b.fileLift - (a.own + a.fileLift)).slice(0, TERM_COVERAGE_CANDIDATES);
+    const top = [...scored].sort(byFirstScore).slice(0, TERM_COVERAGE_CANDIDATES);
     for (const x of top) x.own += coverageWeight * queryTermCoverage(q, x.c.record);
   }
   if (f.fileMatch && options.fileScores && w.fileMatch > 0) {

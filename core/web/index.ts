@@ -128,6 +128,7 @@ export class WebSearch {
       filter,
       mode: queryVector ? "hybrid" : "keyword",
       rank: true,
+      embedder: this.embedder,
     });
   }
 }

@@ -2,8 +2,8 @@
 // candidate it should, and switching the feature off removes the effect.
 import { describe, expect, it } from "vitest";
 import { analyseQuery } from "../../core/retrieval/query-analysis.js";
-import { classifyPath, definesIdentifier, exactSymbolMatch, fileNameCoverage, pathTermCoverage, symbolTermCoverage } from "../../core/retrieval/features.js";
-import { rankCandidates, type RankCandidate, type RankFeatureFlags, type RankWeights } from "../../core/retrieval/rank.js";
+import { classifyPath, definesIdentifier, exactSymbolMatch, fileNameCoverage, pathTermCoverage, symbolTermCoverage, unitNames } from "../../core/retrieval/features.js";
+import { NAMED_CANDIDATES, rankCandidates, startRanking, type RankCandidate, type RankFeatureFlags, type RankWeights } from "../../core/retrieval/rank.js";
 import type { ChunkRecord } from "../../core/types.js";
 
 let nextId = 0;
@@ -38,6 +38,7 @@ const only = (on: keyof RankFeatureFlags): Partial<RankFeatureFlags> => ({
   definitions: false,
   chunkKind: false,
   fileAggregation: false,
+  nameSimilarity: false,
   diversity: false,
   demoteNonSource: false,
   [on]: true,
@@ -151,6 +152,14 @@ describe("features", () => {
     expect(classifyPath("bench/parse.js")).toBe("example");
     expect(classifyPath("src/workbench.ts")).toBe("source");
     expect(classifyPath("src/contest.ts")).toBe("source");
+  });
+});
+
+describe("unit names", () => {
+  it("names a chunk by its context, else its symbol, else its file", () => {
+    expect(unitNames(chunk({ filePath: "src/retry.py", symbol: "sleep", context: "class Retry > method sleep(self)" }))).toBe("class Retry > method sleep(self)");
+    expect(unitNames(chunk({ filePath: "src/retry.py", symbol: "sleep" }))).toBe("sleep");
+    expect(unitNames(chunk({ filePath: "src/util/retry_after.py" }))).toBe("retry_after");
   });
 });
 
@@ -278,6 +287,35 @@ describe("rankCandidates", () => {
     const features = only("termCoverage");
     expect(order(rankCandidates(description, input, { features, weights: { termCoverage: 0.5, descriptionTermCoverage: 0 } }))).toEqual([oneWord.id, all.id]);
     expect(order(rankCandidates(description, input, { features, weights: { termCoverage: 0, descriptionTermCoverage: 0.5 } }))).toEqual([all.id, oneWord.id]);
+  });
+
+  it("compares a statement with its best candidates' names, by the cosines the caller hands back", () => {
+    const sibling = chunk({ filePath: "retry.py", kind: "method", symbol: "sleep", context: "class Retry > method sleep(self, response=None)" });
+    const target = chunk({ filePath: "retry.py", kind: "method", symbol: "parse_retry_after", context: "class Retry > method parse_retry_after(self, retry_after)" });
+    const input = [cand(sibling, 0.5), cand(target, 0.45)];
+    const statement = "turn the server's wait header into a number of seconds";
+    const features = only("nameSimilarity");
+    const ranking = startRanking(statement, input, { features });
+    expect(ranking.toName.map((r) => r.id)).toEqual([sibling.id, target.id]);
+    const cosines = new Map([[sibling.id, 0.3], [target.id, 0.6]]);
+    expect(order(ranking.finish(cosines))).toEqual([target.id, sibling.id]);
+    // Without the cosines (no model that is cheap to run), or with the feature off, no lift.
+    expect(order(startRanking(statement, input, { features }).finish())).toEqual([sibling.id, target.id]);
+    expect(order(rankCandidates(statement, input, { features }))).toEqual([sibling.id, target.id]);
+    const off = startRanking(statement, input, { features: none });
+    expect(off.toName).toEqual([]);
+    expect(order(off.finish(cosines))).toEqual([sibling.id, target.id]);
+    expect(startRanking(statement, input, { features, weights: { nameSimilarity: 0 } }).toName).toEqual([]);
+    // A question asks about a topic, a symbol query has name lifts of its own: no names compared.
+    expect(startRanking("how is the server's wait header turned into seconds?", input, { features }).toName).toEqual([]);
+    expect(startRanking("parse_retry_after", input, { features }).toName).toEqual([]);
+  });
+
+  it("compares only the names of the candidates that can still reach the top", () => {
+    const input = Array.from({ length: NAMED_CANDIDATES + 10 }, (_, i) => cand(chunk({ filePath: `f${i}.py`, symbol: `unit${i}` }), 0.9 - i * 0.01));
+    const toName = startRanking("read the settings file into a dictionary", input, { features: only("nameSimilarity") }).toName;
+    expect(toName).toHaveLength(NAMED_CANDIDATES);
+    expect(toName.map((r) => r.id)).toEqual(input.slice(0, NAMED_CANDIDATES).map((c) => c.record.id));
   });
 
   it("keeps one file from filling the top of the list", () => {

@@ -6,6 +6,8 @@
 // change that wins one level and loses the other shows at once.
 //
 //   node test/eval/replay.mjs collect [--name N] [--overrides JSON]    candidates (re-uses the indexes)
+//   node test/eval/replay.mjs filescores [--name N]                    then: the candidate files' BM25 and sizes
+//   node test/eval/replay.mjs names [--name N]                         then: the query's cosine to each candidate's names
 //   node test/eval/replay.mjs score   [--name N] [--weights JSON] [--features JSON] [--fileb B] [--modes hybrid,keyword,vector]
 //   node test/eval/replay.mjs cv      [--name N] --grid '{"weight":[a,b,c]}' [--chunk-level]
 //   node test/eval/replay.mjs oracle  [--name N] [--dump]    what fusion leaves: the per-query better source
@@ -26,7 +28,10 @@ import { scoreQuery, spanCovers } from "../../core/eval/metrics.js";
 import { silentLogger } from "../../core/logging/index.js";
 import { fuseCandidates } from "../../core/retrieval/fusion.js";
 import { KEYWORD_POOL, VECTOR_POOL } from "../../core/retrieval/hybrid.js";
-import { rankCandidates, type RankCandidate, type RankFeatureFlags, type RankWeights } from "../../core/retrieval/rank.js";
+import { startRanking, type RankCandidate, type RankFeatureFlags, type RankWeights } from "../../core/retrieval/rank.js";
+import { unitNames } from "../../core/retrieval/features.js";
+import { createEmbeddingProvider } from "../../core/embedding/index.js";
+import { DEFAULT_CONFIG } from "../../core/config/defaults.js";
 import { entryChunkCount, readManifest } from "../../core/indexing/manifest.js";
 import { loadKeywordSnapshot } from "../../core/indexing/keyword-files.js";
 import { BM25_B } from "../../core/keyword/keyword-index.js";
@@ -170,6 +175,8 @@ type Ranker = (query: string, candidates: RankCandidate[], sizes: FileSizes | un
 let fileScoreTable: Record<string, Record<string, number[]>> | null = null;
 /** Each query's candidate files' chunks over the index's mean file (filescores command), keyed by query text. */
 let fileSizeTable: Record<string, Record<string, number>> | null = null;
+/** Cosine of each query's vector to its candidates' names (names command), keyed by query text, then chunk id. */
+let nameTable: Record<string, Record<string, number>> | null = null;
 const FILE_B = [0, 0.3, 0.5, 0.75, 1];
 
 function rankerOf(weights: Partial<RankWeights>, features: Partial<RankFeatureFlags>, fileB?: number): Ranker {
@@ -179,8 +186,35 @@ function rankerOf(weights: Partial<RankWeights>, features: Partial<RankFeatureFl
     const fileScores = table ? new Map(Object.entries(table).map(([p, v]) => [p, v[bIndex]])) : undefined;
     const sizes = fileSizeTable?.[query];
     const fileSizes = sizes ? new Map(Object.entries(sizes)) : undefined;
-    return rankCandidates(query, candidates, { weights, features, fileScores, fileSizes });
+    const ranking = startRanking(query, candidates, { weights, features, fileScores, fileSizes });
+    // As hybrid.ts: names are compared when vectors are in play (not keyword-only) and the ranking asks for them.
+    const names = nameTable?.[query];
+    const withVectors = candidates.some((c) => c.vectorScore !== null);
+    return ranking.finish(names && withVectors ? new Map(ranking.toName.map((r) => [r.id, names[r.id]])) : undefined);
   };
+}
+
+/**
+ * The cosine of every query's vector to each candidate's names, with the bundled model (what
+ * hybrid.ts computes for the few candidates the ranking names, for all of them here).
+ */
+async function collectNames(): Promise<void> {
+  const { provider, reason } = await createEmbeddingProvider(DEFAULT_CONFIG, { root: repoRoot });
+  if (!provider) throw new Error(`replay names: no embedding model (${reason})`);
+  const { semble, dev } = load();
+  const queries = [
+    ...semble.flatMap((repo) => repo.queries.map((q) => ({ text: q.query, hits: [...q.keyword, ...q.vector], records: repo.records }))),
+    ...dev.flatMap((set) => set.queries.map((q) => ({ text: q.query.query, hits: [...q.keyword, ...q.vector], records: set.records }))),
+  ];
+  const out: Record<string, Record<string, number>> = {};
+  for (const q of queries) {
+    const ids = [...new Set(q.hits.map(([id]) => id))];
+    const [queryVector] = await provider.embed([q.text], "query");
+    const vectors = await provider.embed(ids.map((id) => unitNames(q.records[id])), "document");
+    out[q.text] = Object.fromEntries(ids.map((id, i) => [id, vectors[i].reduce((sum, x, d) => sum + x * queryVector[d], 0)]));
+  }
+  await provider.close?.();
+  writeFileSync(join(dir, "names.json"), JSON.stringify(out));
 }
 
 async function collectFileScores(): Promise<void> {
@@ -302,6 +336,7 @@ function load(): { semble: SembleRepo[]; dev: DevSet[] } {
   }
   const dev = JSON.parse(readFileSync(join(dir, "dev.json"), "utf8")) as DevSet[];
   if (existsSync(join(dir, "filescores.json"))) fileScoreTable = JSON.parse(readFileSync(join(dir, "filescores.json"), "utf8"));
+  if (existsSync(join(dir, "names.json"))) nameTable = JSON.parse(readFileSync(join(dir, "names.json"), "utf8"));
   if (existsSync(join(dir, "filesizes.json"))) fileSizeTable = JSON.parse(readFileSync(join(dir, "filesizes.json"), "utf8"));
   // Collected queries keep containsSymbolName only when the query file had it.
   return { semble: JSON.parse(readFileSync(join(dir, "semble.json"), "utf8")) as SembleRepo[], dev };
@@ -464,6 +499,8 @@ if (command === "collect") {
   await collect();
 } else if (command === "filescores") {
   await collectFileScores();
+} else if (command === "names") {
+  await collectNames();
 } else if (command === "score") {
   const weights = JSON.parse(opt("weights", "{}")!) as Partial<RankWeights>;
   const features = JSON.parse(opt("features", "{}")!) as Partial<RankFeatureFlags>;
@@ -512,6 +549,6 @@ if (command === "collect") {
 } else if (command === "cv") {
   crossValidate();
 } else {
-  console.error("usage: node test/eval/replay.mjs collect|score|cv [--name N] [--overrides JSON] [--weights JSON] [--features JSON] [--grid JSON]");
+  console.error("usage: node test/eval/replay.mjs collect|filescores|names|score|cv|oracle|losses [--name N] [--overrides JSON] [--weights JSON] [--features JSON] [--grid JSON]");
   process.exit(2);
 }

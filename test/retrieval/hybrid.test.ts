@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { KeywordIndex } from "../../core/keyword/index.js";
 import { hybridSearch, type HybridInput, type RankCandidate } from "../../core/retrieval/index.js";
 import { MemoryVectorStore } from "../../core/store/memory.js";
-import type { ChunkRecord } from "../../core/types.js";
+import type { ChunkRecord, EmbeddingProvider, EmbedPurpose } from "../../core/types.js";
 
 const DIM = 4;
 const v = (...xs: number[]) => Float32Array.from(xs);
@@ -143,6 +143,39 @@ describe("hybridSearch", () => {
     const plain = await run({ query: "splitIntoBatches batch slice", queryVector: v(1, 0, 0, 0), ranker, rank: false });
     expect(seen).toHaveLength(1);
     expect(ids(plain)[0]).toBe("batcher");
+  });
+
+  test("a statement is compared with its candidates' names by a model cheap to run here; questions, keyword searches and remote models are not", async () => {
+    const calls: Array<{ texts: string[]; purpose: EmbedPurpose }> = [];
+    // Names stand for meaning as the rows' vectors do: the embedder's class says "model", the rest say nothing.
+    const model = (cheapToRecompute: boolean, fail = false): EmbeddingProvider => ({
+      provider: "local",
+      model: "names",
+      cheapToRecompute,
+      dimension: async () => DIM,
+      embed: async (texts, purpose) => {
+        calls.push({ texts, purpose });
+        if (fail) throw new Error("model gone");
+        return texts.map((t) => (t.includes("LocalEmbedder") ? v(1, 0, 0, 0) : v(0, 0, 0, 1)));
+      },
+    });
+    const statement = { query: "turn texts into vectors with the model", queryVector: v(0.6, 0.8, 0, 0) };
+    const plain = ids(await run(statement));
+    expect(plain[0]).not.toBe("embedder");
+    const named = ids(await run({ ...statement, embedder: model(true) }));
+    expect(named[0]).toBe("embedder");
+    expect(calls).toHaveLength(1);
+    expect(calls[0].purpose).toBe("document");
+    expect(calls[0].texts).toContain("LocalEmbedder");
+    expect(calls[0].texts).toContain("splitIntoBatches");
+    // A failing model leaves the ranking as it would be without names.
+    expect(ids(await run({ ...statement, embedder: model(true, true) }))).toEqual(plain);
+    calls.length = 0;
+    await run({ ...statement, embedder: model(false) });
+    await run({ ...statement, embedder: model(true), mode: "keyword" });
+    await run({ query: "how are texts turned into vectors?", queryVector: statement.queryVector, embedder: model(true) });
+    await run({ ...statement, embedder: model(true), rank: false });
+    expect(calls).toEqual([]);
   });
 
   test("the built-in ranking stage keeps scores in [0,1] and the order sorted", async () => {
