@@ -4,6 +4,7 @@ import type { ChunkRecord } from "../types.js";
 import { identifierKey, unsigiled, type QueryAnalysis } from "./query-analysis.js";
 import { distinctTerms, normaliseTerm, tokenizeCode, tokenizePath } from "../keyword/tokenize.js";
 import { declaredNames, packMembers } from "../chunking/pack.js";
+import { boundedMemo } from "../bounded-memo.js";
 
 /** Kinds that declare something: what a user naming or describing code usually wants. */
 const DEFINITION_KINDS = new Set([
@@ -79,12 +80,16 @@ export function queryTermCoverage(q: QueryAnalysis, record: ChunkRecord): number
 }
 
 /** Words of an identifier, normalised as the keyword index does. */
-function identifierWords(name: string): string[] {
+// The same candidates' names and paths come back query after query: their words are worked
+// out once (bounded, so a long-lived process does not keep every name it ever ranked).
+const MEMO_LIMIT = 20_000;
+
+const identifierWords = boundedMemo((name: string): string[] => {
   const tokens = tokenizeCode(name);
   // The tokenizer also emits the joined identifier (`parselevel`); coverage counts its words only.
   const whole = tokens.length > 1 ? tokens[tokens.length - 1] : null;
   return [...new Set(tokens.filter((t) => t !== whole).map(normaliseTerm))].filter((w) => !/^\d+$/.test(w));
-}
+}, MEMO_LIMIT);
 
 /** Score of a symbol the query names in another case or with other separators (`command` for `Command`). */
 const LOOSE_SYMBOL_MATCH = 0.5;
@@ -184,14 +189,7 @@ function hasWordOrVariant(words: Set<string>, term: string): boolean {
  */
 export function pathTermCoverage(q: QueryAnalysis, record: ChunkRecord): number {
   if (q.terms.length === 0) return 0;
-  const slash = record.filePath.lastIndexOf("/");
-  const fileName = record.filePath.slice(slash + 1);
-  const dirPath = slash > 0 ? record.filePath.slice(0, slash) : "";
-  const stem = new Set(tokenizePath(fileName).map(normaliseTerm));
-  if (dirPath && INDEX_FILE.test(fileName)) {
-    for (const t of tokenizePath(`${dirPath.slice(dirPath.lastIndexOf("/") + 1)}/x`)) stem.add(normaliseTerm(t));
-  }
-  const dirs = new Set(dirPath ? tokenizePath(`${dirPath}/x`).map(normaliseTerm) : []);
+  const { stem, dirs } = pathWords(record.filePath);
   let score = 0;
   for (const t of q.terms) {
     if (hasWordOrVariant(stem, t)) score += 1;
@@ -199,6 +197,19 @@ export function pathTermCoverage(q: QueryAnalysis, record: ChunkRecord): number 
   }
   return Math.min(1, score / q.terms.length);
 }
+
+/** A path's words: its file name's (and its folder's, for an index-like file), and its folders'. */
+const pathWords = boundedMemo((filePath: string): { stem: Set<string>; dirs: Set<string> } => {
+  const slash = filePath.lastIndexOf("/");
+  const fileName = filePath.slice(slash + 1);
+  const dirPath = slash > 0 ? filePath.slice(0, slash) : "";
+  const stem = new Set(tokenizePath(fileName).map(normaliseTerm));
+  if (dirPath && INDEX_FILE.test(fileName)) {
+    for (const t of tokenizePath(`${dirPath.slice(dirPath.lastIndexOf("/") + 1)}/x`)) stem.add(normaliseTerm(t));
+  }
+  const dirs = new Set(dirPath ? tokenizePath(`${dirPath}/x`).map(normaliseTerm) : []);
+  return { stem, dirs };
+}, MEMO_LIMIT);
 
 /**
  * Share of the file name's words (its folder's, for an index-like file) that the query says,
@@ -231,16 +242,24 @@ export function definesIdentifier(q: QueryAnalysis, record: ChunkRecord): number
   if (exactSymbolMatch(q, record) === 1) return 1;
   for (const id of q.identifiers) {
     const last = id.replace(/\(\)$/, "").split(/::|\.|#|->/).pop() ?? "";
-    if (last.length < 2) continue;
-    const name = last.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    const decl = new RegExp(`(?:^|\\n)[ \\t]*(?:[\\w@#\\[\\]()"'.,:]+[ \\t]+)*${DECLARATION_WORDS}[ \\t]+(?:\\([^)]*\\)[ \\t]*)?(?:[\\w$]+(?:\\.|::))*${name}\\b`);
-    if (decl.test(record.content)) return 1;
-    // Assignment-style declarations: `const parseUrl = (`, `parse_url = lambda`, `Foo: {`.
-    const assign = new RegExp(`(?:^|\\n)[ \\t]*(?:export[ \\t]+)?${name}[ \\t]*(?:=[^=]|:[ \\t]*(?:function|\\())`);
-    if (assign.test(record.content)) return 1;
+    // Both patterns spell the name as written: a text without it declares nothing (and is
+    // not searched line by line, the costly part of ranking a large list).
+    if (last.length < 2 || !record.content.includes(last)) continue;
+    const { decl, assign } = declarationPatterns(last);
+    if (decl.test(record.content) || assign.test(record.content)) return 1;
   }
   return 0;
 }
+
+/** Lines that declare `name`: a declaration keyword before it, or an assignment-style declaration. */
+const declarationPatterns = boundedMemo((last: string): { decl: RegExp; assign: RegExp } => {
+  const name = last.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return {
+    decl: new RegExp(`(?:^|\\n)[ \\t]*(?:[\\w@#\\[\\]()"'.,:]+[ \\t]+)*${DECLARATION_WORDS}[ \\t]+(?:\\([^)]*\\)[ \\t]*)?(?:[\\w$]+(?:\\.|::))*${name}\\b`),
+    // Assignment-style declarations: `const parseUrl = (`, `parse_url = lambda`, `Foo: {`.
+    assign: new RegExp(`(?:^|\\n)[ \\t]*(?:export[ \\t]+)?${name}[ \\t]*(?:=[^=]|:[ \\t]*(?:function|\\())`),
+  };
+}, MEMO_LIMIT);
 
 /** The chunk's text mentions a named identifier without declaring it: a reference. */
 export function onlyReferencesIdentifier(q: QueryAnalysis, record: ChunkRecord): boolean {
