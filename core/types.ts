@@ -84,7 +84,9 @@ export interface EmbeddingProvider {
   /**
    * Its vectors cost less to compute again than to keep a second copy of (a local static
    * model, thousands of chunks a second): an index keeps no embedding cache for it and takes
-   * a moved chunk's vector from the row it replaces instead. Remote models leave it unset.
+   * a moved chunk's vector from the row it replaces instead, and a search may embed a few
+   * short texts with it besides the query (its best candidates' names, `hybrid.ts`). Remote
+   * models leave it unset.
    */
   readonly cheapToRecompute?: boolean;
   /** Vector length; probed on first use for remote providers. */
