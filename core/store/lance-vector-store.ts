@@ -114,6 +114,15 @@ export class LanceVectorStore implements VectorStore {
   private async nearest(vector: Float32Array, topK: number, filter: SearchFilter | undefined, postfilter: boolean): Promise<ScoredId[]> {
     await this.annIndexKnown;
     await this.syncCache();
+    const hits = await this.scan(vector, topK, filter, postfilter, false);
+    // A graph walk can come back short of rows that exist (a selective filter, near-duplicate
+    // vectors): the exact scan then answers, at the flat search's cost, only for that search.
+    if (this.annIndexName && hits.length < topK) return this.scan(vector, topK, filter, postfilter, true);
+    return hits;
+  }
+
+  /** One vector search: through the ANN index when there is one, or every row when `exact`. */
+  private async scan(vector: Float32Array, topK: number, filter: SearchFilter | undefined, postfilter: boolean, exact: boolean): Promise<ScoredId[]> {
     const limit = postfilter ? topK + POSTFILTER_MARGIN : topK;
     let query = this.table
       .vectorSearch(Array.from(vector))
@@ -132,7 +141,8 @@ export class LanceVectorStore implements VectorStore {
     // On object storage the re-ranking reads each candidate's vector with a request of its own
     // (~40 per search: 118 ms instead of 34 against a loopback S3 server, far more against a
     // real bucket), so the quantized distances are used as they are.
-    if (this.annIndexName) {
+    if (exact) query = query.bypassVectorIndex();
+    else if (this.annIndexName) {
       query = query.ef(Math.max(ANN_BEAM_MIN, limit * ANN_BEAM_PER_RESULT));
       if (!this.objectStorage) query = query.refineFactor(2);
     }
