@@ -269,22 +269,6 @@ export function onlyReferencesIdentifier(q: QueryAnalysis, record: ChunkRecord):
   return false;
 }
 
-const TEST_PATH =
-  /(^|\/)(tests?|__tests__|__mocks__|specs?|fixtures?|mocks?|testdata|testing|e2e)(\/|$)|[._-](test|spec)s?\.[\p{L}\p{N}]+$|_test\.go$|(^|\/)test_[^/]*\.py$|(^|\/)conftest\.py$/u;
-const GENERATED_PATH = /(^|\/)(generated|gen|__generated__)\/|\.(pb|generated|gen|g)\.[a-z]+$|_pb2(_grpc)?\.py$|\.min\.[a-z]+$|\.d\.ts$/;
-const VENDORED_PATH = /(^|\/)(vendor|vendored|third[_-]party|external|node_modules|bower_components|packages\/vendor)\//;
-const EXAMPLE_PATH = /(^|\/)(examples?|samples?|demos?|bench|benches|benchmarks?)\/|[._-](bench|benchmarks?)(_test)?\.[\p{L}\p{N}]+$/u;
-
-export type PathClass = "test" | "generated" | "vendored" | "example" | "source";
-
-export function classifyPath(filePath: string): PathClass {
-  if (VENDORED_PATH.test(filePath)) return "vendored";
-  if (GENERATED_PATH.test(filePath)) return "generated";
-  if (TEST_PATH.test(filePath)) return "test";
-  if (EXAMPLE_PATH.test(filePath)) return "example";
-  return "source";
-}
-
 /**
  * What a chunk is called, in one short text to embed (`nameSimilarity`): its context (the
  * enclosing declarations and the signatures of what it declares, a pack's members), else its

@@ -8,8 +8,8 @@ import type { ChunkRecord } from "../types.js";
 import { DEFAULT_CONFIG, type RagConfig } from "../config/defaults.js";
 import { analyseQuery, type QueryAnalysis } from "./query-analysis.js";
 import { orderingScores, type FusedScores } from "./fusion.js";
+import { classifyPath, type PathClass } from "../path-class.js";
 import {
-  classifyPath,
   definesIdentifier,
   exactSymbolMatch,
   fileNameCoverage,
@@ -20,7 +20,6 @@ import {
   pathTermCoverage,
   queryTermCoverage,
   symbolTermCoverage,
-  type PathClass,
 } from "./features.js";
 
 /** A fused candidate (fusion.ts) with its chunk. */

@@ -4,4 +4,5 @@ export { outlineFromTree, countKinds, declarationName, DECLARATION_KINDS, type O
 export { regexOutline, lineCount } from "./skeleton-fallback.js";
 export { findOccurrences, findOccurrencesInText, isDefinitionName, wholeWordRegExp, type Occurrence, type FindOccurrencesOptions } from "./usages.js";
 export { classifyUse, classifyUseInLine, USE_KINDS, type UseKind } from "./use-kind.js";
-export { buildUsageReport, isTestPath, roundRobin, summarizeFile, type FileOccurrences, type FileUsageSummary, type PagedUse, type UsagePageOptions, type UsageReport } from "./usage-report.js";
+export { buildUsageReport, roundRobin, summarizeFile, type FileOccurrences, type FileUsageSummary, type PagedUse, type UsagePageOptions, type UsageReport } from "./usage-report.js";
+export { isTestPath } from "../path-class.js";

@@ -5,6 +5,7 @@
 // Portable: no Node.
 import type { Occurrence } from "./usages.js";
 import { USE_KINDS, type UseKind } from "./use-kind.js";
+import { isTestPath } from "../path-class.js";
 
 export interface FileOccurrences {
   /** Workspace-relative path. */
@@ -54,14 +55,6 @@ export interface UsagePageOptions {
   offset?: number;
   /** Page through this file's uses only. */
   file?: string;
-}
-
-const TEST_DIR = /(^|\/)(tests?|__tests__|specs?|testing|e2e)\//;
-const TEST_FILE = /(\.(test|spec)\.[^/]+|_test\.[a-z]+|(^|\/)test_[^/]+\.py|Tests?\.(java|kt|cs|swift|scala|php))$/;
-
-/** True for paths that conventionally hold tests (test/ folders, *.test.ts, *_test.go, test_*.py…). */
-export function isTestPath(path: string): boolean {
-  return TEST_DIR.test(path) || TEST_FILE.test(path);
 }
 
 export function summarizeFile(file: FileOccurrences): FileUsageSummary {

@@ -6,8 +6,8 @@
 import type { ChunkRecord } from "../../core/types.js";
 import type { QueryAnalysis } from "../../core/retrieval/query-analysis.js";
 import { scaledSourceScores, type FusedScores } from "../../core/retrieval/fusion.js";
+import { classifyPath } from "../../core/path-class.js";
 import {
-  classifyPath,
   definesIdentifier,
   exactSymbolMatch,
   isProse,

@@ -2,7 +2,8 @@
 // candidate it should, and switching the feature off removes the effect.
 import { describe, expect, it } from "vitest";
 import { analyseQuery } from "../../core/retrieval/query-analysis.js";
-import { classifyPath, definesIdentifier, exactSymbolMatch, fileNameCoverage, pathTermCoverage, symbolTermCoverage, unitNames } from "../../core/retrieval/features.js";
+import { definesIdentifier, exactSymbolMatch, fileNameCoverage, pathTermCoverage, symbolTermCoverage, unitNames } from "../../core/retrieval/features.js";
+import { classifyPath } from "../../core/path-class.js";
 import { NAMED_CANDIDATES, rankCandidates, startRanking, type RankCandidate, type RankFeatureFlags, type RankWeights } from "../../core/retrieval/rank.js";
 import type { ChunkRecord } from "../../core/types.js";
 
@@ -152,6 +153,25 @@ describe("features", () => {
     expect(classifyPath("bench/parse.js")).toBe("example");
     expect(classifyPath("src/workbench.ts")).toBe("source");
     expect(classifyPath("src/contest.ts")).toBe("source");
+  });
+
+  it("knows the test and example conventions of class-per-file languages and their projects", () => {
+    for (const p of [
+      "Tests/AlamofireTests/SessionTests.swift",
+      "tests/Dapper.Tests/ProcedureTests.cs",
+      "src/Dapper.Tests.Performance/Benchmarks.cs",
+      "Foo.UnitTests/Parser.cs",
+      "src/main/java/com/acme/ParserTest.java",
+      "core/src/ParserSpec.scala",
+      "modules/core/src/CodecSuite.scala",
+      "src/Monolog/Test/TestCase.php",
+      "lib/thing_spec.rb",
+    ])
+      expect(classifyPath(p), p).toBe("test");
+    for (const p of ["Sources/Alamofire/Session.swift", "src/Latest/Manifest.cs", "src/Contest.java", "src/TestKit.kt", "attest/a.ts"]) expect(classifyPath(p), p).toBe("source");
+    expect(classifyPath("Examples/Shared/Client.swift")).toBe("example");
+    expect(classifyPath("ThirdParty/json/json.hpp")).toBe("vendored");
+    expect(classifyPath("Generated/Messages.cs")).toBe("generated");
   });
 });
 

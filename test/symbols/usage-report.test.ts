@@ -41,7 +41,7 @@ describe("the usage report", () => {
   });
 
   it("knows test files by their conventional paths", () => {
-    for (const p of ["test/a.ts", "src/__tests__/a.ts", "a.spec.tsx", "pkg/a_test.go", "tests/test_a.py", "src/FooTest.java", "e2e/login.ts"]) expect(isTestPath(p), p).toBe(true);
+    for (const p of ["test/a.ts", "src/__tests__/a.ts", "a.spec.tsx", "pkg/a_test.go", "tests/test_a.py", "src/FooTest.java", "e2e/login.ts", "Tests/AppTests/RouterTests.swift", "Dapper.Tests/Query.cs", "test/fixtures/a.ts"]) expect(isTestPath(p), p).toBe(true);
     for (const p of ["src/testing-utils.ts", "src/latest.ts", "src/contest.py", "attest/a.ts"]) expect(isTestPath(p), p).toBe(false);
   });
 });

@@ -1,0 +1,37 @@
+// What a file holds, read from its path by the conventions of each ecosystem: tests, generated
+// code, vendored copies, examples and benchmarks, or the project's own source. Ranking demotes
+// all but source unless the query asks for them; the usage report marks uses in tests. The one
+// place these conventions are written. Portable: no Node built-ins.
+
+/**
+ * Test folders in any case (`tests/`, `Tests/` of Swift packages, `__tests__/`, `testdata/`)
+ * and test projects named after what they test (`Dapper.Tests/`, `AlamofireTests/`,
+ * `Foo.UnitTests/`): capitalised `Tests` after the name, so `latest/` and `contests/` stay source.
+ */
+const TEST_FOLDER = /(^|\/)(tests?|__tests__|__mocks__|specs?|fixtures?|mocks?|testdata|testing|e2e)(\/|$)/i;
+const TEST_PROJECT_FOLDER = /(^|\/)[\w.-]*[a-z0-9.](Tests?|Specs?)(\.[\w.-]+)?\//;
+/**
+ * Test files: `foo.test.ts`, `foo_spec.rb`, `foo_test.go`, `test_foo.py`, `conftest.py`, and the
+ * class-per-file languages' `FooTest.java`, `FooTests.swift`, `FooSpec.scala`, `FooSuite.scala`.
+ */
+const TEST_FILE =
+  /[._-](test|spec)s?\.[\p{L}\p{N}]+$|(^|\/)test_[^/]*\.py$|(^|\/)conftest\.py$|[a-z0-9](Tests?|Specs?|Suite)\.(java|kt|kts|groovy|scala|swift|m|mm|cs|fs|vb|php)$/u;
+const GENERATED_PATH = /(^|\/)(generated|gen|__generated__)\/|\.(pb|generated|gen|g|designer)\.[a-z]+$|_pb2(_grpc)?\.py$|\.min\.[a-z]+$|\.d\.ts$/i;
+const VENDORED_PATH = /(^|\/)(vendor|vendored|third[_-]?party|external|node_modules|bower_components)\//i;
+const EXAMPLE_PATH = /(^|\/)(examples?|samples?|demos?|bench|benches|benchmarks?)\/|[._-](bench|benchmarks?)(_test)?\.[\p{L}\p{N}]+$/iu;
+
+export type PathClass = "test" | "generated" | "vendored" | "example" | "source";
+
+/** True for paths that by convention hold tests or their fixtures. */
+export function isTestPath(filePath: string): boolean {
+  return TEST_FOLDER.test(filePath) || TEST_PROJECT_FOLDER.test(filePath) || TEST_FILE.test(filePath);
+}
+
+/** The first class that applies, in order: vendored, generated, test, example, else source. */
+export function classifyPath(filePath: string): PathClass {
+  if (VENDORED_PATH.test(filePath)) return "vendored";
+  if (GENERATED_PATH.test(filePath)) return "generated";
+  if (isTestPath(filePath)) return "test";
+  if (EXAMPLE_PATH.test(filePath)) return "example";
+  return "source";
+}
