@@ -138,7 +138,8 @@ export function analyseQuery(query: string): QueryAnalysis {
     identifierKeys,
     writtenNames: writtenNamesOf(identifiers),
     terms: contentTerms(raw),
-    wantsTests: lowerWords.some((w) => TEST_WORDS.has(w)),
+    // Words of identifiers count too: `SessionTests` and `RouterSpec` name tests.
+    wantsTests: tokenizeCode(raw).some((w) => TEST_WORDS.has(w)),
     wantsDocs: lowerWords.some((w) => DOC_WORDS.has(w)),
     wordCount: words.length,
     asksQuestion: QUESTION_MARK_AT_END.test(raw) || QUESTION_OPENERS.has(lowerWords.find(Boolean) ?? ""),

@@ -89,6 +89,9 @@ describe("query analysis", () => {
   it("notices when tests are asked for", () => {
     expect(analyseQuery("where are the retry tests").wantsTests).toBe(true);
     expect(analyseQuery("where are retries with backoff done").wantsTests).toBe(false);
+    expect(analyseQuery("SessionTests").wantsTests).toBe(true);
+    expect(analyseQuery("RouterSpec.setUp").wantsTests).toBe(true);
+    expect(analyseQuery("latest contest results").wantsTests).toBe(false);
   });
 });
 
@@ -352,6 +355,14 @@ describe("rankCandidates", () => {
     const input = [cand(test, 0.6), cand(src, 0.5)];
     expect(order(rankCandidates("connection pool", input, { features: only("demoteNonSource") }))).toEqual([src.id, test.id]);
     expect(order(rankCandidates("connection pool tests", input, { features: only("demoteNonSource") }))).toEqual([test.id, src.id]);
+  });
+
+  it("demotes a Swift package's tests, unless the query names a test class", () => {
+    const test = chunk({ filePath: "Tests/AppTests/SessionTests.swift", kind: "class", symbol: "SessionTests" });
+    const src = chunk({ filePath: "Sources/App/Session.swift", kind: "class", symbol: "Session" });
+    const input = [cand(test, 0.6), cand(src, 0.5)];
+    expect(order(rankCandidates("session retries", input, { features: only("demoteNonSource") }))).toEqual([src.id, test.id]);
+    expect(order(rankCandidates("SessionTests", input, { features: only("demoteNonSource") }))).toEqual([test.id, src.id]);
   });
 
   it("re-fuses keyword and vector scores normalised per query", () => {
