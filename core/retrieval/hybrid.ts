@@ -8,6 +8,7 @@ import { fuseCandidates } from "./fusion.js";
 import { focusOnMember, unitNames } from "./features.js";
 import { analyseQuery } from "./query-analysis.js";
 import { yieldToEventLoop } from "../yield.js";
+import { dot } from "../store/vectors.js";
 
 /** A packed chunk is named by the member the query asks for (analysed once, on the first pack). */
 function memberFocus(query: string): (record: ChunkRecord) => ChunkRecord {
@@ -154,13 +155,6 @@ async function rankWithNames(
     return ranking.finish();
   }
   return ranking.finish(new Map(ranking.toName.map((record, i) => [record.id, dot(namesBy.queryVector, vectors[i])])));
-}
-
-/** Cosine of two unit vectors. */
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += a[i] * b[i];
-  return sum;
 }
 
 /** Nearest chunks by the store's own vector search (an index that keeps no vector codes: older ones, other stores). */

@@ -101,9 +101,13 @@ function keysOf(identifier: string): string[] {
 
 /** Normalised content terms of free text, filler words removed, order kept, no repeats. */
 export function contentTerms(text: string): string[] {
+  return termsOfTokens(tokenizeCode(text));
+}
+
+function termsOfTokens(tokens: readonly string[]): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const t of tokenizeCode(text)) {
+  for (const t of tokens) {
     if (STOPWORDS.has(t)) continue;
     const n = normaliseTerm(t);
     if (!seen.has(n)) {
@@ -131,15 +135,16 @@ export function analyseQuery(query: string): QueryAnalysis {
   const fillers = words.filter((w) => STOPWORDS.has(w.toLowerCase())).length;
   const kind: QueryKind = identifiers.length > 0 && words.length <= 3 && fillers === 0 ? "symbol" : "natural";
   const lowerWords = raw.toLowerCase().split(/[^a-z0-9]+/);
+  const codeTokens = tokenizeCode(raw);
   return {
     raw,
     kind,
     identifiers,
     identifierKeys,
     writtenNames: writtenNamesOf(identifiers),
-    terms: contentTerms(raw),
+    terms: termsOfTokens(codeTokens),
     // Words of identifiers count too: `SessionTests` and `RouterSpec` name tests.
-    wantsTests: tokenizeCode(raw).some((w) => TEST_WORDS.has(w)),
+    wantsTests: codeTokens.some((w) => TEST_WORDS.has(w)),
     wantsDocs: lowerWords.some((w) => DOC_WORDS.has(w)),
     wordCount: words.length,
     asksQuestion: QUESTION_MARK_AT_END.test(raw) || QUESTION_OPENERS.has(lowerWords.find(Boolean) ?? ""),

@@ -1,9 +1,9 @@
 // The ranking stage: re-scores fused candidates with code-aware signals before de-duplication.
 // Portable. Steps (see README.md): analyse the query, lift each candidate by weighted
 // features (a statement also by the meaning of the best candidates' names, which the caller
-// embeds between `startRanking` and `finish`), lift chunks of files with several good chunks, demote tests / generated /
-// vendored code unless asked for, then decay repeated chunks of one file so one file cannot
-// fill the top 10. Scores stay in [0,1] and the output is sorted best first.
+// embeds between `startRanking` and `finish`), lift chunks of files with several good chunks,
+// demote tests / generated / vendored code unless asked for, then decay repeated chunks of one
+// file so one file cannot fill the top 10. Scores stay in [0,1] and the output is sorted best first.
 import type { ChunkRecord } from "../types.js";
 import { DEFAULT_CONFIG, type RagConfig } from "../config/defaults.js";
 import { analyseQuery, type QueryAnalysis } from "./query-analysis.js";

@@ -2,7 +2,7 @@
 // Used by the browser build and by fast tests; portable (no Node built-ins).
 import type { ChunkRecord, ScoredId, SearchFilter, StoredVector, StoreRow as Row, VectorStore } from "../types.js";
 import { compileFilter } from "./filter.js";
-import { clampScore, validateQueryVector, validateRowVector } from "./vectors.js";
+import { clampScore, dot, validateQueryVector, validateRowVector } from "./vectors.js";
 
 /** A stored row keeps its vector scaled to unit length, so a search is one dot product per row. */
 type StoredRow = Row & { unit: Float32Array | null };
@@ -59,13 +59,10 @@ export class MemoryVectorStore implements VectorStore {
     const query = toUnit(vector);
     const hits: ScoredId[] = [];
     if (!query) return hits;
-    const dim = query.length;
     for (const row of this.rows.values()) {
       const unit = row.unit;
       if (!unit || !accept(row)) continue;
-      let dot = 0;
-      for (let i = 0; i < dim; i++) dot += query[i] * unit[i];
-      hits.push({ id: row.id, score: clampScore(dot) });
+      hits.push({ id: row.id, score: clampScore(dot(query, unit)) });
     }
     hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
     return hits.slice(0, topK);

@@ -1,4 +1,4 @@
-// Vector arithmetic and checks shared by the stores. Portable: no Node built-ins.
+// Vector arithmetic and checks shared by the stores and the ranking. Portable: no Node built-ins.
 
 // Scores are cosine similarity with negatives clamped to 0 (not rescaled), so that a score keeps
 // reading as "cosine" and thresholds like minScore 0.5 mean the same in every store.
@@ -6,6 +6,13 @@
 /** LanceDB's cosine distance is 1 − cosine similarity. */
 export function cosineDistanceToScore(distance: number): number {
   return clampScore(1 - distance);
+}
+
+/** Dot product: the cosine of two unit vectors (what every provider returns). */
+export function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i] * b[i];
+  return sum;
 }
 
 export function clampScore(x: number): number {

@@ -32,6 +32,7 @@ import { startRanking, type RankCandidate, type RankFeatureFlags, type RankWeigh
 import { unitNames } from "../../core/retrieval/features.js";
 import { createEmbeddingProvider } from "../../core/embedding/index.js";
 import { DEFAULT_CONFIG } from "../../core/config/defaults.js";
+import { dot } from "../../core/store/vectors.js";
 import { entryChunkCount, readManifest } from "../../core/indexing/manifest.js";
 import { loadKeywordSnapshot } from "../../core/indexing/keyword-files.js";
 import { BM25_B } from "../../core/keyword/keyword-index.js";
@@ -211,7 +212,7 @@ async function collectNames(): Promise<void> {
     const ids = [...new Set(q.hits.map(([id]) => id))];
     const [queryVector] = await provider.embed([q.text], "query");
     const vectors = await provider.embed(ids.map((id) => unitNames(q.records[id])), "document");
-    out[q.text] = Object.fromEntries(ids.map((id, i) => [id, vectors[i].reduce((sum, x, d) => sum + x * queryVector[d], 0)]));
+    out[q.text] = Object.fromEntries(ids.map((id, i) => [id, dot(vectors[i], queryVector)]));
   }
   await provider.close?.();
   writeFileSync(join(dir, "names.json"), JSON.stringify(out));
