@@ -87,6 +87,7 @@ export async function runQuery(ctx: QueryContext, query: string, options: Search
       rank: options.rank ?? r.rank,
       rankFeatures: r.rankFeatures,
       embedder: provider,
+      onNamesFailed: (err) => ctx.logger.info("ranked without the names' lift: the model could not embed them", { error: oneLine(err) }),
     });
     // A search that found no candidates read nothing: the store's first-search check (damage,
     // a killed pass's rows) still answers before it does.

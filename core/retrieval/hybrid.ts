@@ -43,6 +43,11 @@ export interface HybridInput {
    * model is never called from a search for more than the query.
    */
   embedder?: EmbeddingProvider | null;
+  /**
+   * Told when the names could not be embedded: the search goes on without their lift, and the
+   * host can log why (this module has no logger).
+   */
+  onNamesFailed?: (error: unknown) => void;
 }
 
 /**
@@ -114,7 +119,8 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
   }
   if (input.rank) {
     const options: RankOptions = { ...(early ?? fileEvidence(candidates.map((c) => c.record.filePath))), features: input.rankFeatures };
-    const namesBy = useVector && input.embedder?.cheapToRecompute ? { embedder: input.embedder, queryVector: queryVector as Float32Array } : null;
+    const namesBy =
+      useVector && input.embedder?.cheapToRecompute ? { embedder: input.embedder, queryVector: queryVector as Float32Array, onFailed: input.onNamesFailed } : null;
     candidates = input.ranker ? input.ranker(query, candidates, options) : await rankWithNames(query, candidates, options, namesBy);
   } else {
     candidates.sort((a, b) => b.score - a.score);
@@ -144,14 +150,15 @@ async function rankWithNames(
   query: string,
   candidates: RankCandidate[],
   options: RankOptions,
-  namesBy: { embedder: EmbeddingProvider; queryVector: Float32Array } | null,
+  namesBy: { embedder: EmbeddingProvider; queryVector: Float32Array; onFailed?: (error: unknown) => void } | null,
 ): Promise<RankCandidate[]> {
   const ranking = startRanking(query, candidates, options);
   if (!namesBy || ranking.toName.length === 0) return ranking.finish();
   let vectors: Float32Array[];
   try {
     vectors = await namesBy.embedder.embed(ranking.toName.map(unitNames), "document");
-  } catch {
+  } catch (err) {
+    namesBy.onFailed?.(err);
     return ranking.finish();
   }
   return ranking.finish(new Map(ranking.toName.map((record, i) => [record.id, dot(namesBy.queryVector, vectors[i])])));

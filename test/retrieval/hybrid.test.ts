@@ -168,8 +168,10 @@ describe("hybridSearch", () => {
     expect(calls[0].purpose).toBe("document");
     expect(calls[0].texts).toContain("LocalEmbedder");
     expect(calls[0].texts).toContain("splitIntoBatches");
-    // A failing model leaves the ranking as it would be without names.
-    expect(ids(await run({ ...statement, embedder: model(true, true) }))).toEqual(plain);
+    // A failing model leaves the ranking as it would be without names, and says why.
+    const failures: unknown[] = [];
+    expect(ids(await run({ ...statement, embedder: model(true, true), onNamesFailed: (err) => failures.push(err) }))).toEqual(plain);
+    expect(failures.map((e) => (e as Error).message)).toEqual(["model gone"]);
     calls.length = 0;
     await run({ ...statement, embedder: model(false) });
     await run({ ...statement, embedder: model(true), mode: "keyword" });
