@@ -10,7 +10,7 @@ import { cleanErrorMessage } from "../error-line.js";
 import { oneLine } from "../error-line.js";
 import { IndexDamagedError } from "../indexing/store-files.js";
 import { redact } from "../redact.js";
-import { hybridSearch, type RetrievalMode } from "../retrieval/index.js";
+import { hybridSearch, searchText, type RetrievalMode } from "../retrieval/index.js";
 import type { CommittedIndex } from "./committed-index.js";
 import type { EmbeddingSlot } from "./embedding-slot.js";
 import { diagnoseReadFailure, type DamageRebuilds } from "./store-damage.js";
@@ -151,7 +151,9 @@ async function storeErrors<T>(ctx: QueryContext, step: () => Promise<T>): Promis
 async function embedQuery(ctx: QueryContext, provider: EmbeddingProvider, query: string): Promise<Float32Array | null> {
   try {
     // A remote embedder gets the query as redacted as the chunks it was given.
-    const text = provider.provider === "local" ? query : redact(query, "text");
+    // Embedded without a request's scaffolding ("explain how …"), as the keyword search reads it.
+    const words = searchText(query);
+    const text = provider.provider === "local" ? words : redact(words, "text");
     return (await provider.embed([text], "query"))[0];
   } catch (err) {
     ctx.logger.error("embedding the query failed; searching keywords only", { error: oneLine(err) });

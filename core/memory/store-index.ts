@@ -4,6 +4,7 @@
 // log on every replay. Recall is the same hybrid search as code.
 import { KeywordIndex } from "../keyword/keyword-index.js";
 import { hybridSearch } from "../retrieval/hybrid.js";
+import { searchText } from "../retrieval/query-analysis.js";
 import { fnv1aHex } from "../text-hash.js";
 import type { ChunkRecord, EmbeddingProvider, StoreRow, VectorStore } from "../types.js";
 import type { Quirk, QuirkIndex } from "./quirks.js";
@@ -96,7 +97,7 @@ export class StoreQuirkIndex implements QuirkIndex {
     if (this.keyword.size === 0) return [];
     const store = await this.deps.store();
     const embedder = await this.deps.embedder();
-    const queryVector = embedder ? (await embedder.embed([query], "query"))[0] : null;
+    const queryVector = embedder ? (await embedder.embed([searchText(query)], "query"))[0] : null;
     const results = await hybridSearch({
       query,
       queryVector,

@@ -6,7 +6,7 @@ import type { ChunkRecord, EmbeddingProvider, ScoredId, SearchFilter, SearchResu
 import { startRanking, type RankCandidate, type RankFeatureFlags, type RankOptions } from "./rank.js";
 import { fuseCandidates } from "./fusion.js";
 import { focusOnMember, unitNames } from "./features.js";
-import { analyseQuery } from "./query-analysis.js";
+import { analyseQuery, searchText } from "./query-analysis.js";
 import { yieldToEventLoop } from "../yield.js";
 import { dot } from "../store/vectors.js";
 
@@ -61,7 +61,9 @@ export const KEYWORD_POOL = 150;
 export const VECTOR_POOL = 50;
 
 export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> {
-  const { query, queryVector, store, keyword, filter, mode } = input;
+  const { queryVector, store, keyword, filter, mode } = input;
+  // Searched and ranked without a request's wording ("explain how …"); callers embed `searchText` too.
+  const query = searchText(input.query);
   checkArgs(input);
   if (input.topK === 0 || query.trim().length === 0) return [];
   if (mode === "vector" && !queryVector) {

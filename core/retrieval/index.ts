@@ -4,3 +4,4 @@ export { VECTOR_WEIGHT, KEYWORD_WEIGHT, fuseCandidates, orderingScores, type Fus
 export type { HybridInput, RetrievalMode } from "./hybrid.js";
 export { rankCandidates } from "./rank.js";
 export type { RankCandidate } from "./rank.js";
+export { searchText } from "./query-analysis.js";

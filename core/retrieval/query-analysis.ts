@@ -1,7 +1,7 @@
 // Query analysis for the ranking stage: is the query an identifier ("HTTPHeaderDict",
 // "parse_url", "Thor::Group") or a question in words ("where are retries with backoff done")?
 // Which identifiers does it name, which content words does it carry, does it ask for tests?
-// Portable: no Node built-ins.
+// And what a search looks for once a request's wording is dropped (`searchText`). Portable: no Node built-ins.
 import { normaliseTerm, tokenizeCode } from "../keyword/tokenize.js";
 
 export type QueryKind = "symbol" | "natural";
@@ -49,6 +49,26 @@ const STOPWORDS = new Set(
 const QUESTION_OPENERS = new Set(
   "how what where which why when who whom whose is are was were does do did can could should would will has have".split(" "),
 );
+
+/**
+ * A request opening the query ("explain how sessions expire", "show me where routes are
+ * registered", "walk me through the build", "tell me about the cache"): it says how the user
+ * asks, not what they look for. A verb alone is not one: "show a diff between two files"
+ * describes one unit, as doc comments do ("Find duplicates in a sorted array").
+ */
+const LEADING_REQUEST =
+  /^["'`(]*(?:please\s+)?(?:explain(?:\s+to\s+(?:me|us))?|summari[sz]e|(?:give|tell)\s+(?:me|us)(?:\s+about)?|walk\s+(?:me|us)\s+through|(?:show|find|describe|locate|list)(?:\s+(?:me|us))?(?=\s+(?:how|what|where|which|why|when|whether)\b))\s+/i;
+
+/**
+ * What a search looks for and ranks by: the query without a request opening it ("explain how
+ * sessions expire" → "how sessions expire", a question; "explain the retry policy" → "the retry
+ * policy", a topic phrase). The request's rare words ("explain") would otherwise pull in any code
+ * that uses them, and its verb would hide the question behind it.
+ */
+export function searchText(query: string): string {
+  const rest = query.replace(LEADING_REQUEST, "");
+  return rest.trim() ? rest : query;
+}
 
 /** A question mark ending the query, before any closing quotes or brackets (`"… registered?"`). */
 const QUESTION_MARK_AT_END = /\?["'`)\]}]*$/;

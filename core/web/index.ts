@@ -8,6 +8,7 @@ import { createBrowserEmbedder, type BrowserEmbedderOptions } from "../embedding
 import { KeywordIndex } from "../keyword/keyword-index.js";
 import { keywordDocOf } from "../keyword/keyword-doc.js";
 import { hybridSearch } from "../retrieval/hybrid.js";
+import { searchText } from "../retrieval/query-analysis.js";
 import { MemoryVectorStore } from "../store/memory.js";
 import { fnv1aHex } from "../text-hash.js";
 import { looksLikeSecretContent, SECRET_REASON, secretFileRules } from "../files/secret-files.js";
@@ -117,7 +118,7 @@ export class WebSearch {
   }
 
   async search(query: string, topK = 10, filter?: SearchFilter): Promise<SearchResult[]> {
-    const queryVector = this.embedder && query.trim() ? (await this.embedder.embed([query], "query"))[0] : null;
+    const queryVector = this.embedder && query.trim() ? (await this.embedder.embed([searchText(query)], "query"))[0] : null;
     return hybridSearch({
       query,
       queryVector,

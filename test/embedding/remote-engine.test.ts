@@ -114,6 +114,18 @@ describe("indexing through remote providers", () => {
     expect(sent).not.toContain(key);
   });
 
+  it("embeds what a request asks for, without its wording", async () => {
+    root = makeWorkspace();
+    const engine = await open("openai");
+    await engine.index();
+    const before = openai.requestsTo("/embeddings").length;
+    const hits = await engine.search("explain how the session token signature is verified", { topK: 3 });
+    expect(hits[0].chunk.filePath).toBe("src/tokens.ts");
+    const sent = openai.requestsTo("/embeddings").slice(before).map((r) => JSON.stringify(r.body));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toContain('"how the session token signature is verified"');
+  });
+
   it("keeps `embedding.concurrency` requests in flight while indexing", async () => {
     root = makeWorkspace();
     for (let i = 0; i < 12; i++) writeFileSync(join(root, "src", `part${i}.ts`), `export const part${i} = "value number ${i}";\n`);

@@ -1,7 +1,7 @@
 // The code-aware ranking stage on small synthetic candidate lists: each feature moves the
 // candidate it should, and switching the feature off removes the effect.
 import { describe, expect, it } from "vitest";
-import { analyseQuery } from "../../core/retrieval/query-analysis.js";
+import { analyseQuery, searchText } from "../../core/retrieval/query-analysis.js";
 import { definesIdentifier, exactSymbolMatch, fileNameCoverage, pathTermCoverage, symbolTermCoverage, unitNames } from "../../core/retrieval/features.js";
 import { classifyPath } from "../../core/path-class.js";
 import { NAMED_CANDIDATES, rankCandidates, startRanking, type RankCandidate, type RankFeatureFlags, type RankWeights } from "../../core/retrieval/rank.js";
@@ -84,6 +84,24 @@ describe("query analysis", () => {
     const statement = analyseQuery("Return the number of dimensions of this coordinate sequence.");
     expect(statement.asksQuestion).toBe(false);
     expect(statement.wordCount).toBe(9);
+  });
+
+  it("reads a request by what it asks for, not by its wording", () => {
+    const asked: Array<[string, string]> = [
+      ["Explain how sessions expire", "how sessions expire"],
+      ["please explain the plugin loader", "the plugin loader"],
+      ["show me where routes are registered", "where routes are registered"],
+      ["find where retries are computed", "where retries are computed"],
+      ["Walk me through the index pass", "the index pass"],
+      ["tell me about the cache", "the cache"],
+      ["Summarise the config loading", "the config loading"],
+    ];
+    for (const [request, words] of asked) expect(searchText(request), request).toBe(words);
+    expect(analyseQuery(searchText("explain how sessions expire")).asksQuestion).toBe(true);
+    // A verb opening a description of one unit is part of it, as in doc comments.
+    for (const unit of ["show a diff between the existing file and the new content", "Find duplicates in a sorted array", "describe the syntax node at the cursor", "explain"]) {
+      expect(searchText(unit), unit).toBe(unit);
+    }
   });
 
   it("notices when tests are asked for", () => {

@@ -17,7 +17,8 @@
 // the other 20 liked best) and prints the in-fold and out-of-fold means; with `--chunk-level`
 // the docstring code bases are units too, and their strict MRR@10 picks among the settings that
 // keep semble-dev at least where the shipped weights (or `--bar JSON`'s) have it. Candidates live in
-// test/.cache/replay/<name>/. Replay re-fuses and re-ranks exactly as hybrid.ts does.
+// test/.cache/replay/<name>/. Replay re-fuses and re-ranks exactly as hybrid.ts does (`--kit DIR`:
+// another copy of the semble-dev kit, its questions worded otherwise).
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -30,6 +31,7 @@ import { fuseCandidates } from "../../core/retrieval/fusion.js";
 import { KEYWORD_POOL, VECTOR_POOL } from "../../core/retrieval/hybrid.js";
 import { startRanking, type RankCandidate, type RankFeatureFlags, type RankWeights } from "../../core/retrieval/rank.js";
 import { unitNames } from "../../core/retrieval/features.js";
+import { searchText } from "../../core/retrieval/query-analysis.js";
 import { createEmbeddingProvider } from "../../core/embedding/index.js";
 import { DEFAULT_CONFIG } from "../../core/config/defaults.js";
 import { dot } from "../../core/store/vectors.js";
@@ -187,7 +189,7 @@ function rankerOf(weights: Partial<RankWeights>, features: Partial<RankFeatureFl
     const fileScores = table ? new Map(Object.entries(table).map(([p, v]) => [p, v[bIndex]])) : undefined;
     const sizes = fileSizeTable?.[query];
     const fileSizes = sizes ? new Map(Object.entries(sizes)) : undefined;
-    const ranking = startRanking(query, candidates, { weights, features, fileScores, fileSizes });
+    const ranking = startRanking(searchText(query), candidates, { weights, features, fileScores, fileSizes });
     // As hybrid.ts: names are compared when vectors are in play (not keyword-only) and the ranking asks for them.
     const names = nameTable?.[query];
     const withVectors = candidates.some((c) => c.vectorScore !== null);
@@ -210,7 +212,7 @@ async function collectNames(): Promise<void> {
   const out: Record<string, Record<string, number>> = {};
   for (const q of queries) {
     const ids = [...new Set(q.hits.map(([id]) => id))];
-    const [queryVector] = await provider.embed([q.text], "query");
+    const [queryVector] = await provider.embed([searchText(q.text)], "query");
     const vectors = await provider.embed(ids.map((id) => unitNames(q.records[id])), "document");
     out[q.text] = Object.fromEntries(ids.map((id, i) => [id, dot(vectors[i], queryVector)]));
   }
@@ -235,7 +237,7 @@ async function collectFileScores(): Promise<void> {
     const index = keywordIndexAt(join(sembleOut, "stores", repo.repo + suffix));
     for (const q of repo.queries) {
       const files = [...new Set([...q.keyword, ...q.vector].map(([id]) => repo.records[id].filePath))];
-      const per = FILE_B.map((b) => index.fileScores(q.query, files, b));
+      const per = FILE_B.map((b) => index.fileScores(searchText(q.query), files, b));
       out[q.query] = Object.fromEntries(files.map((f) => [f, per.map((m) => m.get(f) ?? 0)]));
       sizes[q.query] = Object.fromEntries(index.fileSizes(files));
     }
@@ -245,7 +247,7 @@ async function collectFileScores(): Promise<void> {
     const index = keywordIndexAt(join(root, `.opencode/rag_db${suffix}`));
     for (const q of set.queries) {
       const files = [...new Set([...q.keyword, ...q.vector].map(([id]) => set.records[id].filePath))];
-      const per = FILE_B.map((b) => index.fileScores(q.query.query, files, b));
+      const per = FILE_B.map((b) => index.fileScores(searchText(q.query.query), files, b));
       out[q.query.query] = Object.fromEntries(files.map((f) => [f, per.map((m) => m.get(f) ?? 0)]));
       sizes[q.query.query] = Object.fromEntries(index.fileSizes(files));
     }

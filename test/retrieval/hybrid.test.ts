@@ -180,6 +180,20 @@ describe("hybridSearch", () => {
     expect(calls).toEqual([]);
   });
 
+  test("a request is searched and ranked by what it asks for, not by its wording", async () => {
+    const queryVector = v(0.2, 0.3, 0.5, 0.1);
+    for (const [request, plain] of [
+      ["explain how texts are split into batches", "how texts are split into batches"],
+      ["show me where the config is loaded", "where the config is loaded"],
+      ["tell me about postJson", "postJson"],
+    ]) {
+      const asked = await run({ query: request, queryVector });
+      expect(asked.length).toBeGreaterThan(0);
+      expect(asked).toEqual(await run({ query: plain, queryVector }));
+      expect(await run({ query: request, queryVector: null, mode: "keyword" })).toEqual(await run({ query: plain, queryVector: null, mode: "keyword" }));
+    }
+  });
+
   test("the built-in ranking stage keeps scores in [0,1] and the order sorted", async () => {
     for (const query of ["load_config", "where are texts split into batches", "postJson"]) {
       const results = await run({ query, queryVector: v(0.2, 0.3, 0.5, 0.1), rank: true });
