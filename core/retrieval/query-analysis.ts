@@ -1,7 +1,7 @@
 // Query analysis for the ranking stage: is the query an identifier ("HTTPHeaderDict",
 // "parse_url", "Thor::Group") or a question in words ("where are retries with backoff done")?
 // Which identifiers does it name, which content words does it carry, does it ask for tests?
-// And what a search looks for once a request's wording is dropped (`searchText`). Portable: no Node built-ins.
+// And what a search looks for once a request's and a scope's wording is dropped (`searchText`). Portable: no Node built-ins.
 import { normaliseTerm, tokenizeCode } from "../keyword/tokenize.js";
 
 export type QueryKind = "symbol" | "natural";
@@ -60,13 +60,21 @@ const LEADING_REQUEST =
   /^["'`(]*(?:please\s+)?(?:explain(?:\s+to\s+(?:me|us))?|summari[sz]e|(?:give|tell)\s+(?:me|us)(?:\s+about)?|walk\s+(?:me|us)\s+through|(?:show|find|describe|locate|list)(?:\s+(?:me|us))?(?=\s+(?:how|what|where|which|why|when|whether)\b))\s+/i;
 
 /**
+ * The searched code base named at the end ("… in this repo", "… in the codebase?"): every
+ * result is in it, so it says nothing about which. Its punctuation stays (a question mark
+ * marks a question).
+ */
+const TRAILING_SCOPE = /\s+(?:in|of|across|within|throughout)\s+(?:this|the|our|my)\s+(?:code\s*base|repo(?:sitory)?|project|source(?:\s+(?:code|tree))?)(?=["'`)\]}.!?]*$)/i;
+
+/**
  * What a search looks for and ranks by: the query without a request opening it ("explain how
  * sessions expire" → "how sessions expire", a question; "explain the retry policy" → "the retry
- * policy", a topic phrase). The request's rare words ("explain") would otherwise pull in any code
- * that uses them, and its verb would hide the question behind it.
+ * policy", a topic phrase) or the code base named at its end ("… in this repo"). Their rare
+ * words ("explain", "repo") would otherwise pull in any code that uses them, and a request's
+ * verb would hide the question behind it.
  */
 export function searchText(query: string): string {
-  const rest = query.replace(LEADING_REQUEST, "");
+  const rest = query.replace(LEADING_REQUEST, "").replace(TRAILING_SCOPE, "");
   return rest.trim() ? rest : query;
 }
 

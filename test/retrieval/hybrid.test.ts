@@ -186,6 +186,7 @@ describe("hybridSearch", () => {
       ["explain how texts are split into batches", "how texts are split into batches"],
       ["show me where the config is loaded", "where the config is loaded"],
       ["tell me about postJson", "postJson"],
+      ["where are texts split into batches in this repo?", "where are texts split into batches?"],
     ]) {
       const asked = await run({ query: request, queryVector });
       expect(asked.length).toBeGreaterThan(0);
