@@ -62,9 +62,10 @@ const LEADING_REQUEST =
 /**
  * The searched code base named at the end ("… in this repo", "… in the codebase?"): every
  * result is in it, so it says nothing about which. Its punctuation stays (a question mark
- * marks a question).
+ * marks a question). "Across the project" and "of the project" say something ("references
+ * across the project", "the structure of the project"): they stay.
  */
-const TRAILING_SCOPE = /\s+(?:in|of|across|within|throughout)\s+(?:this|the|our|my)\s+(?:code\s*base|repo(?:sitory)?|project|source(?:\s+(?:code|tree))?)(?=["'`)\]}.!?]*$)/i;
+const TRAILING_SCOPE = /\s+(?:in|within)\s+(?:this|the|our|my)\s+(?:code\s*base|repo(?:sitory)?|project|source(?:\s+(?:code|tree))?)(?=["'`)\]}.!?]*$)/i;
 
 /**
  * What a search looks for and ranks by: the query without a request opening it ("explain how

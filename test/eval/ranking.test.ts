@@ -97,13 +97,13 @@ describe("query analysis", () => {
       ["Summarise the config loading", "the config loading"],
       ["where are retries computed in this repo", "where are retries computed"],
       ["how are plugins loaded in the codebase?", "how are plugins loaded?"],
-      ["explain the build across our code base.", "the build."],
+      ["explain the build within our code base.", "the build."],
       ["session expiry in this project", "session expiry"],
     ];
     for (const [request, words] of asked) expect(searchText(request), request).toBe(words);
     expect(analyseQuery(searchText("explain how sessions expire")).asksQuestion).toBe(true);
     // A verb opening a description of one unit is part of it, as in doc comments.
-    for (const unit of ["show a diff between the existing file and the new content", "Find duplicates in a sorted array", "describe the syntax node at the cursor", "explain", "create a new project", "in this repo", "the repo of this project is read"]) {
+    for (const unit of ["show a diff between the existing file and the new content", "Find duplicates in a sorted array", "describe the syntax node at the cursor", "explain", "create a new project", "in this repo", "the repo of this project is read", "how references are found across the project", "the structure of the project"]) {
       expect(searchText(unit), unit).toBe(unit);
     }
   });
