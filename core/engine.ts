@@ -34,6 +34,7 @@ import { EmbeddingSlot } from "./engine/embedding-slot.js";
 import { runQuery, type QueryContext } from "./engine/query.js";
 import { QuirkTable } from "./engine/quirk-table.js";
 import { StatusReader } from "./engine/status.js";
+import { vectorsUnusableReason } from "./indexing/index-model.js";
 import { DamageRebuilds } from "./engine/store-damage.js";
 import { StoreSlot } from "./engine/store-slot.js";
 
@@ -269,7 +270,10 @@ class WorkspaceEngine implements Engine {
       stateDir: this.stateDir,
       fingerprint: () => queryFingerprint(this.root, this.storeUri, this.config),
       search: (query, options) => this.search(query, options),
-      keywordOnlyReason: async () => (await this.embedding.get()).reason,
+      keywordOnlyReason: async () => {
+        const state = await this.embedding.get();
+        return state.reason ?? vectorsUnusableReason(this.committed.read().model, state.provider);
+      },
       logger: this.logger,
     }).catch((err) => {
       this.logger.error("not answering other processes' searches", { error: oneLine(err) });

@@ -9,11 +9,19 @@ import type { PassEnv } from "../indexing/pass-env.js";
 
 type ManifestStamp = { mtimeMs: number; size: number };
 
+/** What searches read of the committed manifest's header (nulls without a manifest). */
+export interface CommittedHeader {
+  dimension: number | null;
+  checkpoint: number | null;
+  /** The model that made the vectors, as the manifest records it (`index-model.ts`). */
+  model: { provider: string; model: string } | null;
+}
+
 export class CommittedIndex {
   /** The manifest file as last seen by search, to notice passes by other processes. */
   private seenManifest: ManifestStamp | null = null;
   /** committedRead()'s last manifest read, keyed by the manifest's mtime and size. */
-  private lastRead: { key: string; dimension: number | null; checkpoint: number | null } | null = null;
+  private lastRead: ({ key: string } & CommittedHeader) | null = null;
   /** The keyword snapshot being read, if any. */
   private loading: { generation: number; loading: Promise<KeywordIndex | null> } | null = null;
 
@@ -84,18 +92,23 @@ export class CommittedIndex {
   }
 
   /**
-   * The vector length and store version of the index on disk (nulls without a manifest). Read
-   * once per manifest version: parsing the manifest of a 10k-file tree costs more than a search.
+   * The vector length, store version and model of the index on disk (nulls without a manifest).
+   * Read once per manifest version: parsing the manifest of a 10k-file tree costs more than a search.
    */
-  read(): { dimension: number | null; checkpoint: number | null } {
+  read(): CommittedHeader {
     const stamp = this.stamp();
     const key = stamp ? `${stamp.mtimeMs}:${stamp.size}` : "";
     if (this.lastRead?.key !== key) {
       const read = readManifestHeader(this.stateDir());
       this.lastRead =
         read.status === "ok"
-          ? { key, dimension: read.header.dimension, checkpoint: read.header.storeCheckpoint }
-          : { key, dimension: null, checkpoint: null };
+          ? {
+              key,
+              dimension: read.header.dimension,
+              checkpoint: read.header.storeCheckpoint,
+              model: { provider: read.header.provider, model: read.header.model },
+            }
+          : { key, dimension: null, checkpoint: null, model: null };
     }
     return this.lastRead;
   }

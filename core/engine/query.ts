@@ -9,6 +9,7 @@ import type { EmbeddingProvider, SearchResult, VectorStore } from "../types.js";
 import { cleanErrorMessage } from "../error-line.js";
 import { oneLine } from "../error-line.js";
 import { IndexDamagedError } from "../indexing/store-files.js";
+import { vectorsUnusableReason } from "../indexing/index-model.js";
 import { redact } from "../redact.js";
 import { hybridSearch, searchText, type RetrievalMode } from "../retrieval/index.js";
 import type { CommittedIndex } from "./committed-index.js";
@@ -48,7 +49,9 @@ export async function runQuery(ctx: QueryContext, query: string, options: Search
   const keywordLoad = ctx.committed.keyword();
   const opening = openForSearch(ctx, dimension);
   for (const p of [keywordLoad, opening]) p.catch(() => undefined); // awaited below
-  const mayUseVectors = !down && provider !== null && dimension !== null && mode !== "keyword" && query.trim().length > 0;
+  // Vectors of another model (a model switched, its rebuild not committed yet) answer nothing.
+  const otherModel = vectorsUnusableReason(ctx.committed.read().model, provider) !== null;
+  const mayUseVectors = !down && !otherModel && provider !== null && dimension !== null && mode !== "keyword" && query.trim().length > 0;
   const embedding = mayUseVectors ? embedQuery(ctx, provider!, query) : Promise.resolve(null);
   // The candidates come from the keyword index (its postings and vector codes): they are found
   // while the store still opens, which only the records read waits for.

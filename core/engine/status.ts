@@ -12,6 +12,7 @@ import { readSkippedList } from "../indexing/skipped-files.js";
 import { readProgress, readWatcherStatus } from "../indexing/state-files.js";
 import { storeDamage, tableFiles } from "../indexing/store-files.js";
 import { ignoreRulesFor } from "../indexing/workspace-rules.js";
+import { vectorsUnusableReason } from "../indexing/index-model.js";
 import type { EmbeddingSlot } from "./embedding-slot.js";
 import type { StoreSlot } from "./store-slot.js";
 
@@ -46,7 +47,8 @@ export class StatusReader {
     let activeModel: string | null = null;
     try {
       const state = await ctx.embedding.get();
-      keywordOnlyReason = state.reason;
+      // Without a model, why; with one, whether the committed vectors are its own.
+      keywordOnlyReason = state.reason ?? vectorsUnusableReason(header && { provider: header.provider, model: header.model }, state.provider);
       // Remote providers fill in their own default model when the config names none.
       activeModel = state.provider?.model ?? null;
     } catch (err) {

@@ -5,6 +5,7 @@ import type { EmbeddingProvider } from "../types.js";
 import { KeywordIndex } from "../keyword/keyword-index.js";
 import { chunkingChangeReason, chunkingFingerprint } from "./fingerprint.js";
 import { keywordFilesUsable } from "./keyword-files.js";
+import { recordedModelName } from "./index-model.js";
 import { emptyManifest, readManifest, readManifestHeader, type Manifest, type ManifestRead } from "./manifest.js";
 import { localTableDir, type PassEnv, type StoreLike } from "./pass-env.js";
 import { oneLine } from "../error-line.js";
@@ -49,7 +50,7 @@ export async function startPass(env: PassEnv, options: IndexOptions): Promise<Pa
   const providerName = provider ? provider.provider : "none";
   // The weights' fingerprint is part of the identity: a model upgraded under the same id
   // rebuilds the index and never reuses cached vectors of the old weights.
-  const modelName = provider ? (provider.fingerprint ? `${provider.model}@${provider.fingerprint}` : provider.model) : "";
+  const modelName = provider ? recordedModelName(provider) : "";
   const fingerprint = chunkingFingerprint(config);
   let store = (await env.store(dimension)) as StoreLike;
   const read = readManifest(stateDir);

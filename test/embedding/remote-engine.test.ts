@@ -160,6 +160,50 @@ describe("indexing through remote providers", () => {
     expect(hits[0].chunk.filePath).toBe("src/tokens.ts");
   });
 
+  it("never compares a new model's queries with the old model's vectors, even of the same length: keywords only until the rebuild", async () => {
+    root = makeWorkspace();
+    const twins = await startFakeOllama({ models: { "model-a": 64, "model-b": 64 } });
+    const withModel = (model: string) => overrides("ollama", { embedding: { ...overrides("ollama").embedding, model, baseUrl: twins.url } });
+    const queriesEmbedded = () => twins.requestsTo("/api/embed").filter((r) => JSON.stringify(r.body).includes("session token")).length;
+    try {
+      const first = await openEngine({ root, overrides: withModel("model-a") });
+      engines.push(first);
+      await first.index();
+      await first.close();
+
+      const second = await openEngine({ root, overrides: withModel("model-b") });
+      engines.push(second);
+      const status = await second.status();
+      expect(status.keywordOnlyReason).toBe("the index holds vectors of ollama/model-a, not of ollama/model-b, until the next index pass rebuilds it");
+      const before = queriesEmbedded();
+      const hits = await second.search("verify the session token signature", { topK: 3 });
+      expect(hits[0].chunk.filePath).toBe("src/tokens.ts"); // found by its words
+      expect(queriesEmbedded()).toBe(before); // the query was not embedded for vectors it cannot be compared with
+
+      const summary = await second.index();
+      expect(summary.rebuildReason).toMatch(/embedding model changed \(ollama\/model-a -> ollama\/model-b\)/);
+      expect((await second.status()).keywordOnlyReason).toBeNull();
+      const after = await second.search("verify the session token signature", { mode: "vector", topK: 3 });
+      expect(after[0].chunk.filePath).toBe("src/tokens.ts");
+      expect(queriesEmbedded()).toBe(before + 1);
+    } finally {
+      await Promise.all(engines.splice(0).map((e) => e.close()));
+      await twins.close();
+    }
+  });
+
+  it("says a keyword-only index gets vectors only when rebuilt", async () => {
+    root = makeWorkspace();
+    const keywordsOnly = await openEngine({ root, overrides: overrides("ollama", { embedding: { provider: "none" } }) });
+    engines.push(keywordsOnly);
+    await keywordsOnly.index();
+    await keywordsOnly.close();
+    const engine = await open("ollama");
+    expect((await engine.status()).keywordOnlyReason).toBe("the index was built keyword-only; the next index pass rebuilds it with ollama/nomic-embed-text vectors");
+    await engine.index();
+    expect((await engine.status()).keywordOnlyReason).toBeNull();
+  });
+
   it("rebuilds when the vector dimension changes under the same model", async () => {
     root = makeWorkspace();
     const first = await open("openai");
