@@ -168,10 +168,18 @@ const MIN_PREFIX = 4;
 /**
  * One word is the other's prefix: an inflection or derivation ("route" ~ "router", "config" ~
  * "configuration"), not a compound ("load" ~ "loadconfig"): a short prefix may only lack a
- * short ending.
+ * short ending. A three-letter word is too short a prefix, save for the one derivation that
+ * doubles its last consonant ("log" ~ "logger", as "logging" folds to "log").
  */
 function isVariant(shorter: string, longer: string): boolean {
-  return shorter.length >= MIN_PREFIX && longer.startsWith(shorter) && (shorter.length >= 6 || longer.length - shorter.length <= 4);
+  if (shorter.length < MIN_PREFIX) return isDoubledAgentNoun(shorter, longer);
+  return longer.startsWith(shorter) && (shorter.length >= 6 || longer.length - shorter.length <= 4);
+}
+
+/** `log` ~ `logger`, `map` ~ `mapper`, `run` ~ `runner`: a short word, its last consonant doubled, then -er. */
+function isDoubledAgentNoun(word: string, longer: string): boolean {
+  const last = word[word.length - 1];
+  return word.length === 3 && "bdgmnprt".includes(last) && (longer === `${word}${last}er` || longer === `${word}${last}ers`);
 }
 
 function hasWordOrVariant(words: Set<string>, term: string): boolean {

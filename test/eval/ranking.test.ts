@@ -138,6 +138,13 @@ describe("features", () => {
     expect(pathTermCoverage(analyseQuery("handlers"), chunk({ filePath: "src/handler.rb" }))).toBe(1);
     // `loadconfig`, the joined identifier, is no variant of `load`.
     expect(pathTermCoverage(analyseQuery("load_config"), chunk({ filePath: "src/load.ts" }))).toBeLessThan(0.5);
+    // A three-letter word reaches only its doubled agent noun: `logging` folds to `log`, whose logger is `logger.rb`.
+    expect(pathTermCoverage(analyseQuery("logging"), chunk({ filePath: "lib/middleware/logger.rb" }))).toBe(1);
+    expect(pathTermCoverage(analyseQuery("logger"), chunk({ filePath: "src/log.go" }))).toBe(1);
+    expect(pathTermCoverage(analyseQuery("mapping"), chunk({ filePath: "src/mappers.ts" }))).toBe(1);
+    expect(pathTermCoverage(analyseQuery("log"), chunk({ filePath: "src/login.ts" }))).toBe(0);
+    expect(pathTermCoverage(analyseQuery("log"), chunk({ filePath: "src/logout.ts" }))).toBe(0);
+    expect(pathTermCoverage(analyseQuery("set"), chunk({ filePath: "src/setup.ts" }))).toBe(0);
   });
 
   it("path coverage names index-like files by their folder", () => {
