@@ -182,10 +182,34 @@ function isDoubledAgentNoun(word: string, longer: string): boolean {
   return word.length === 3 && "bdgmnprt".includes(last) && (longer === `${word}${last}er` || longer === `${word}${last}ers`);
 }
 
+/** The word itself, one of its forms by prefix, or a word of the same root (both with an ending: `decoding` ~ `decoders`). */
 function hasWordOrVariant(words: Set<string>, term: string): boolean {
   if (words.has(term)) return true;
   for (const w of words) if (w.length <= term.length ? isVariant(w, term) : isVariant(term, w)) return true;
+  const root = derivationRoot(term);
+  if (root) for (const w of words) if (derivationRoot(w) === root) return true;
   return false;
+}
+
+/** Derivational and inflectional endings a word of a path and of a question may differ by. */
+const DERIVATION_SUFFIX = /(?:ations?|itions?|ions?|ives?|ings?|ers?|ors?|ed|es|e|y)$/;
+
+/**
+ * Shortest root two words may share: five letters. Four-letter roots join words that name other
+ * things (`state` ~ `station`) or that the dev sets answer apart (`parsing` ~ `JsonParser.java`
+ * for a question about the reader); see docs/retrieval.md.
+ */
+const MIN_ROOT = 5;
+
+/**
+ * A word without one ending, its doubled last consonant undone, when at least `MIN_ROOT`
+ * letters remain, else null: `encoding`, `encoder`, `_decoders` → `encod`/`decod`; `settling`,
+ * `settle` → `settl`; `reflection`, `reflective` → `reflect`; `expiration`, `expire` → `expir`.
+ */
+function derivationRoot(word: string): string | null {
+  let root = word.replace(DERIVATION_SUFFIX, "");
+  if (root.length >= 2 && root[root.length - 1] === root[root.length - 2]) root = root.slice(0, -1);
+  return root.length >= MIN_ROOT ? root : null;
 }
 
 /**

@@ -147,6 +147,18 @@ describe("features", () => {
     expect(pathTermCoverage(analyseQuery("set"), chunk({ filePath: "src/setup.ts" }))).toBe(0);
   });
 
+  it("path coverage matches words of one root, both with an ending", () => {
+    const covers = (query: string, filePath: string) => pathTermCoverage(analyseQuery(query), chunk({ filePath }));
+    expect(covers("decoding", "httpx/_decoders.py")).toBe(1);
+    expect(covers("settling", "lib/core/settle.js")).toBe(1);
+    expect(covers("reflection", "bind/ReflectiveTypeAdapterFactory.java")).toBeGreaterThan(0);
+    expect(covers("expiration", "src/expire.c")).toBe(1);
+    expect(covers("cancellation", "cancel/CancelToken.js")).toBe(1);
+    // Four-letter roots join other things: `state` and `station`.
+    expect(covers("station", "src/state.py")).toBe(0);
+    expect(covers("parsing", "src/JsonReader.java")).toBe(0);
+  });
+
   it("path coverage names index-like files by their folder", () => {
     const q = analyseQuery("extractors");
     expect(pathTermCoverage(q, chunk({ filePath: "src/extract/mod.rs" }))).toBe(1);
