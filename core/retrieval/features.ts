@@ -147,7 +147,7 @@ export function symbolTermCoverage(q: QueryAnalysis, record: ChunkRecord): numbe
     const words = identifierWords(name);
     if (words.length === 0) continue;
     let hit = 0;
-    for (const w of words) if (terms.has(w)) hit++;
+    for (const w of words) if (saysNameWord(terms, w)) hit++;
     best = Math.max(best, hit / words.length);
   }
   return best;
@@ -162,18 +162,23 @@ const DIRECTORY_MATCH_SHARE = 0.25;
 /** File names that say nothing about their module: the folder names it (`extract/mod.rs`). */
 const INDEX_FILE = /^(?:mod|index|__init__|init|lib|main|package-info|_index)\.[^./]+$/;
 
-/** Shortest word that may match another word by prefix ("depend" ~ "dependencies"). */
+/** Shortest word of a path that may match another word by prefix ("depend" ~ "dependencies"). */
 const MIN_PREFIX = 4;
+
+/**
+ * Shortest word of a symbol's name that may match by prefix ("parse" ~ "parser"): names are
+ * made of short everyday words, and four letters join too many of them ("read" ~ "ready",
+ * "form" ~ "format"); see docs/retrieval.md.
+ */
+const MIN_NAME_PREFIX = 5;
 
 /**
  * One word is the other's prefix: an inflection or derivation ("route" ~ "router", "config" ~
  * "configuration"), not a compound ("load" ~ "loadconfig"): a short prefix may only lack a
- * short ending. A three-letter word is too short a prefix, save for the one derivation that
- * doubles its last consonant ("log" ~ "logger", as "logging" folds to "log").
+ * short ending.
  */
-function isVariant(shorter: string, longer: string): boolean {
-  if (shorter.length < MIN_PREFIX) return isDoubledAgentNoun(shorter, longer);
-  return longer.startsWith(shorter) && (shorter.length >= 6 || longer.length - shorter.length <= 4);
+function isPrefixForm(shorter: string, longer: string, minPrefix: number): boolean {
+  return shorter.length >= minPrefix && longer.startsWith(shorter) && (shorter.length >= 6 || longer.length - shorter.length <= 4);
 }
 
 /** `log` ~ `logger`, `map` ~ `mapper`, `run` ~ `runner`: a short word, its last consonant doubled, then -er. */
@@ -182,12 +187,31 @@ function isDoubledAgentNoun(word: string, longer: string): boolean {
   return word.length === 3 && "bdgmnprt".includes(last) && (longer === `${word}${last}er` || longer === `${word}${last}ers`);
 }
 
-/** The word itself, one of its forms by prefix, or a word of the same root (both with an ending: `decoding` ~ `decoders`). */
-function hasWordOrVariant(words: Set<string>, term: string): boolean {
+/**
+ * Two forms of one word: one the other's prefix (from `minPrefix` letters), or both of one root
+ * with their endings (`decoding` ~ `decoders`).
+ */
+function isFormOf(a: string, b: string, minPrefix: number): boolean {
+  if (a.length <= b.length ? isPrefixForm(a, b, minPrefix) : isPrefixForm(b, a, minPrefix)) return true;
+  const root = derivationRoot(a);
+  return root !== null && derivationRoot(b) === root;
+}
+
+/**
+ * A path word among `words`, or a form of one. A three-letter word is too short a prefix, save
+ * for the one derivation that doubles its last consonant ("log" ~ "logger", as "logging" folds
+ * to "log"); in a symbol's name that one joins too much (`SqlMapper` for every "map").
+ */
+function hasPathWordOrForm(words: Set<string>, term: string): boolean {
   if (words.has(term)) return true;
-  for (const w of words) if (w.length <= term.length ? isVariant(w, term) : isVariant(term, w)) return true;
-  const root = derivationRoot(term);
-  if (root) for (const w of words) if (derivationRoot(w) === root) return true;
+  for (const w of words) if (isFormOf(w, term, MIN_PREFIX) || (w.length < term.length ? isDoubledAgentNoun(w, term) : isDoubledAgentNoun(term, w))) return true;
+  return false;
+}
+
+/** A word of a symbol's name that the query says, or says a form of (`parse` ~ "parser", `decoder` ~ "decoding"). */
+function saysNameWord(terms: Set<string>, word: string): boolean {
+  if (terms.has(word)) return true;
+  for (const t of terms) if (isFormOf(t, word, MIN_NAME_PREFIX)) return true;
   return false;
 }
 
@@ -224,8 +248,8 @@ export function pathTermCoverage(q: QueryAnalysis, record: ChunkRecord): number 
   const { stem, dirs } = pathWords(record.filePath);
   let score = 0;
   for (const t of q.terms) {
-    if (hasWordOrVariant(stem, t)) score += 1;
-    else if (hasWordOrVariant(dirs, t)) score += DIRECTORY_MATCH_SHARE;
+    if (hasPathWordOrForm(stem, t)) score += 1;
+    else if (hasPathWordOrForm(dirs, t)) score += DIRECTORY_MATCH_SHARE;
   }
   return Math.min(1, score / q.terms.length);
 }
@@ -258,7 +282,7 @@ export function fileNameCoverage(q: QueryAnalysis, record: ChunkRecord): number 
   if (words.length === 0) return 0;
   const terms = new Set(q.terms);
   let hit = 0;
-  for (const w of words) if (hasWordOrVariant(terms, w)) hit++;
+  for (const w of words) if (hasPathWordOrForm(terms, w)) hit++;
   return hit / words.length;
 }
 

@@ -124,6 +124,16 @@ describe("features", () => {
     expect(symbolTermCoverage(q, chunk({ filePath: "a.go", symbol: "WriteLevel" }))).toBe(0.5);
   });
 
+  it("symbol-term coverage counts the forms of a name's words the query says", () => {
+    const covers = (query: string, symbol: string) => symbolTermCoverage(analyseQuery(query), chunk({ filePath: "a.py", symbol }));
+    expect(covers("the parser of dates", "parse_date")).toBe(1); // by prefix, five letters on
+    expect(covers("decoding the body", "BodyDecoder")).toBe(1); // one root, both with an ending
+    expect(covers("expiration of keys", "expireKeys")).toBe(1);
+    // Four-letter prefixes and doubled agent nouns join too many everyday words in names.
+    expect(covers("read the format", "ReadyForm")).toBe(0);
+    expect(covers("map the rows", "SqlMapper")).toBe(0);
+  });
+
   it("path coverage counts file names fully and directories a quarter", () => {
     const q = analyseQuery("retry policy");
     expect(pathTermCoverage(q, chunk({ filePath: "util/retry.py" }))).toBe(0.5);
