@@ -215,7 +215,7 @@ function saysNameWord(terms: Set<string>, word: string): boolean {
   return false;
 }
 
-/** Derivational and inflectional endings a word of a path and of a question may differ by. */
+/** Derivational and inflectional endings two forms of a word may differ by (a path's or a name's and the query's). */
 const DERIVATION_SUFFIX = /(?:ations?|itions?|ions?|ives?|ings?|ers?|ors?|ed|es|e|y)$/;
 
 /**
@@ -230,16 +230,16 @@ const MIN_ROOT = 5;
  * letters remain, else null: `encoding`, `encoder`, `_decoders` → `encod`/`decod`; `settling`,
  * `settle` → `settl`; `reflection`, `reflective` → `reflect`; `expiration`, `expire` → `expir`.
  */
-function derivationRoot(word: string): string | null {
+const derivationRoot = boundedMemo((word: string): string | null => {
   let root = word.replace(DERIVATION_SUFFIX, "");
   if (root.length >= 2 && root[root.length - 1] === root[root.length - 2]) root = root.slice(0, -1);
   return root.length >= MIN_ROOT ? root : null;
-}
+}, MEMO_LIMIT);
 
 /**
  * Share of the query's content words found in the path; a word in the file name counts fully,
- * one in a directory name a quarter; a word matches its variants by prefix (`routing` →
- * router.py, `dependencies` → depend.go). An index-like file (`mod.rs`, `__init__.py`,
+ * one in a directory name a quarter; a word matches its other forms by prefix (`routing` →
+ * router.py, `dependencies` → depend.go) or by root (`decoding` → _decoders.py). An index-like file (`mod.rs`, `__init__.py`,
  * `index.ts`, `init.lua`) takes its folder's name. `retry` → util/retry.py,
  * `HashWithIndifferentAccess` → hash_with_indifferent_access.rb.
  */
