@@ -33,8 +33,7 @@ import { changedKeys, loadEngineConfig } from "./engine/config.js";
 import { EmbeddingSlot } from "./engine/embedding-slot.js";
 import { runQuery, type QueryContext } from "./engine/query.js";
 import { QuirkTable } from "./engine/quirk-table.js";
-import { StatusReader } from "./engine/status.js";
-import { vectorsUnusableReason } from "./indexing/index-model.js";
+import { keywordOnlyReasonOf, StatusReader } from "./engine/status.js";
 import { DamageRebuilds } from "./engine/store-damage.js";
 import { StoreSlot } from "./engine/store-slot.js";
 
@@ -270,10 +269,7 @@ class WorkspaceEngine implements Engine {
       stateDir: this.stateDir,
       fingerprint: () => queryFingerprint(this.root, this.storeUri, this.config),
       search: (query, options) => this.search(query, options),
-      keywordOnlyReason: async () => {
-        const state = await this.embedding.get();
-        return state.reason ?? vectorsUnusableReason(this.committed.read().model, state.provider);
-      },
+      keywordOnlyReason: async () => keywordOnlyReasonOf(await this.embedding.get(), this.committed.read().model),
       logger: this.logger,
     }).catch((err) => {
       this.logger.error("not answering other processes' searches", { error: oneLine(err) });

@@ -13,8 +13,16 @@ import { readProgress, readWatcherStatus } from "../indexing/state-files.js";
 import { storeDamage, tableFiles } from "../indexing/store-files.js";
 import { ignoreRulesFor } from "../indexing/workspace-rules.js";
 import { vectorsUnusableReason } from "../indexing/index-model.js";
-import type { EmbeddingSlot } from "./embedding-slot.js";
+import type { EmbeddingSlot, EmbeddingState } from "./embedding-slot.js";
 import type { StoreSlot } from "./store-slot.js";
+
+/**
+ * Why search is keyword-only, or null: without a model, why there is none; with one, whether
+ * the committed index's vectors are its own (`recorded`: the model its manifest names).
+ */
+export function keywordOnlyReasonOf(state: EmbeddingState, recorded: { provider: string; model: string } | null): string | null {
+  return state.reason ?? vectorsUnusableReason(recorded, state.provider);
+}
 
 /** How long status() reuses its count of pending files while the manifest is unchanged... */
 const STATUS_WALK_REUSE_MS = 3000;
@@ -47,8 +55,7 @@ export class StatusReader {
     let activeModel: string | null = null;
     try {
       const state = await ctx.embedding.get();
-      // Without a model, why; with one, whether the committed vectors are its own.
-      keywordOnlyReason = state.reason ?? vectorsUnusableReason(header && { provider: header.provider, model: header.model }, state.provider);
+      keywordOnlyReason = keywordOnlyReasonOf(state, header && { provider: header.provider, model: header.model });
       // Remote providers fill in their own default model when the config names none.
       activeModel = state.provider?.model ?? null;
     } catch (err) {

@@ -123,13 +123,16 @@ function isVowel(ch: string): boolean {
 /** Stem endings after which English never drops a silent e: `batch`, `index`, `start`, `render`. */
 const CLEAN_ENDINGS = /(?:tch|sh|ck|x|nd|rt|st|ld|lt|nt|pt|ct|rm|rn|wn|ll|ss|ff|th|rk|sk|lk|ft|mp|rd|lp|gn|er|en|on|el|al|ow|ay|ey|oy)$/;
 
+/** Consonants English doubles after a short vowel before an ending: `mapping`, `embedded`, `logger`. */
+export const DOUBLED_CONSONANTS = "bdgmnprt";
+
 /** `stem` when removing the suffix is unambiguous, else the word unchanged. */
 function foldSuffix(word: string, stem: string): string {
   const n = stem.length;
   if (n < 4) return word;
   const last = stem[n - 1];
   // A doubled consonant marks a short vowel: `mapp` → `map`, `embedd` → `embed`.
-  if (last === stem[n - 2] && "bdgmnprt".includes(last)) return stem.slice(0, -1);
+  if (last === stem[n - 2] && DOUBLED_CONSONANTS.includes(last)) return stem.slice(0, -1);
   if (CLEAN_ENDINGS.test(stem)) return stem;
   // Consonant + y: `copy`, `apply`, `modify`.
   if (last === "y" && !isVowel(stem[n - 2])) return stem;

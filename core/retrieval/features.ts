@@ -2,7 +2,7 @@
 // analysed query) and returns a value in [0,1]; rank.ts weighs them. Portable.
 import type { ChunkRecord } from "../types.js";
 import { identifierKey, unsigiled, type QueryAnalysis } from "./query-analysis.js";
-import { distinctTerms, normaliseTerm, tokenizeCode, tokenizePath } from "../keyword/tokenize.js";
+import { distinctTerms, DOUBLED_CONSONANTS, normaliseTerm, tokenizeCode, tokenizePath } from "../keyword/tokenize.js";
 import { declaredNames, packMembers } from "../chunking/pack.js";
 import { boundedMemo } from "../bounded-memo.js";
 
@@ -140,7 +140,7 @@ export function focusOnMember(q: QueryAnalysis, record: ChunkRecord): ChunkRecor
 /** Share of the symbol's words that the query mentions: "parse a log level" vs `ParseLevel` → 1. */
 export function symbolTermCoverage(q: QueryAnalysis, record: ChunkRecord): number {
   if (!record.symbol || q.terms.length === 0) return 0;
-  const terms = new Set(q.terms);
+  const terms = q.termSet;
   let best = 0;
   // A packed chunk: the member whose name the query spells best.
   for (const name of declaredNames(record).names) {
@@ -184,7 +184,7 @@ function isPrefixForm(shorter: string, longer: string, minPrefix: number): boole
 /** `log` ~ `logger`, `map` ~ `mapper`, `run` ~ `runner`: a short word, its last consonant doubled, then -er. */
 function isDoubledAgentNoun(word: string, longer: string): boolean {
   const last = word[word.length - 1];
-  return word.length === 3 && "bdgmnprt".includes(last) && (longer === `${word}${last}er` || longer === `${word}${last}ers`);
+  return word.length === 3 && DOUBLED_CONSONANTS.includes(last) && (longer === `${word}${last}er` || longer === `${word}${last}ers`);
 }
 
 /**
@@ -202,14 +202,14 @@ function isFormOf(a: string, b: string, minPrefix: number): boolean {
  * for the one derivation that doubles its last consonant ("log" ~ "logger", as "logging" folds
  * to "log"); in a symbol's name that one joins too much (`SqlMapper` for every "map").
  */
-function hasPathWordOrForm(words: Set<string>, term: string): boolean {
+function hasPathWordOrForm(words: ReadonlySet<string>, term: string): boolean {
   if (words.has(term)) return true;
   for (const w of words) if (isFormOf(w, term, MIN_PREFIX) || (w.length < term.length ? isDoubledAgentNoun(w, term) : isDoubledAgentNoun(term, w))) return true;
   return false;
 }
 
 /** A word of a symbol's name that the query says, or says a form of (`parse` ~ "parser", `decoder` ~ "decoding"). */
-function saysNameWord(terms: Set<string>, word: string): boolean {
+function saysNameWord(terms: ReadonlySet<string>, word: string): boolean {
   if (terms.has(word)) return true;
   for (const t of terms) if (isFormOf(t, word, MIN_NAME_PREFIX)) return true;
   return false;
@@ -280,7 +280,7 @@ export function fileNameCoverage(q: QueryAnalysis, record: ChunkRecord): number 
   const named = INDEX_FILE.test(fileName) && parts.length > 1 ? parts[parts.length - 2] : fileName.replace(/\.[^.]*$/, "");
   const words = identifierWords(named);
   if (words.length === 0) return 0;
-  const terms = new Set(q.terms);
+  const terms = q.termSet;
   let hit = 0;
   for (const w of words) if (hasPathWordOrForm(terms, w)) hit++;
   return hit / words.length;

@@ -1,7 +1,8 @@
 // Query analysis for the ranking stage: is the query an identifier ("HTTPHeaderDict",
 // "parse_url", "Thor::Group") or a question in words ("where are retries with backoff done")?
 // Which identifiers does it name, which content words does it carry, does it ask for tests?
-// And what a search looks for once a request's and a scope's wording is dropped (`searchText`). Portable: no Node built-ins.
+// And what a search looks for once a request's and a scope's wording is dropped (`searchText`).
+// Portable: no Node built-ins.
 import { normaliseTerm, tokenizeCode } from "../keyword/tokenize.js";
 
 export type QueryKind = "symbol" | "natural";
@@ -24,6 +25,8 @@ export interface QueryAnalysis {
   writtenNames: Set<string>;
   /** Normalised content words (split identifiers included), without English filler words. */
   terms: string[];
+  /** The same words as a set, for the features that look words up in it per candidate. */
+  termSet: ReadonlySet<string>;
   /** The query is about tests (then test files are not demoted). */
   wantsTests: boolean;
   /** The query asks for documentation (then prose is not demoted). */
@@ -165,13 +168,15 @@ export function analyseQuery(query: string): QueryAnalysis {
   const kind: QueryKind = identifiers.length > 0 && words.length <= 3 && fillers === 0 ? "symbol" : "natural";
   const lowerWords = raw.toLowerCase().split(/[^a-z0-9]+/);
   const codeTokens = tokenizeCode(raw);
+  const terms = termsOfTokens(codeTokens);
   return {
     raw,
     kind,
     identifiers,
     identifierKeys,
     writtenNames: writtenNamesOf(identifiers),
-    terms: termsOfTokens(codeTokens),
+    terms,
+    termSet: new Set(terms),
     // Words of identifiers count too: `SessionTests` and `RouterSpec` name tests.
     wantsTests: codeTokens.some((w) => TEST_WORDS.has(w)),
     wantsDocs: lowerWords.some((w) => DOC_WORDS.has(w)),
