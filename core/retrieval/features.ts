@@ -140,14 +140,13 @@ export function focusOnMember(q: QueryAnalysis, record: ChunkRecord): ChunkRecor
 /** Share of the symbol's words that the query mentions: "parse a log level" vs `ParseLevel` → 1. */
 export function symbolTermCoverage(q: QueryAnalysis, record: ChunkRecord): number {
   if (!record.symbol || q.terms.length === 0) return 0;
-  const terms = q.termSet;
   let best = 0;
   // A packed chunk: the member whose name the query spells best.
   for (const name of declaredNames(record).names) {
     const words = identifierWords(name);
     if (words.length === 0) continue;
     let hit = 0;
-    for (const w of words) if (saysNameWord(terms, w)) hit++;
+    for (const w of words) if (saysNameWord(q, w)) hit++;
     best = Math.max(best, hit / words.length);
   }
   return best;
@@ -197,6 +196,17 @@ function isFormOf(a: string, b: string, minPrefix: number): boolean {
   return root !== null && derivationRoot(b) === root;
 }
 
+/** The roots of the query's words (`derivationRoot`), worked out once per query: names are compared with them per candidate. */
+const termRoots = new WeakMap<QueryAnalysis, ReadonlySet<string>>();
+function rootsOf(q: QueryAnalysis): ReadonlySet<string> {
+  let roots = termRoots.get(q);
+  if (!roots) {
+    roots = new Set(q.terms.map(derivationRoot).filter((r): r is string => r !== null));
+    termRoots.set(q, roots);
+  }
+  return roots;
+}
+
 /**
  * A path word among `words`, or a form of one. A three-letter word is too short a prefix, save
  * for the one derivation that doubles its last consonant ("log" ~ "logger", as "logging" folds
@@ -209,9 +219,11 @@ function hasPathWordOrForm(words: ReadonlySet<string>, term: string): boolean {
 }
 
 /** A word of a symbol's name that the query says, or says a form of (`parse` ~ "parser", `decoder` ~ "decoding"). */
-function saysNameWord(terms: ReadonlySet<string>, word: string): boolean {
-  if (terms.has(word)) return true;
-  for (const t of terms) if (isFormOf(t, word, MIN_NAME_PREFIX)) return true;
+function saysNameWord(q: QueryAnalysis, word: string): boolean {
+  if (q.termSet.has(word)) return true;
+  const root = derivationRoot(word);
+  if (root !== null && rootsOf(q).has(root)) return true;
+  for (const t of q.terms) if (t.length <= word.length ? isPrefixForm(t, word, MIN_NAME_PREFIX) : isPrefixForm(word, t, MIN_NAME_PREFIX)) return true;
   return false;
 }
 
