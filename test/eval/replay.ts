@@ -18,7 +18,9 @@
 // the docstring code bases are units too, and their strict MRR@10 picks among the settings that
 // keep semble-dev at least where the shipped weights (or `--bar JSON`'s) have it. Candidates live in
 // test/.cache/replay/<name>/. Replay re-fuses and re-ranks exactly as hybrid.ts does (`--kit DIR`:
-// another copy of the semble-dev kit, its questions worded otherwise).
+// another copy of the semble-dev kit, its questions worded otherwise, or the large code bases'
+// file-level set, `--kit test/eval/large-kit --out test/.cache/large-kit`; `--out`: where that
+// kit's checkouts and indexes live).
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -41,7 +43,8 @@ import { BM25_B } from "../../core/keyword/keyword-index.js";
 import type { ChunkRecord } from "../../core/types.js";
 import { candidatesOf, ndcgAt10, topTen, type CollectedRepo, type Mode } from "../../models/ranker/data.js";
 import { openSembleEngine } from "./semble-engine.js";
-import { loadTasks, type RepoSpec } from "./semble-score.js";
+import { loadTasks } from "./semble-score.js";
+import { layOutKitRepos, type KitRepoSpec } from "./kit-layout.js";
 
 const argv = process.argv.slice(2);
 const opt = (name: string, fallback?: string): string | undefined => {
@@ -50,7 +53,7 @@ const opt = (name: string, fallback?: string): string | undefined => {
 };
 const repoRoot = resolve(new URL("../..", import.meta.url).pathname);
 const kit = resolve(opt("kit", join(repoRoot, "..", "shared", "eval", "semble-dev"))!);
-const sembleOut = join(repoRoot, "test", ".cache", "semble-dev");
+const sembleOut = resolve(opt("out", join(repoRoot, "test", ".cache", "semble-dev"))!);
 const name = opt("name", "default")!;
 const dir = join(repoRoot, "test", ".cache", "replay", name);
 const CLEAN = new Set(
@@ -114,7 +117,9 @@ async function collect(): Promise<void> {
   const suffix = storeSuffix(config);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "config.json"), JSON.stringify(config));
-  const specs: RepoSpec[] = JSON.parse(readFileSync(join(kit, "repos.json"), "utf8"));
+  const specs: KitRepoSpec[] = JSON.parse(readFileSync(join(kit, "repos.json"), "utf8"));
+  // A kit's own trees and packages; semble-dev's checkouts come from `semble-dev.mjs --mirrors`.
+  layOutKitRepos(specs, sembleOut, repoRoot);
   const semble: SembleRepo[] = [];
   for (const spec of specs) {
     const { engine, prefix } = await openSembleEngine(sembleOut, spec, { storeSuffix: suffix, config });

@@ -14,7 +14,8 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { openSembleEngine } from "./semble-engine.js";
-import { loadTasks, scoreRun, type Mode, type RepoSpec, type RunResult } from "./semble-score.js";
+import { loadTasks, scoreRun, type Mode, type RunResult } from "./semble-score.js";
+import { layOutKitRepos, type KitRepoSpec } from "./kit-layout.js";
 
 const argv = process.argv.slice(2);
 const opt = (name: string, fallback?: string): string | undefined => {
@@ -34,11 +35,12 @@ if (!existsSync(join(kit, "repos.json"))) {
   console.error(`eval:semble-dev: no benchmark kit at ${kit}; pass --kit DIR (the folder holding repos.json)`);
   process.exit(2);
 }
-const specs: RepoSpec[] = JSON.parse(readFileSync(join(kit, "repos.json"), "utf8"));
+const specs: KitRepoSpec[] = JSON.parse(readFileSync(join(kit, "repos.json"), "utf8"));
 const chosen = specs.filter((s) => !only || only.includes(s.name));
 
-// Lay out the checkouts (export.sh skips the ones already there).
-const missing = chosen.filter((s) => !existsSync(join(out, "repos", s.name)));
+// Lay out the checkouts: trees and packages a kit names itself, then the git mirrors'
+// (export.sh skips the ones already there).
+const missing = layOutKitRepos(chosen, out, repoRoot);
 if (missing.length > 0) {
   if (!mirrors) {
     console.error(`eval:semble-dev: ${missing.length} repos are not laid out in ${out}/repos; pass --mirrors DIR (bare git mirrors as OWNER+NAME/repo) or set MIRROR_ROOT`);

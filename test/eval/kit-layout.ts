@@ -1,0 +1,74 @@
+// Lays out the checkouts of a kit whose repositories are not git mirrors: the project's own
+// large-code-base set (test/eval/large-kit/) names, per repository, a tree another fetch
+// script already keeps in test/.cache (`tree`) or an npm package to unpack (`npm`), and the
+// folders of it that are indexed (`folders`, default: all). semble-dev's own kit has no
+// `source` and keeps going through its export.sh.
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { RepoSpec } from "./semble-score.js";
+
+export interface KitSource {
+  /** A tree kept by another fetch script, relative to the project root. */
+  tree?: string;
+  /** The command that fetches `tree` (said when it is missing). */
+  fetch?: string;
+  /** An npm package spec, unpacked with `npm pack`. */
+  npm?: string;
+  /** Top-level entries of the tree or package to copy; all when absent. */
+  folders?: string[];
+}
+
+export type KitRepoSpec = RepoSpec & { source?: KitSource };
+
+/**
+ * Copies each missing checkout with a `source` into `<out>/repos/<name>`; returns the specs it
+ * could not lay out (no `source`: export.sh's). Throws a one-line error naming the fetch
+ * command when a `tree` is not there yet.
+ */
+export function layOutKitRepos(specs: KitRepoSpec[], out: string, projectRoot: string): KitRepoSpec[] {
+  const rest: KitRepoSpec[] = [];
+  for (const spec of specs) {
+    const target = join(out, "repos", spec.name);
+    if (existsSync(target)) continue;
+    if (!spec.source) {
+      rest.push(spec);
+      continue;
+    }
+    mkdirSync(target, { recursive: true });
+    try {
+      if (spec.source.tree) {
+        const from = resolve(projectRoot, spec.source.tree);
+        if (!existsSync(from)) throw new Error(`${spec.name}: ${spec.source.tree} is missing; fetch it first: ${spec.source.fetch ?? "(no fetch command given)"}`);
+        copyEntries(from, target, spec.source.folders);
+      } else if (spec.source.npm) {
+        withNpmPackage(spec.source.npm, out, (dir) => copyEntries(dir, target, spec.source!.folders));
+      } else {
+        throw new Error(`${spec.name}: source names neither a tree nor an npm package`);
+      }
+    } catch (err) {
+      rmSync(target, { recursive: true, force: true });
+      throw err;
+    }
+  }
+  return rest;
+}
+
+function copyEntries(from: string, to: string, folders: string[] | undefined): void {
+  for (const entry of folders ?? readdirSync(from)) cpSync(join(from, entry), join(to, entry), { recursive: true });
+}
+
+/** `npm pack` into a scratch folder under `out`, unpacked; `use` gets the package folder, then the scratch goes. */
+function withNpmPackage(spec: string, out: string, use: (dir: string) => void): void {
+  mkdirSync(out, { recursive: true });
+  const tmp = mkdtempSync(join(out, "npm-"));
+  try {
+    execFileSync("npm", ["pack", spec, "--silent", "--pack-destination", tmp], { stdio: ["ignore", "ignore", "inherit"] });
+    const tgz = readdirSync(tmp).find((f) => f.endsWith(".tgz"));
+    if (!tgz) throw new Error(`npm pack ${spec} produced no tarball`);
+    execFileSync("tar", ["-xzf", join(tmp, tgz), "-C", tmp]);
+    use(join(tmp, "package"));
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
