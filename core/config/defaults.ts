@@ -83,6 +83,12 @@ export const DEFAULT_EXCLUDED_EXTENSIONS = [
   ".onnx",
   ".pt",
   ".safetensors",
+  // Translation catalogs: a localised project's UI strings again in every language (Django
+  // ships 1,182 of them, more than half its chunks), never the code that answers a question.
+  ".po",
+  ".pot",
+  ".xlf",
+  ".xliff",
 ];
 
 /**

@@ -65,6 +65,18 @@ describe("walkWorkspace", () => {
     expect(await listed(root, { exclude: ["src/gen/", "*.md"] })).toEqual(["src/main.py"]);
   });
 
+  it("leaves translation catalogs out unless the extension list is replaced", async () => {
+    const root = workspace({
+      "app/locale/de/LC_MESSAGES/django.po": 'msgid "Password reset"\nmsgstr "Passwort zurücksetzen"\n',
+      "app/locale/django.pot": 'msgid "Password reset"\nmsgstr ""\n',
+      "web/i18n/messages.fr.xlf": "<xliff/>",
+      "app/auth/tokens.py": "def make_token(user):\n    return str(user.pk)\n",
+    });
+    expect(await listed(root)).toEqual(["app/auth/tokens.py"]);
+    const withCatalogs = DEFAULT_CONFIG.indexing.excludeExtensions.filter((e) => e !== ".po");
+    expect(await listed(root, { excludeExtensions: withCatalogs })).toEqual(["app/auth/tokens.py", "app/locale/de/LC_MESSAGES/django.po"]);
+  });
+
   it("ignores .gitignore when respectGitignore is off but still honours .opencode-ragignore", async () => {
     const root = workspace({ ".gitignore": "a.ts\n", ".opencode-ragignore": "b.ts\n", "a.ts": "a", "b.ts": "b" });
     expect(await listed(root, { respectGitignore: false })).toEqual([".gitignore", ".opencode-ragignore", "a.ts"]);
