@@ -23,9 +23,10 @@ export type ChunkingOptions = RagConfig["chunking"];
 
 /**
  * Bumped whenever the same file and options may produce different chunks (boundaries, kinds,
- * symbols, context), so an index built by an older chunker can be recognised and rebuilt.
+ * symbols, context, or none: a kind of file now skipped), so an index built by an older chunker
+ * can be recognised and rebuilt.
  */
-export const CHUNKING_VERSION = 12;
+export const CHUNKING_VERSION = 13;
 
 export { registerChunker, clearCustomChunkers } from "./registry.js";
 export { loadCustomChunkers, type CustomChunkerEntry } from "./custom-chunkers.js";

@@ -1,11 +1,12 @@
 // How a file becomes chunks, as an ordered list of handlers: the first one that claims a
 // path produces its chunks. Built in: PDFs (bytes to the PDF chunker) and text (binary files
-// skipped). Other parts add handlers at the front (e.g. image descriptions) with
+// and generated API documentation pages skipped). Other parts add handlers at the front (e.g. image descriptions) with
 // `registerFileHandler`; handlers registered in a process run in that process, never in a
 // chunking worker, so they may hold any state they like.
 import type { RagConfig } from "../config/defaults.js";
 import type { Chunk, ChunkRecord } from "../types.js";
 import { decodeFileText, isPdf } from "../files/binary.js";
+import { documentationGenerator } from "../files/generated-docs.js";
 import { chunkFile } from "../chunking/index.js";
 
 export interface FileHandlerContext {
@@ -47,6 +48,8 @@ export const textHandler: FileHandler = {
   async handle(filePath, bytes, ctx) {
     const text = decodeFileText(bytes);
     if (text === null) return { skipped: "binary" };
+    const generator = documentationGenerator(filePath, text);
+    if (generator) return { skipped: `generated documentation (${generator})` };
     const warnings: string[] = [];
     const chunks = await chunkFile(filePath, text, ctx.chunking, (w) => warnings.push(w.message));
     return warnings.length ? { chunks, warnings } : { chunks };
