@@ -1,6 +1,7 @@
 // Line fallback (F3): fixed windows of `fallbackLines` lines, each overlapping the previous by
 // `overlapLines`, for any text no other chunker understands. Blank edges are trimmed and
-// all-blank windows dropped, so every non-blank line still lands in some chunk.
+// all-blank windows dropped, so every non-blank line still lands in some chunk. Windows of a
+// plain-text document (`.rst`, `.txt`, `.adoc`…) are `paragraph`s, of anything else `lines`.
 import type { Chunk } from "../types.js";
 import { LineIndex } from "./line-index.js";
 
@@ -10,7 +11,20 @@ export interface FallbackOptions {
   maxChars: number;
 }
 
-export function chunkByLines(filePath: string, language: string, content: string, options: FallbackOptions): Chunk[] {
+/**
+ * Plain-text documents by extension (reStructuredText, AsciiDoc, Org, text files): their
+ * windows are prose, which the ranking weighs as documentation rather than code. CMake's
+ * `CMakeLists.txt` is code in a `.txt`.
+ */
+const PROSE_EXTENSIONS = [".rst", ".txt", ".text", ".adoc", ".asciidoc", ".org", ".rdoc", ".pod", ".textile"];
+
+export function isPlainTextDocument(filePath: string): boolean {
+  const lower = filePath.toLowerCase();
+  if (lower === "cmakelists.txt" || lower.endsWith("/cmakelists.txt")) return false;
+  return PROSE_EXTENSIONS.some((ext) => lower.endsWith(ext));
+}
+
+export function chunkByLines(filePath: string, language: string, content: string, options: FallbackOptions, kind: "lines" | "paragraph" = "lines"): Chunk[] {
   const lines = new LineIndex(content);
   const size = Math.max(1, Math.floor(options.fallbackLines));
   // An overlap as large as the window would never advance.
@@ -25,7 +39,7 @@ export function chunkByLines(filePath: string, language: string, content: string
         startLine: trimmed[0] + 1,
         endLine: trimmed[1] + 1,
         language,
-        kind: "lines",
+        kind,
         symbol: "",
         context: "",
         content: lines.slice(trimmed[0], trimmed[1]),

@@ -96,6 +96,46 @@ describe("one-line minified code", () => {
   });
 });
 
+describe("plain-text documents", () => {
+  it("windows of .rst, .txt and .adoc files are prose; CMakeLists.txt and grammar-less code stay lines", async () => {
+    const text = "Blueprints\n==========\n\nA blueprint records routes and registers them on the app later.\n";
+    for (const path of ["docs/blueprints.rst", "docs/notes.txt", "guide/intro.adoc"]) {
+      const chunks = await chunkFile(path, text, options);
+      expect(chunks.length, path).toBeGreaterThan(0);
+      expect(new Set(chunks.map((c) => c.kind)), path).toEqual(new Set(["paragraph"]));
+    }
+    expect((await chunkFile("src/CMakeLists.txt", "add_library(core core.c)\n", options))[0].kind).toBe("lines");
+    expect((await chunkFile("bin/report.pl", "sub report { print 'ok'; }\n", options))[0].kind).toBe("lines");
+  });
+
+  it("a question about code finds the code before the guide that describes it in the same words", async () => {
+    const guide = [
+      "Registering routes on a blueprint",
+      "=================================",
+      "",
+      ...Array.from({ length: 12 }, () => "A blueprint defers registering routes: each route is recorded, and registering the blueprint on the app replays the recorded routes."),
+    ].join("\n");
+    const code = [
+      "class Blueprint:",
+      "    def __init__(self, name):",
+      "        self.name = name",
+      "        self.deferred = []",
+      "",
+      "    def record(self, func):",
+      "        self.deferred.append(func)",
+      "",
+      "    def register(self, app):",
+      "        for deferred in self.deferred:",
+      "            deferred(app)",
+      "",
+    ].join("\n");
+    const { engine } = await engineOver({ "docs/blueprints.rst": guide, "src/blueprints.py": code });
+    await engine.index();
+    const hits = await engine.search("how does a blueprint record and register routes on the app", { topK: 2 });
+    expect(hits.map((h) => h.chunk.filePath)).toEqual(["src/blueprints.py", "docs/blueprints.rst"]);
+  });
+});
+
 describe("through the index", () => {
   it("indexes a 1 MB one-line JavaScript file and finds a word at its end", async () => {
     // 1,000,000 bytes: within indexing.maxFileSizeBytes (1 MiB); `.min.js` and dist/ are excluded by default.

@@ -8,7 +8,9 @@
 // OWNER+NAME/repo; default $MIRROR_ROOT), --out DIR (default test/.cache/semble-dev),
 // --repos a,b --modes keyword,hybrid,vector --force (re-index) --json --check (run score.py),
 // --overrides JSON (config deep-merged over the default, e.g. a ranking ablation:
-// '{"retrieval":{"rankFeatures":{"pathMatch":false}}}').
+// '{"retrieval":{"rankFeatures":{"pathMatch":false}}}'), --whole-checkout (index each checkout
+// whole instead of its benchmark root; the kit's score.py, which reads only the root, is not
+// comparable then).
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -36,7 +38,10 @@ if (!existsSync(join(kit, "repos.json"))) {
   process.exit(2);
 }
 const specs: KitRepoSpec[] = JSON.parse(readFileSync(join(kit, "repos.json"), "utf8"));
-const chosen = specs.filter((s) => !only || only.includes(s.name));
+// `--whole-checkout`: each repository indexed whole, as a user opening it would, instead of the
+// kit's benchmark root (tests, docs sites, examples and sibling modules compete; own stores).
+const wholeCheckout = flag("whole-checkout");
+const chosen = specs.filter((s) => !only || only.includes(s.name)).map((s) => (wholeCheckout ? { ...s, benchmark_root: null } : s));
 
 // Lay out the checkouts: trees and packages a kit names itself, then the git mirrors'
 // (export.sh skips the ones already there).
@@ -54,7 +59,8 @@ const tasks = loadTasks(kit, chosen);
 // of their own; retrieval settings reuse the default run's stores.
 const extraConfig = opt("overrides") ? (JSON.parse(opt("overrides")!) as Record<string, unknown>) : {};
 const { retrieval: _retrieval, ...indexConfig } = extraConfig;
-const storeSuffix = Object.keys(indexConfig).length ? `-${createHash("sha1").update(JSON.stringify(indexConfig)).digest("hex").slice(0, 8)}` : "";
+const storeSuffix =
+  (Object.keys(indexConfig).length ? `-${createHash("sha1").update(JSON.stringify(indexConfig)).digest("hex").slice(0, 8)}` : "") + (wholeCheckout ? "-whole" : "");
 const results: Record<Mode, RunResult[]> = { keyword: [], hybrid: [], vector: [] };
 const timing: Array<{ repo: string; indexMs: number; files: number; chunks: number; queryMsP50: number }> = [];
 
