@@ -100,12 +100,12 @@ describe("plain-text documents", () => {
   it("windows of .rst, .txt and .adoc files are prose; CMakeLists.txt and grammar-less code stay lines", async () => {
     const text = "Blueprints\n==========\n\nA blueprint records routes and registers them on the app later.\n";
     for (const path of ["docs/blueprints.rst", "docs/notes.txt", "guide/intro.adoc"]) {
-      const chunks = await chunkFile(path, text, options);
+      const chunks = await chunkFile(path, text, options());
       expect(chunks.length, path).toBeGreaterThan(0);
       expect(new Set(chunks.map((c) => c.kind)), path).toEqual(new Set(["paragraph"]));
     }
-    expect((await chunkFile("src/CMakeLists.txt", "add_library(core core.c)\n", options))[0].kind).toBe("lines");
-    expect((await chunkFile("bin/report.pl", "sub report { print 'ok'; }\n", options))[0].kind).toBe("lines");
+    expect((await chunkFile("src/CMakeLists.txt", "add_library(core core.c)\n", options()))[0].kind).toBe("lines");
+    expect((await chunkFile("bin/report.pl", "sub report { print 'ok'; }\n", options()))[0].kind).toBe("lines");
   });
 
   it("a question about code finds the code before the guide that describes it in the same words", async () => {
