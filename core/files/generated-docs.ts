@@ -1,8 +1,9 @@
 // API reference sites that documentation tools write as HTML (Dokka, javadoc, jazzy, Doxygen,
 // TypeDoc, Sphinx, rustdoc…), committed beside the code they describe. A repository that keeps
-// its site in the tree can hold thousands of such pages (Exposed: 4,025, twenty times its
-// source files), each one restating doc comments the index already reads where they belong,
-// in markup. They are skipped like binaries, with the tool named in the reason.
+// its site in the tree can hold thousands of such pages (Exposed: 4,007 Dokka pages beside its
+// 1,048 other files, nine tenths of its chunks), each one restating doc comments the index
+// already reads where they belong, in markup. They are skipped like binaries, with the tool
+// named in the reason.
 // Portable: no Node built-ins.
 
 const HTML_EXTENSIONS = [".html", ".htm", ".xhtml"];
