@@ -18,14 +18,15 @@ export interface FallbackOptions {
  */
 const PROSE_EXTENSIONS = [".rst", ".txt", ".text", ".adoc", ".asciidoc", ".org", ".rdoc", ".pod", ".textile"];
 
-export function isPlainTextDocument(filePath: string): boolean {
+function isPlainTextDocument(filePath: string): boolean {
   const lower = filePath.toLowerCase();
   if (lower === "cmakelists.txt" || lower.endsWith("/cmakelists.txt")) return false;
   return PROSE_EXTENSIONS.some((ext) => lower.endsWith(ext));
 }
 
-export function chunkByLines(filePath: string, language: string, content: string, options: FallbackOptions, kind: "lines" | "paragraph" = "lines"): Chunk[] {
+export function chunkByLines(filePath: string, language: string, content: string, options: FallbackOptions): Chunk[] {
   const lines = new LineIndex(content);
+  const kind = isPlainTextDocument(filePath) ? "paragraph" : "lines";
   const size = Math.max(1, Math.floor(options.fallbackLines));
   // An overlap as large as the window would never advance.
   const overlap = Math.min(Math.max(0, Math.floor(options.overlapLines)), size - 1);

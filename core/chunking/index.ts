@@ -5,7 +5,7 @@ import { DEFAULT_CONFIG, type RagConfig } from "../config/defaults.js";
 import type { Chunk } from "../types.js";
 import { ChunkingConfigError, chunkWithSyntax } from "./ast-chunker.js";
 import { normaliseChunks } from "./custom-chunkers.js";
-import { chunkByLines, isPlainTextDocument } from "./fallback.js";
+import { chunkByLines } from "./fallback.js";
 import { chunkLatex } from "./latex.js";
 import { chunkMarkdown } from "./markdown.js";
 import { languageForContent } from "./languages.js";
@@ -74,7 +74,7 @@ export async function chunkFile(
   if (filePath.toLowerCase().endsWith(".svg") && byteLength(data) > options.maxSvgSizeBytes) return [];
   const content = typeof data === "string" ? stringText(data) : decodeFileText(data);
   if (content === null) return [];
-  if (!handler) return chunkByLines(filePath, "text", content, options, isPlainTextDocument(filePath) ? "paragraph" : "lines");
+  if (!handler) return chunkByLines(filePath, "text", content, options);
   try {
     return await chunkWith(handler, filePath, content, options, limits);
   } catch (err) {
