@@ -89,6 +89,12 @@ const DOC_WORDS = new Set(["doc", "docs", "documentation", "documented", "readme
 
 const TEST_WORDS = new Set(["test", "tests", "testing", "spec", "specs", "mock", "mocks", "fixture", "fixtures", "unittest", "e2e"]);
 
+/**
+ * A toolchain's test command ("parse `go test -coverprofile` output", "what `npm test` runs"):
+ * the question is about the command or its output, not a request for test files.
+ */
+const TEST_COMMAND = /\b(?:go|cargo|npm|yarn|pnpm|bun|deno|mix|dotnet|swift|zig build|dart|flutter|rake|mvn|gradle)\s+test\b/gi;
+
 /** A qualified or plain identifier, optionally followed by "()" as users often write. */
 const IDENT_TOKEN = /^[\p{L}_$][\p{L}\p{N}_$]*(?:(?:::|\.|#|->)[\p{L}_$][\p{L}\p{N}_$]*)*(?:\(\))?$/u;
 
@@ -178,7 +184,7 @@ export function analyseQuery(query: string): QueryAnalysis {
     terms,
     termSet: new Set(terms),
     // Words of identifiers count too: `SessionTests` and `RouterSpec` name tests.
-    wantsTests: codeTokens.some((w) => TEST_WORDS.has(w)),
+    wantsTests: tokenizeCode(raw.replace(TEST_COMMAND, " ")).some((w) => TEST_WORDS.has(w)),
     wantsDocs: lowerWords.some((w) => DOC_WORDS.has(w)),
     wordCount: words.length,
     asksQuestion: QUESTION_MARK_AT_END.test(raw) || QUESTION_OPENERS.has(lowerWords.find(Boolean) ?? ""),

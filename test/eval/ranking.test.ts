@@ -115,6 +115,14 @@ describe("query analysis", () => {
     expect(analyseQuery("RouterSpec.setUp").wantsTests).toBe(true);
     expect(analyseQuery("latest contest results").wantsTests).toBe(false);
   });
+
+  it("reads a toolchain's test command as the command, not as asking for tests", () => {
+    for (const q of ["parse go test -coverprofile output into per-file blocks", "what does npm test run", "cargo test output format", "zig build test steps"]) {
+      expect(analyseQuery(q).wantsTests, q).toBe(false);
+    }
+    expect(analyseQuery("go test fixtures for the parser").wantsTests).toBe(true);
+    expect(analyseQuery("test the go parser").wantsTests).toBe(true);
+  });
 });
 
 describe("features", () => {
