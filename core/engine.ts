@@ -28,7 +28,7 @@ import { startQueryServer, type QueryServer } from "./ipc/query-server.js";
 import { queryFingerprint } from "./ipc/query-socket.js";
 import type { QuirkMemory } from "./memory/quirks.js";
 import { clearIndex } from "./engine/clear.js";
-import { CommittedIndex } from "./engine/committed-index.js";
+import { CommittedIndex, type CommittedHeader } from "./engine/committed-index.js";
 import { changedKeys, loadEngineConfig } from "./engine/config.js";
 import { EmbeddingSlot } from "./engine/embedding-slot.js";
 import { runQuery, type QueryContext } from "./engine/query.js";
@@ -36,6 +36,7 @@ import { QuirkTable } from "./engine/quirk-table.js";
 import { keywordOnlyReasonOf, StatusReader } from "./engine/status.js";
 import { DamageRebuilds } from "./engine/store-damage.js";
 import { StoreSlot } from "./engine/store-slot.js";
+import { publishedPathsUnder } from "./files/published-paths.js";
 
 /** A shared index's manifest is looked up in the bucket at most this often by searches. */
 const SHARED_REFRESH_MS = 1000;
@@ -58,6 +59,8 @@ class WorkspaceEngine implements Engine {
   private readonly quirks: QuirkTable;
   private readonly statusReader = new StatusReader();
   private readonly query: QueryContext;
+  /** The workspace's published paths as of the committed index they were read for (`publishedPaths`). */
+  private published: { index: CommittedHeader; isPublished: (filePath: string) => boolean } | null = null;
   /** Passes in this process run one after another (watch + manual index). */
   private passChain: Promise<unknown> = Promise.resolve();
   private watchers = new Set<Watcher>();
@@ -126,6 +129,7 @@ class WorkspaceEngine implements Engine {
       refreshShared: () => this.refreshShared(),
       dropReplacedStore: () => this.dropReplacedStore(),
       recoverOnce: (store) => this.recoverOnce(store),
+      publishedPaths: () => this.publishedPaths(),
     };
     this.shared = this.openShared();
   }
@@ -138,6 +142,13 @@ class WorkspaceEngine implements Engine {
   }
   get storeUri(): string {
     return this.loaded.storeUri;
+  }
+
+  /** The published-paths lookup of the committed index: a pass may have changed a package.json. */
+  private publishedPaths(): (filePath: string) => boolean {
+    const index = this.committed.read();
+    if (this.published?.index !== index) this.published = { index, isPublished: publishedPathsUnder(this.root) };
+    return this.published.isPublished;
   }
 
   private makeLogger(): Logger {

@@ -27,11 +27,15 @@ export function isTestPath(filePath: string): boolean {
   return TEST_FOLDER.test(filePath) || TEST_PROJECT_FOLDER.test(filePath) || TEST_FILE.test(filePath);
 }
 
-/** The first class that applies, in order: vendored, generated, test, example, else source. */
-export function classifyPath(filePath: string): PathClass {
+/**
+ * The first class that applies, in order: vendored, generated, test, example, else source. An
+ * example folder that the project publishes as importable code (`isPublished`: a package's
+ * `exports`, core/files/package-exports.ts) is source.
+ */
+export function classifyPath(filePath: string, isPublished?: (filePath: string) => boolean): PathClass {
   if (VENDORED_PATH.test(filePath)) return "vendored";
   if (GENERATED_PATH.test(filePath)) return "generated";
   if (isTestPath(filePath)) return "test";
-  if (EXAMPLE_PATH.test(filePath)) return "example";
+  if (EXAMPLE_PATH.test(filePath)) return isPublished?.(filePath) ? "source" : "example";
   return "source";
 }

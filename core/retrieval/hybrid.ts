@@ -35,6 +35,8 @@ export interface HybridInput {
   rank: boolean;
   /** The ranking stage's switches (config `retrieval.rankFeatures`); all on when absent. */
   rankFeatures?: Partial<RankFeatureFlags>;
+  /** Whether the project publishes a path as importable code (`RankOptions.isPublished`); none: no path is. */
+  isPublished?: (filePath: string) => boolean;
   /** The ranking stage used when `rank` is true; rankCandidates() with the names' lift unless replaced (tests). */
   ranker?: (query: string, candidates: RankCandidate[], options: RankOptions) => RankCandidate[];
   /**
@@ -120,7 +122,11 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
     if (record) candidates.push({ record, ...f });
   }
   if (input.rank) {
-    const options: RankOptions = { ...(early ?? fileEvidence(candidates.map((c) => c.record.filePath))), features: input.rankFeatures };
+    const options: RankOptions = {
+      ...(early ?? fileEvidence(candidates.map((c) => c.record.filePath))),
+      features: input.rankFeatures,
+      isPublished: input.isPublished,
+    };
     const namesBy =
       useVector && input.embedder?.cheapToRecompute ? { embedder: input.embedder, queryVector: queryVector as Float32Array, onFailed: input.onNamesFailed } : null;
     candidates = input.ranker ? input.ranker(query, candidates, options) : await rankWithNames(query, candidates, options, namesBy);

@@ -131,6 +131,8 @@ export interface RankOptions {
   fileSizes?: ReadonlyMap<string, number>;
   /** Other weights than the calibrated ones (calibration runs only). */
   weights?: Partial<RankWeights>;
+  /** Whether the project publishes a path as importable code (an example folder it exports is not demoted). */
+  isPublished?: (filePath: string) => boolean;
 }
 
 /** Candidates whose every word is read for `termCoverage`, best first by the other features. */
@@ -332,7 +334,7 @@ function finishRanking(q: QueryAnalysis, candidates: RankCandidate[], first: Sco
   scored = scored.map((x) => {
     let m = 1;
     if (f.definitions && q.kind === "symbol" && onlyReferencesIdentifier(q, x.c.record)) m *= w.referencePenalty;
-    if (f.demoteNonSource && !q.wantsTests) m *= w.demote[classifyPath(x.c.record.filePath)];
+    if (f.demoteNonSource && !q.wantsTests) m *= w.demote[classifyPath(x.c.record.filePath, options.isPublished)];
     if (f.chunkKind) {
       if (isShortChunk(x.c.record) && !CALLABLE_KINDS.has(x.c.record.kind)) m *= w.shortChunk;
       if (!q.wantsDocs && isProse(x.c.record)) m *= w.prose;

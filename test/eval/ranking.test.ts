@@ -235,6 +235,14 @@ describe("features", () => {
     expect(classifyPath("ThirdParty/json/json.hpp")).toBe("vendored");
     expect(classifyPath("Generated/Messages.cs")).toBe("generated");
   });
+
+  it("counts an example folder the project publishes as source", () => {
+    const published = (p: string) => p.startsWith("examples/jsm/");
+    expect(classifyPath("examples/jsm/postprocessing/EffectComposer.js", published)).toBe("source");
+    expect(classifyPath("examples/webgl_animation.js", published)).toBe("example");
+    // Published or not, tests stay tests.
+    expect(classifyPath("examples/jsm/tests/composer.test.js", published)).toBe("test");
+  });
 });
 
 describe("unit names", () => {
@@ -414,6 +422,16 @@ describe("rankCandidates", () => {
     const input = [cand(test, 0.6), cand(src, 0.5)];
     expect(order(rankCandidates("connection pool", input, { features: only("demoteNonSource") }))).toEqual([src.id, test.id]);
     expect(order(rankCandidates("connection pool tests", input, { features: only("demoteNonSource") }))).toEqual([test.id, src.id]);
+  });
+
+  it("demotes examples, but not an example folder the project publishes", () => {
+    const addOn = chunk({ filePath: "examples/jsm/postprocessing/EffectComposer.js", kind: "class", symbol: "EffectComposer" });
+    const src = chunk({ filePath: "src/renderers/WebGLRenderer.js", kind: "class", symbol: "WebGLRenderer" });
+    const input = [cand(addOn, 0.6), cand(src, 0.5)];
+    const features = only("demoteNonSource");
+    expect(order(rankCandidates("post-processing passes", input, { features }))).toEqual([src.id, addOn.id]);
+    const isPublished = (p: string) => p.startsWith("examples/jsm/");
+    expect(order(rankCandidates("post-processing passes", input, { features, isPublished }))).toEqual([addOn.id, src.id]);
   });
 
   it("demotes a Swift package's tests, unless the query names a test class", () => {

@@ -45,6 +45,7 @@ import { candidatesOf, ndcgAt10, topTen, type CollectedRepo, type Mode } from ".
 import { openSembleEngine } from "./semble-engine.js";
 import { loadTasks } from "./semble-score.js";
 import { layOutKitRepos, type KitRepoSpec } from "./kit-layout.js";
+import { publishedPathsUnder } from "../../core/files/published-paths.js";
 
 const argv = process.argv.slice(2);
 const opt = (name: string, fallback?: string): string | undefined => {
@@ -177,7 +178,17 @@ async function collect(): Promise<void> {
   writeFileSync(join(dir, "dev.json"), JSON.stringify(dev));
 }
 
-type Ranker = (query: string, candidates: RankCandidate[], sizes: FileSizes | undefined) => RankCandidate[];
+type Ranker = (query: string, candidates: RankCandidate[], sizes: FileSizes | undefined, isPublished?: (filePath: string) => boolean) => RankCandidate[];
+
+/** Each tree's published-paths lookup (what the engine passes the ranking), by repository or set. */
+const publishedLookups = new Map<string, (filePath: string) => boolean>();
+function publishedIn(root: string): (filePath: string) => boolean {
+  let lookup = publishedLookups.get(root);
+  if (!lookup) publishedLookups.set(root, (lookup = publishedPathsUnder(root)));
+  return lookup;
+}
+const sembleRoot = (repo: SembleRepo) => join(sembleOut, "repos", repo.repo, repo.prefix);
+const devRoot = (set: DevSet) => resolve(repoRoot, "test", ".cache", "eval", set.repo, set.set === "natural" ? "repo" : "docstring/corpus");
 
 /** File-level BM25 of each query's candidate files, per `b` (filescores command), keyed by query text. */
 let fileScoreTable: Record<string, Record<string, number[]>> | null = null;
@@ -189,12 +200,12 @@ const FILE_B = [0, 0.3, 0.5, 0.75, 1];
 
 function rankerOf(weights: Partial<RankWeights>, features: Partial<RankFeatureFlags>, fileB?: number): Ranker {
   const bIndex = fileB === undefined ? -1 : FILE_B.indexOf(fileB);
-  return (query, candidates) => {
+  return (query, candidates, _sizes, isPublished) => {
     const table = bIndex >= 0 ? fileScoreTable?.[query] : undefined;
     const fileScores = table ? new Map(Object.entries(table).map(([p, v]) => [p, v[bIndex]])) : undefined;
     const sizes = fileSizeTable?.[query];
     const fileSizes = sizes ? new Map(Object.entries(sizes)) : undefined;
-    const ranking = startRanking(searchText(query), candidates, { weights, features, fileScores, fileSizes });
+    const ranking = startRanking(searchText(query), candidates, { weights, features, fileScores, fileSizes, isPublished });
     // As hybrid.ts: names are compared when vectors are in play (not keyword-only) and the ranking asks for them.
     const names = nameTable?.[query];
     const withVectors = candidates.some((c) => c.vectorScore !== null);
@@ -248,7 +259,7 @@ async function collectFileScores(): Promise<void> {
     }
   }
   for (const set of dev) {
-    const root = resolve(repoRoot, "test", ".cache", "eval", set.repo, set.set === "natural" ? "repo" : "docstring/corpus");
+    const root = devRoot(set);
     const index = keywordIndexAt(join(root, `.opencode/rag_db${suffix}`));
     for (const q of set.queries) {
       const files = [...new Set([...q.keyword, ...q.vector].map(([id]) => set.records[id].filePath))];
@@ -272,7 +283,7 @@ function scoreSemble(repos: SembleRepo[], rank: Ranker, mode: Mode) {
     const all: number[] = [];
     const sizes = sizesOf(repo.fileChunks);
     for (const q of repo.queries) {
-      const ranked = rank(q.query, candidatesOf(repo, q, mode), sizes).sort((a, b) => b.score - a.score);
+      const ranked = rank(q.query, candidatesOf(repo, q, mode), sizes, publishedIn(sembleRoot(repo))).sort((a, b) => b.score - a.score);
       const n = ndcgAt10(repo, q, topTen(ranked));
       all.push(n);
       (per[q.category] ??= []).push(n);
@@ -288,7 +299,7 @@ function scoreSemble(repos: SembleRepo[], rank: Ranker, mode: Mode) {
 /** Questions answered badly: the target files against the first files ranked. */
 function dumpLosses(repo: SembleRepo, rank: Ranker): void {
   for (const q of repo.queries) {
-    const top = topTen(rank(q.query, candidatesOf(repo, q, "hybrid"), sizesOf(repo.fileChunks)).sort((a, b) => b.score - a.score));
+    const top = topTen(rank(q.query, candidatesOf(repo, q, "hybrid"), sizesOf(repo.fileChunks), publishedIn(sembleRoot(repo))).sort((a, b) => b.score - a.score));
     const n = ndcgAt10(repo, q, top);
     if (n >= 0.7) continue;
     const files = [...new Set(top.map((r) => r.filePath))].slice(0, 4);
@@ -306,7 +317,7 @@ function devCandidates(set: DevSet, q: DevQuery, mode: Mode): RankCandidate[] {
 
 /** One dev query ranked by `rank` in `mode`, best first (`sizes`: sizesOf(set.fileChunks), worked out once per set). */
 function rankDev(rank: Ranker, set: DevSet, q: DevQuery, mode: Mode, sizes: FileSizes | undefined): RankCandidate[] {
-  return rank(q.query.query, devCandidates(set, q, mode), sizes).sort((a, b) => b.score - a.score);
+  return rank(q.query.query, devCandidates(set, q, mode), sizes, publishedIn(devRoot(set))).sort((a, b) => b.score - a.score);
 }
 
 /** The dev suite: natural NDCG@10; docstring MRR@10, lenient and strict, split as the issue tracker asks. */
@@ -522,7 +533,7 @@ if (command === "collect") {
   for (const repo of semble) {
     const sizes = sizesOf(repo.fileChunks);
     for (const q of repo.queries) {
-      const run = (m: Mode) => ndcgAt10(repo, q, topTen(rank(q.query, candidatesOf(repo, q, m), sizes).sort((a, b) => b.score - a.score)));
+      const run = (m: Mode) => ndcgAt10(repo, q, topTen(rank(q.query, candidatesOf(repo, q, m), sizes, publishedIn(sembleRoot(repo))).sort((a, b) => b.score - a.score)));
       const h = run("hybrid");
       const k = run("keyword");
       const v = run("vector");
