@@ -126,6 +126,7 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
       ...(early ?? fileEvidence(candidates.map((c) => c.record.filePath))),
       features: input.rankFeatures,
       isPublished: input.isPublished,
+      indexChunks: keyword.size,
     };
     const namesBy =
       useVector && input.embedder?.cheapToRecompute ? { embedder: input.embedder, queryVector: queryVector as Float32Array, onFailed: input.onNamesFailed } : null;

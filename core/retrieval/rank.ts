@@ -52,6 +52,14 @@ export const DEFAULT_RANK_FEATURES: Readonly<RankFeatureFlags> = Object.freeze({
 export const RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
   /** Share of the per-query scaled vector score in the ordering base (fusion.ts; keyword: the rest). */
   vectorShare: 0.5,
+  /**
+   * Above this many chunks in the index, the vectors' share falls by `vectorShareFall` for each
+   * doubling, to no less than `vectorShareFloor` (`vectorShareFor`): the more chunks, the more
+   * of them sit near any query by chance, while BM25's rare words only get rarer.
+   */
+  largeIndexChunks: 2000,
+  vectorShareFall: 0.3,
+  vectorShareFloor: 0.2,
   /** Lift for an exact symbol match (on top of `definition`, which an exact match also earns). */
   symbolMatch: 0.2,
   /** Lift for full coverage of the symbol's words by the query. */
@@ -101,6 +109,9 @@ export const RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
 
 export interface RankWeights {
   vectorShare: number;
+  largeIndexChunks: number;
+  vectorShareFall: number;
+  vectorShareFloor: number;
   symbolMatch: number;
   symbolTerms: number;
   termCoverage: number;
@@ -133,6 +144,8 @@ export interface RankOptions {
   weights?: Partial<RankWeights>;
   /** Whether the project publishes a path as importable code (an example folder it exports is not demoted). */
   isPublished?: (filePath: string) => boolean;
+  /** Chunks in the whole index, for the vectors' share (`vectorShareFor`); none: `vectorShare` as it is. */
+  indexChunks?: number;
 }
 
 /** Candidates whose every word is read for `termCoverage`, best first by the other features. */
@@ -147,6 +160,18 @@ export const NAMED_CANDIDATES = 20;
 
 /** A short function is a whole unit (a getter, a one-line helper); a short class or `}` is a leftover. */
 const CALLABLE_KINDS = new Set(["function", "method", "constructor"]);
+
+/**
+ * The vectors' share of the ordering base in an index of `chunks` chunks: `vectorShare` up to
+ * `largeIndexChunks`, then `vectorShareFall` less per doubling, down to `vectorShareFloor`.
+ * On the large dev code bases (3,500–7,200 chunks) the keyword side is the surer one at both
+ * levels; semble-dev's repositories but redis (all under 1,400 chunks) keep 0.5.
+ */
+export function vectorShareFor(w: Pick<RankWeights, "vectorShare" | "largeIndexChunks" | "vectorShareFall" | "vectorShareFloor">, chunks: number | undefined): number {
+  if (!chunks || chunks <= w.largeIndexChunks) return w.vectorShare;
+  const fallen = w.vectorShare - w.vectorShareFall * Math.log2(chunks / w.largeIndexChunks);
+  return Math.max(Math.min(w.vectorShareFloor, w.vectorShare), fallen);
+}
 
 /** Score of one candidate from its own features (no file-level or list-level effects yet). */
 function ownLift(q: QueryAnalysis, c: RankCandidate, f: RankFeatureFlags, w: RankWeights): number {
@@ -232,7 +257,7 @@ interface Scored {
 
 /** The first scores: the fused base, the chunk's own features and its path's lifts. */
 function firstScores(q: QueryAnalysis, candidates: RankCandidate[], f: RankFeatureFlags, w: RankWeights, options: RankOptions): Scored[] {
-  const base = f.fusion ? orderingScores(candidates, w.vectorShare) : candidates.map((c) => c.score);
+  const base = f.fusion ? orderingScores(candidates, vectorShareFor(w, options.indexChunks)) : candidates.map((c) => c.score);
   // The path's lifts depend on the file alone: worked out once per file, not per chunk.
   const pathLifts = new Map<string, number>();
   const pathLiftOf = (record: ChunkRecord): number => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { analyseQuery, searchText } from "../../core/retrieval/query-analysis.js";
 import { definesIdentifier, exactSymbolMatch, fileNameCoverage, pathTermCoverage, symbolTermCoverage, unitNames } from "../../core/retrieval/features.js";
 import { classifyPath } from "../../core/path-class.js";
-import { NAMED_CANDIDATES, rankCandidates, startRanking, type RankCandidate, type RankFeatureFlags, type RankWeights } from "../../core/retrieval/rank.js";
+import { NAMED_CANDIDATES, RANK_WEIGHTS, rankCandidates, startRanking, vectorShareFor, type RankCandidate, type RankFeatureFlags, type RankWeights } from "../../core/retrieval/rank.js";
 import type { ChunkRecord } from "../../core/types.js";
 
 let nextId = 0;
@@ -453,6 +453,30 @@ describe("rankCandidates", () => {
     ];
     expect(order(rankCandidates("anything", input, { features: none }))).toEqual([keywordOnly.id, both.id, weak.id]);
     expect(order(rankCandidates("anything", input, { features: only("fusion") }))[0]).toBe(both.id);
+  });
+
+  it("in a large index, leans on the keywords: the vectors' share falls with each doubling past 2,000 chunks", () => {
+    expect(vectorShareFor(RANK_WEIGHTS, undefined)).toBe(RANK_WEIGHTS.vectorShare);
+    expect(vectorShareFor(RANK_WEIGHTS, 300)).toBe(0.5);
+    expect(vectorShareFor(RANK_WEIGHTS, 2000)).toBe(0.5);
+    expect(vectorShareFor(RANK_WEIGHTS, 2800)).toBeCloseTo(0.5 - 0.3 * Math.log2(1.4), 10);
+    expect(vectorShareFor(RANK_WEIGHTS, 4000)).toBe(0.2);
+    expect(vectorShareFor(RANK_WEIGHTS, 150_000)).toBe(0.2);
+    // A share set below the floor stays where it was set.
+    expect(vectorShareFor({ ...RANK_WEIGHTS, vectorShare: 0.1 }, 150_000)).toBe(0.1);
+
+    // The keywords' first hit against the vectors' first hit, each second in the other list.
+    const byKeywords = chunk({ filePath: "a.ts" });
+    const byVectors = chunk({ filePath: "b.ts" });
+    const other = chunk({ filePath: "c.ts" });
+    const input: RankCandidate[] = [
+      { record: byKeywords, score: 0.5, keywordScore: 0.9, vectorScore: 0.52, keywordRank: 0, vectorRank: 1 },
+      { record: byVectors, score: 0.5, keywordScore: 0.6, vectorScore: 0.6, keywordRank: 1, vectorRank: 0 },
+      { record: other, score: 0.3, keywordScore: 0.1, vectorScore: 0.4, keywordRank: 2, vectorRank: 2 },
+    ];
+    const first = (indexChunks: number) => order(rankCandidates("anything", input, { features: only("fusion"), indexChunks }))[0];
+    expect(first(500)).toBe(byVectors.id);
+    expect(first(20_000)).toBe(byKeywords.id);
   });
 
   it("keeps scores in [0,1], the best at the best fused score, sorted best first", () => {

@@ -8,7 +8,7 @@
 //   node test/eval/replay.mjs collect [--name N] [--overrides JSON]    candidates (re-uses the indexes)
 //   node test/eval/replay.mjs filescores [--name N]                    then: the candidate files' BM25 and sizes
 //   node test/eval/replay.mjs names [--name N]                         then: the query's cosine to each candidate's names
-//   node test/eval/replay.mjs score   [--name N] [--weights JSON] [--features JSON] [--fileb B] [--modes hybrid,keyword,vector]
+//   node test/eval/replay.mjs score   [--name N] [--weights JSON] [--features JSON] [--fileb B] [--modes hybrid,keyword,vector] [--units-out FILE]
 //   node test/eval/replay.mjs cv      [--name N] --grid '{"weight":[a,b,c]}' [--chunk-level]
 //   node test/eval/replay.mjs oracle  [--name N] [--dump]    what fusion leaves: the per-query better source
 //   node test/eval/replay.mjs losses  [--name N]             where chunk-level misses go wrong (file or sibling)
@@ -89,13 +89,14 @@ function fileChunksOf(stateDir: string): Record<string, number> {
 interface FileSizes {
   chunksIn(filePath: string): number;
   meanChunks: number;
+  totalChunks: number;
 }
 
 function sizesOf(fileChunks: Record<string, number> | undefined): FileSizes | undefined {
   if (!fileChunks) return undefined;
   const counts = Object.values(fileChunks);
   const meanChunks = counts.reduce((a, b) => a + b, 0) / Math.max(1, counts.length);
-  return { chunksIn: (p) => fileChunks[p] ?? 1, meanChunks };
+  return { chunksIn: (p) => fileChunks[p] ?? 1, meanChunks, totalChunks: counts.reduce((a, b) => a + b, 0) };
 }
 
 /** The stores of an index configuration: the default's, or ones of its own beside them. */
@@ -200,12 +201,12 @@ const FILE_B = [0, 0.3, 0.5, 0.75, 1];
 
 function rankerOf(weights: Partial<RankWeights>, features: Partial<RankFeatureFlags>, fileB?: number): Ranker {
   const bIndex = fileB === undefined ? -1 : FILE_B.indexOf(fileB);
-  return (query, candidates, _sizes, isPublished) => {
+  return (query, candidates, indexSizes, isPublished) => {
     const table = bIndex >= 0 ? fileScoreTable?.[query] : undefined;
     const fileScores = table ? new Map(Object.entries(table).map(([p, v]) => [p, v[bIndex]])) : undefined;
     const sizes = fileSizeTable?.[query];
     const fileSizes = sizes ? new Map(Object.entries(sizes)) : undefined;
-    const ranking = startRanking(searchText(query), candidates, { weights, features, fileScores, fileSizes, isPublished });
+    const ranking = startRanking(searchText(query), candidates, { weights, features, fileScores, fileSizes, isPublished, indexChunks: indexSizes?.totalChunks });
     // As hybrid.ts: names are compared when vectors are in play (not keyword-only) and the ranking asks for them.
     const names = nameTable?.[query];
     const withVectors = candidates.some((c) => c.vectorScore !== null);
@@ -374,6 +375,9 @@ function report(label: string, rank: Ranker, modes: Mode[]): void {
           ` | large strict ${f3(d["large strict"])} unnamed ${f3(d["large unnamed strict"])}`,
     );
     if (argv.includes("--repos")) console.log("  " + Object.entries(s.byRepo).map(([r, v]) => `${r} ${f3(v)}`).join("  "));
+    // Per unit (a semble-dev repository's NDCG@10, a docstring code base's strict MRR@10 per query), for analyses across kits.
+    const unitsOut = opt("units-out");
+    if (unitsOut && mode === "hybrid") writeFileSync(unitsOut, JSON.stringify({ files: s.byRepo, docstring: Object.fromEntries(docstringScores(dev, rank)) }));
   }
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { KeywordIndex } from "../../core/keyword/index.js";
 import { hybridSearch, type HybridInput, type RankCandidate } from "../../core/retrieval/index.js";
+import type { RankOptions } from "../../core/retrieval/rank.js";
 import { MemoryVectorStore } from "../../core/store/memory.js";
 import type { ChunkRecord, EmbeddingProvider, EmbedPurpose } from "../../core/types.js";
 
@@ -129,14 +130,17 @@ describe("hybridSearch", () => {
 
   test("the ranking stage runs when asked, before de-duplication and minScore", async () => {
     const seen: string[][] = [];
+    const sizes: Array<number | undefined> = [];
     // A stand-in ranker that puts the inner batch chunk first with a perfect score.
-    const ranker = (_q: string, cs: RankCandidate[]) => {
+    const ranker = (_q: string, cs: RankCandidate[], options: RankOptions) => {
       seen.push(cs.map((c) => c.record.id));
+      sizes.push(options.indexChunks);
       return cs.map((c) => ({ ...c, score: c.record.id === "batcherInner" ? 1 : c.score / 2 })).sort((a, b) => b.score - a.score);
     };
     const ranked = await run({ query: "splitIntoBatches batch slice", queryVector: v(1, 0, 0, 0), ranker, minScore: 0.3 });
     expect(seen).toHaveLength(1);
     expect(seen[0]).toEqual(expect.arrayContaining(["batcher", "batcherInner"]));
+    expect(sizes).toEqual([rows.length]); // the whole index's chunks, for the vectors' share
     expect(ids(ranked)[0]).toBe("batcherInner");
     expect(ids(ranked)).not.toContain("batcher"); // now the overlapping duplicate of a better chunk
     expect(ranked.every((r) => r.score >= 0.3)).toBe(true);
