@@ -36,7 +36,7 @@ import { QuirkTable } from "./engine/quirk-table.js";
 import { keywordOnlyReasonOf, StatusReader } from "./engine/status.js";
 import { DamageRebuilds } from "./engine/store-damage.js";
 import { StoreSlot } from "./engine/store-slot.js";
-import { publishedPathsUnder } from "./files/published-paths.js";
+import { publishedExamplesUnder } from "./files/published-paths.js";
 
 /** A shared index's manifest is looked up in the bucket at most this often by searches. */
 const SHARED_REFRESH_MS = 1000;
@@ -59,8 +59,8 @@ class WorkspaceEngine implements Engine {
   private readonly quirks: QuirkTable;
   private readonly statusReader = new StatusReader();
   private readonly query: QueryContext;
-  /** The workspace's published paths as of the committed index they were read for (`publishedPaths`). */
-  private published: { index: CommittedHeader; isPublished: (filePath: string) => boolean } | null = null;
+  /** The workspace's published example folders as of the committed index they were read for (`publishedExamples`). */
+  private published: { index: CommittedHeader; isPublishedExample: (filePath: string) => boolean } | null = null;
   /** Passes in this process run one after another (watch + manual index). */
   private passChain: Promise<unknown> = Promise.resolve();
   private watchers = new Set<Watcher>();
@@ -129,7 +129,7 @@ class WorkspaceEngine implements Engine {
       refreshShared: () => this.refreshShared(),
       dropReplacedStore: () => this.dropReplacedStore(),
       recoverOnce: (store) => this.recoverOnce(store),
-      publishedPaths: () => this.publishedPaths(),
+      publishedExamples: () => this.publishedExamples(),
     };
     this.shared = this.openShared();
   }
@@ -144,11 +144,11 @@ class WorkspaceEngine implements Engine {
     return this.loaded.storeUri;
   }
 
-  /** The published-paths lookup of the committed index: a pass may have changed a package.json. */
-  private publishedPaths(): (filePath: string) => boolean {
+  /** The published-examples lookup of the committed index: a pass may have changed a package.json. */
+  private publishedExamples(): (filePath: string) => boolean {
     const index = this.committed.read();
-    if (this.published?.index !== index) this.published = { index, isPublished: publishedPathsUnder(this.root) };
-    return this.published.isPublished;
+    if (this.published?.index !== index) this.published = { index, isPublishedExample: publishedExamplesUnder(this.root) };
+    return this.published.isPublishedExample;
   }
 
   private makeLogger(): Logger {

@@ -22,6 +22,11 @@ const EXAMPLE_PATH = /(^|\/)(examples?|samples?|demos?|bench|benches|benchmarks?
 
 export type PathClass = "test" | "generated" | "vendored" | "example" | "source";
 
+/** True for paths that by convention hold examples, demos or benchmarks (a folder: give it with its trailing `/`). */
+export function isExamplePath(filePath: string): boolean {
+  return EXAMPLE_PATH.test(filePath);
+}
+
 /** True for paths that by convention hold tests or their fixtures. */
 export function isTestPath(filePath: string): boolean {
   return TEST_FOLDER.test(filePath) || TEST_PROJECT_FOLDER.test(filePath) || TEST_FILE.test(filePath);
@@ -29,13 +34,13 @@ export function isTestPath(filePath: string): boolean {
 
 /**
  * The first class that applies, in order: vendored, generated, test, example, else source. An
- * example folder that the project publishes as importable code (`isPublished`: a package's
- * `exports`, core/files/package-exports.ts) is source.
+ * example folder that the project itself publishes as importable code (`isPublishedExample`: a
+ * package's `exports` pointing into it, core/files/package-exports.ts) is source.
  */
-export function classifyPath(filePath: string, isPublished?: (filePath: string) => boolean): PathClass {
+export function classifyPath(filePath: string, isPublishedExample?: (filePath: string) => boolean): PathClass {
   if (VENDORED_PATH.test(filePath)) return "vendored";
   if (GENERATED_PATH.test(filePath)) return "generated";
   if (isTestPath(filePath)) return "test";
-  if (EXAMPLE_PATH.test(filePath)) return isPublished?.(filePath) ? "source" : "example";
+  if (EXAMPLE_PATH.test(filePath)) return isPublishedExample?.(filePath) ? "source" : "example";
   return "source";
 }

@@ -31,8 +31,8 @@ export interface QueryContext {
   dropReplacedStore(): Promise<void>;
   /** The first search of an opened store checks it for damage and rolls back a killed pass's rows. */
   recoverOnce(store: VectorStore): Promise<void>;
-  /** Whether a package of the workspace publishes a path as importable code: a lookup read anew for each committed index. */
-  publishedPaths(): (filePath: string) => boolean;
+  /** Whether a path lies in an example folder a package of the workspace publishes: a lookup read anew for each committed index. */
+  publishedExamples(): (filePath: string) => boolean;
 }
 
 /** A rebuild may replace the store mid-search: that read is retried once on the new store. */
@@ -91,7 +91,7 @@ export async function runQuery(ctx: QueryContext, query: string, options: Search
       mode,
       rank: options.rank ?? r.rank,
       rankFeatures: r.rankFeatures,
-      isPublished: ctx.publishedPaths(),
+      isPublishedExample: ctx.publishedExamples(),
       embedder: provider,
       onNamesFailed: (err) => ctx.logger.info("ranked without the names' lift: the model could not embed them", { error: oneLine(err) }),
     });

@@ -1,8 +1,8 @@
 // The folders a JavaScript package publishes as importable code, read from its package.json
 // (`exports`, `main`, `module`, `browser`, `bin`, `types`). Why: by convention `examples/` holds
 // demos that the ranking demotes, but some packages serve part of their library from there
-// (three.js maps `three/addons/*` to `examples/jsm/*`, hundreds of files): what a package
-// exports is its library, wherever it lies. Portable: no Node built-ins.
+// (three.js maps `three/addons/*` to `examples/jsm/*`, hundreds of files): an example folder a
+// package exports is its library (published-paths.ts decides which). Portable: no Node built-ins.
 
 /** Fields whose values are paths into the package (besides `exports`). */
 const PATH_FIELDS = ["main", "module", "browser", "bin", "types", "typings"] as const;

@@ -35,8 +35,8 @@ export interface HybridInput {
   rank: boolean;
   /** The ranking stage's switches (config `retrieval.rankFeatures`); all on when absent. */
   rankFeatures?: Partial<RankFeatureFlags>;
-  /** Whether the project publishes a path as importable code (`RankOptions.isPublished`); none: no path is. */
-  isPublished?: (filePath: string) => boolean;
+  /** Whether a path lies in an example folder the project publishes (`RankOptions.isPublishedExample`); none: no path does. */
+  isPublishedExample?: (filePath: string) => boolean;
   /** The ranking stage used when `rank` is true; rankCandidates() with the names' lift unless replaced (tests). */
   ranker?: (query: string, candidates: RankCandidate[], options: RankOptions) => RankCandidate[];
   /**
@@ -125,7 +125,7 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
     const options: RankOptions = {
       ...(early ?? fileEvidence(candidates.map((c) => c.record.filePath))),
       features: input.rankFeatures,
-      isPublished: input.isPublished,
+      isPublishedExample: input.isPublishedExample,
       indexChunks: keyword.size,
     };
     const namesBy =

@@ -142,8 +142,8 @@ export interface RankOptions {
   fileSizes?: ReadonlyMap<string, number>;
   /** Other weights than the calibrated ones (calibration runs only). */
   weights?: Partial<RankWeights>;
-  /** Whether the project publishes a path as importable code (an example folder it exports is not demoted). */
-  isPublished?: (filePath: string) => boolean;
+  /** Whether a path lies in an example folder the project publishes as importable code: not demoted. */
+  isPublishedExample?: (filePath: string) => boolean;
   /** Chunks in the whole index, for the vectors' share (`vectorShareFor`); none: `vectorShare` as it is. */
   indexChunks?: number;
 }
@@ -359,7 +359,7 @@ function finishRanking(q: QueryAnalysis, candidates: RankCandidate[], first: Sco
   scored = scored.map((x) => {
     let m = 1;
     if (f.definitions && q.kind === "symbol" && onlyReferencesIdentifier(q, x.c.record)) m *= w.referencePenalty;
-    if (f.demoteNonSource && !q.wantsTests) m *= w.demote[classifyPath(x.c.record.filePath, options.isPublished)];
+    if (f.demoteNonSource && !q.wantsTests) m *= w.demote[classifyPath(x.c.record.filePath, options.isPublishedExample)];
     if (f.chunkKind) {
       if (isShortChunk(x.c.record) && !CALLABLE_KINDS.has(x.c.record.kind)) m *= w.shortChunk;
       if (!q.wantsDocs && isProse(x.c.record)) m *= w.prose;

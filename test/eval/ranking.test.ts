@@ -430,8 +430,8 @@ describe("rankCandidates", () => {
     const input = [cand(addOn, 0.6), cand(src, 0.5)];
     const features = only("demoteNonSource");
     expect(order(rankCandidates("post-processing passes", input, { features }))).toEqual([src.id, addOn.id]);
-    const isPublished = (p: string) => p.startsWith("examples/jsm/");
-    expect(order(rankCandidates("post-processing passes", input, { features, isPublished }))).toEqual([addOn.id, src.id]);
+    const isPublishedExample = (p: string) => p.startsWith("examples/jsm/");
+    expect(order(rankCandidates("post-processing passes", input, { features, isPublishedExample }))).toEqual([addOn.id, src.id]);
   });
 
   it("demotes a Swift package's tests, unless the query names a test class", () => {

@@ -45,7 +45,7 @@ import { candidatesOf, ndcgAt10, topTen, type CollectedRepo, type Mode } from ".
 import { openSembleEngine } from "./semble-engine.js";
 import { loadTasks } from "./semble-score.js";
 import { layOutKitRepos, type KitRepoSpec } from "./kit-layout.js";
-import { publishedPathsUnder } from "../../core/files/published-paths.js";
+import { publishedExamplesUnder } from "../../core/files/published-paths.js";
 
 const argv = process.argv.slice(2);
 const opt = (name: string, fallback?: string): string | undefined => {
@@ -179,13 +179,13 @@ async function collect(): Promise<void> {
   writeFileSync(join(dir, "dev.json"), JSON.stringify(dev));
 }
 
-type Ranker = (query: string, candidates: RankCandidate[], sizes: FileSizes | undefined, isPublished?: (filePath: string) => boolean) => RankCandidate[];
+type Ranker = (query: string, candidates: RankCandidate[], sizes: FileSizes | undefined, isPublishedExample?: (filePath: string) => boolean) => RankCandidate[];
 
-/** Each tree's published-paths lookup (what the engine passes the ranking), by repository or set. */
+/** Each tree's published-examples lookup (what the engine passes the ranking), by repository or set. */
 const publishedLookups = new Map<string, (filePath: string) => boolean>();
 function publishedIn(root: string): (filePath: string) => boolean {
   let lookup = publishedLookups.get(root);
-  if (!lookup) publishedLookups.set(root, (lookup = publishedPathsUnder(root)));
+  if (!lookup) publishedLookups.set(root, (lookup = publishedExamplesUnder(root)));
   return lookup;
 }
 const sembleRoot = (repo: SembleRepo) => join(sembleOut, "repos", repo.repo, repo.prefix);
@@ -201,12 +201,12 @@ const FILE_B = [0, 0.3, 0.5, 0.75, 1];
 
 function rankerOf(weights: Partial<RankWeights>, features: Partial<RankFeatureFlags>, fileB?: number): Ranker {
   const bIndex = fileB === undefined ? -1 : FILE_B.indexOf(fileB);
-  return (query, candidates, indexSizes, isPublished) => {
+  return (query, candidates, indexSizes, isPublishedExample) => {
     const table = bIndex >= 0 ? fileScoreTable?.[query] : undefined;
     const fileScores = table ? new Map(Object.entries(table).map(([p, v]) => [p, v[bIndex]])) : undefined;
     const sizes = fileSizeTable?.[query];
     const fileSizes = sizes ? new Map(Object.entries(sizes)) : undefined;
-    const ranking = startRanking(searchText(query), candidates, { weights, features, fileScores, fileSizes, isPublished, indexChunks: indexSizes?.totalChunks });
+    const ranking = startRanking(searchText(query), candidates, { weights, features, fileScores, fileSizes, isPublishedExample, indexChunks: indexSizes?.totalChunks });
     // As hybrid.ts: names are compared when vectors are in play (not keyword-only) and the ranking asks for them.
     const names = nameTable?.[query];
     const withVectors = candidates.some((c) => c.vectorScore !== null);

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openEngine } from "../../core/engine.js";
 import type { Engine } from "../../core/engine-types.js";
 import { publishedFolders } from "../../core/files/package-exports.js";
-import { publishedPathsUnder } from "../../core/files/published-paths.js";
+import { publishedExamplesUnder } from "../../core/files/published-paths.js";
 import { KEYWORD_ONLY, makeWorkspace, removeWorkspace } from "../indexing/helpers.js";
 
 describe("publishedFolders", () => {
@@ -44,7 +44,7 @@ describe("publishedFolders", () => {
   });
 });
 
-describe("publishedPathsUnder", () => {
+describe("publishedExamplesUnder", () => {
   let root = "";
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
@@ -58,20 +58,28 @@ describe("publishedPathsUnder", () => {
     write("package.json", JSON.stringify({ exports: { "./addons/*": "./examples/jsm/*" } }));
     write("packages/ui/package.json", JSON.stringify({ exports: { "./widgets/*": "./demos/widgets/*" } }));
     write("packages/broken/package.json", "{ not json");
-    const isPublished = publishedPathsUnder(root);
-    expect(isPublished("examples/jsm/postprocessing/EffectComposer.js")).toBe(true);
-    expect(isPublished("examples/webgl_animation.js")).toBe(false);
-    expect(isPublished("packages/ui/demos/widgets/Slider.js")).toBe(true);
-    expect(isPublished("packages/ui/demos/playground.js")).toBe(false);
-    // The root's package still publishes under a nested package's folder.
-    expect(isPublished("examples/jsm/nested/deep/File.js")).toBe(true);
-    expect(isPublished("packages/broken/examples/a.js")).toBe(false);
+    const isPublishedExample = publishedExamplesUnder(root);
+    expect(isPublishedExample("examples/jsm/postprocessing/EffectComposer.js")).toBe(true);
+    expect(isPublishedExample("examples/jsm/nested/deep/File.js")).toBe(true);
+    expect(isPublishedExample("examples/webgl_animation.js")).toBe(false);
+    expect(isPublishedExample("packages/ui/demos/widgets/Slider.js")).toBe(true);
+    expect(isPublishedExample("packages/ui/demos/playground.js")).toBe(false);
+    expect(isPublishedExample("packages/broken/examples/a.js")).toBe(false);
+  });
+
+  it("counts only an example folder the package exports itself, not one inside an exported source folder", () => {
+    root = mkdtempSync(join(tmpdir(), "published-"));
+    // zod's shape: `zod/v3` is `src/v3/index.ts`, and `src/v3/benchmarks/` holds its benchmarks.
+    write("packages/zod/package.json", JSON.stringify({ exports: { "./v3": { import: "./src/v3/index.ts" }, "./*": "./src/*" } }));
+    const isPublishedExample = publishedExamplesUnder(root);
+    expect(isPublishedExample("packages/zod/src/v3/benchmarks/object.ts")).toBe(false);
+    expect(isPublishedExample("packages/zod/src/v4/examples/demo.ts")).toBe(false);
   });
 
   it("publishes nothing in a workspace without a package.json", () => {
     root = mkdtempSync(join(tmpdir(), "published-"));
     write("examples/basic.rs", "fn main() {}");
-    expect(publishedPathsUnder(root)("examples/basic.rs")).toBe(false);
+    expect(publishedExamplesUnder(root)("examples/basic.rs")).toBe(false);
   });
 });
 
