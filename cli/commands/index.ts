@@ -108,22 +108,9 @@ Indexes the current directory. Unchanged files are skipped without being read.
 
     let stopWaiting: () => void = () => undefined;
     let stoppedBy: Error | null = null;
-    const watcher = await engine.watch({
-      debounceMs: WATCH_DEBOUNCE_MS,
-      onPass: (s) => {
-        if (s.filesIndexed || s.filesDeleted || s.rebuildReason) ctx.out(summaryLine(s));
-      },
-      onError: (e) => {
-        ctx.err(`error: ${e.message}`);
-        // The workspace folder is gone: nothing left to watch, so the command ends.
-        if (e instanceof WatcherStoppedError) {
-          stoppedBy = e;
-          stopWaiting();
-        }
-      },
-    });
-    ctx.err(`watching ${engine.root} for changes (Ctrl-C to stop)`);
-    await new Promise<void>((resolve) => {
+    // Listening for the signals before the "watching" line: whoever reads it may send one at
+    // once, and a signal that arrives before a listener exists ends the process uncleanly.
+    const stopped = new Promise<void>((resolve) => {
       // A pending promise does not keep Node alive; this timer does until a signal arrives.
       const keepAlive = setInterval(() => undefined, 1 << 30);
       const stop = () => {
@@ -134,6 +121,27 @@ Indexes the current directory. Unchanged files are skipped without being read.
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
     });
+    const watcher = await engine
+      .watch({
+        debounceMs: WATCH_DEBOUNCE_MS,
+        onPass: (s) => {
+          if (s.filesIndexed || s.filesDeleted || s.rebuildReason) ctx.out(summaryLine(s));
+        },
+        onError: (e) => {
+          ctx.err(`error: ${e.message}`);
+          // The workspace folder is gone: nothing left to watch, so the command ends.
+          if (e instanceof WatcherStoppedError) {
+            stoppedBy = e;
+            stopWaiting();
+          }
+        },
+      })
+      .catch((err: unknown) => {
+        stopWaiting(); // nothing to wait for: the keep-alive timer must not hold the process
+        throw err;
+      });
+    ctx.err(`watching ${engine.root} for changes (Ctrl-C to stop)`);
+    await stopped;
     await watcher.close();
     return stoppedBy ? 1 : 0;
   },
