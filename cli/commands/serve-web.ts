@@ -103,12 +103,14 @@ export const serveWebCommand: Command = {
     }
     const address = server.address();
     const actual = typeof address === "object" && address ? address.port : port;
-    ctx.out(`opencode-rag web demo on http://127.0.0.1:${actual}/  (Ctrl+C to stop)`);
-    await new Promise<void>((resolve) => {
+    // Listening for the signals before saying where it serves: whoever reads that line may send one at once.
+    const stopped = new Promise<void>((resolve) => {
       const stop = () => server.close(() => resolve());
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
     });
+    ctx.out(`opencode-rag web demo on http://127.0.0.1:${actual}/  (Ctrl+C to stop)`);
+    await stopped;
     return 0;
   },
 };
