@@ -175,6 +175,9 @@ export function analyseQuery(query: string): QueryAnalysis {
   const lowerWords = raw.toLowerCase().split(/[^a-z0-9]+/);
   const codeTokens = tokenizeCode(raw);
   const terms = termsOfTokens(codeTokens);
+  // Tokenized again only when a test command was dropped (rare): most queries reuse codeTokens.
+  const withoutTestCommands = raw.replace(TEST_COMMAND, " ");
+  const testTokens = withoutTestCommands === raw ? codeTokens : tokenizeCode(withoutTestCommands);
   return {
     raw,
     kind,
@@ -184,7 +187,7 @@ export function analyseQuery(query: string): QueryAnalysis {
     terms,
     termSet: new Set(terms),
     // Words of identifiers count too: `SessionTests` and `RouterSpec` name tests.
-    wantsTests: tokenizeCode(raw.replace(TEST_COMMAND, " ")).some((w) => TEST_WORDS.has(w)),
+    wantsTests: testTokens.some((w) => TEST_WORDS.has(w)),
     wantsDocs: lowerWords.some((w) => DOC_WORDS.has(w)),
     wordCount: words.length,
     asksQuestion: QUESTION_MARK_AT_END.test(raw) || QUESTION_OPENERS.has(lowerWords.find(Boolean) ?? ""),
