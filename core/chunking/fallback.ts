@@ -1,7 +1,7 @@
 // Line fallback (F3): fixed windows of `fallbackLines` lines, each overlapping the previous by
 // `overlapLines`, for any text no other chunker understands. Blank edges are trimmed and
 // all-blank windows dropped, so every non-blank line still lands in some chunk. Windows of a
-// plain-text document (`.rst`, `.txt`, `.adoc`…) are `paragraph`s, of anything else `lines`.
+// plain-text document (`.rst`, `.txt`, `.adoc`…, a man page) are `paragraph`s, of anything else `lines`.
 import type { Chunk } from "../types.js";
 import { LineIndex } from "./line-index.js";
 
@@ -12,21 +12,27 @@ export interface FallbackOptions {
 }
 
 /**
- * Plain-text documents by extension (reStructuredText, AsciiDoc, Org, text files): their
- * windows are prose, which the ranking weighs as documentation rather than code. CMake's
- * `CMakeLists.txt` is code in a `.txt`.
+ * Plain-text documents by extension (reStructuredText, AsciiDoc, Org, text files, and the same
+ * as a build's `.in` template): their windows are prose, which the ranking weighs as
+ * documentation rather than code. CMake's `CMakeLists.txt` is code in a `.txt`.
  */
 const PROSE_EXTENSIONS = [".rst", ".txt", ".text", ".adoc", ".asciidoc", ".org", ".rdoc", ".pod", ".textile"];
+/**
+ * A troff man page (`xmonad.1`, `lua.1`, `ls.1.in`) is known by its first line, not by the
+ * section number in its name, which scripts named after a version (`… 0.0.2`) end with too: a
+ * comment (`.\"`, `'\"`) or the title request of man (`.TH`) or mdoc (`.Dd`).
+ */
+const TROFF_FIRST_LINE = /^\s*(?:[.']\\"|\.TH\s|\.Dd\s)/;
 
-function isPlainTextDocument(filePath: string): boolean {
-  const lower = filePath.toLowerCase();
+function isPlainTextDocument(filePath: string, content: string): boolean {
+  const lower = filePath.toLowerCase().replace(/\.in$/, "");
   if (lower === "cmakelists.txt" || lower.endsWith("/cmakelists.txt")) return false;
-  return PROSE_EXTENSIONS.some((ext) => lower.endsWith(ext));
+  return PROSE_EXTENSIONS.some((ext) => lower.endsWith(ext)) || TROFF_FIRST_LINE.test(content);
 }
 
 export function chunkByLines(filePath: string, language: string, content: string, options: FallbackOptions): Chunk[] {
   const lines = new LineIndex(content);
-  const kind = isPlainTextDocument(filePath) ? "paragraph" : "lines";
+  const kind = isPlainTextDocument(filePath, content) ? "paragraph" : "lines";
   const size = Math.max(1, Math.floor(options.fallbackLines));
   // An overlap as large as the window would never advance.
   const overlap = Math.min(Math.max(0, Math.floor(options.overlapLines)), size - 1);

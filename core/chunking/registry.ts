@@ -12,7 +12,8 @@ export type Handler =
   | { type: "custom"; chunker: Chunker };
 
 const TEXT_EXTENSIONS: Record<TextFormat, string[]> = {
-  markdown: [".md", ".markdown", ".mdx", ".mdown", ".mkd"],
+  // `.md.in`: a Markdown page that a build fills in (a man page's source, say) is still Markdown.
+  markdown: [".md", ".markdown", ".mdx", ".mdown", ".mkd", ".md.in", ".markdown.in"],
   latex: [".tex", ".ltx", ".latex"],
   razor: [".cshtml", ".razor"],
   sln: [".sln"],

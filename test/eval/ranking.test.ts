@@ -209,6 +209,7 @@ describe("features", () => {
     expect(classifyPath("tests/test_pool.py")).toBe("test");
     expect(classifyPath("logger_test.go")).toBe("test");
     expect(classifyPath("api/v1/service.pb.go")).toBe("generated");
+    for (const p of ["index.d.ts", "index.d.cts", "types/index.d.mts"]) expect(classifyPath(p), p).toBe("generated");
     expect(classifyPath("vendor/github.com/x/y.go")).toBe("vendored");
     expect(classifyPath("examples/basic.rs")).toBe("example");
     expect(classifyPath("absl/hash/hash_benchmark.cc")).toBe("example");
