@@ -1,5 +1,6 @@
 // API reference sites that documentation tools write as HTML (Dokka, javadoc, jazzy, Doxygen,
-// TypeDoc, Sphinx, rustdoc…), committed beside the code they describe. A repository that keeps
+// TypeDoc, Sphinx, rustdoc…), committed beside the code they describe, and pages pandoc renders
+// from a document kept beside them (xmonad's `man/xmonad.1.html` from its Markdown source). A repository that keeps
 // its site in the tree can hold thousands of such pages (Exposed: 4,007 Dokka pages beside its
 // 1,048 other files, nine tenths of its chunks), each one restating doc comments the index
 // already reads where they belong, in markup. They are skipped like binaries, with the tool
@@ -9,7 +10,7 @@
 const HTML_EXTENSIONS = [".html", ".htm", ".xhtml"];
 
 /** Tools whose output says who generated it, as their pages spell the name. */
-const GENERATORS = ["Dokka", "javadoc", "jazzy", "Doxygen", "TypeDoc", "Sphinx", "rustdoc", "pdoc", "JSDoc", "DocFX", "Dartdoc", "ExDoc", "YARD", "godoc", "scaladoc", "pkgdown"];
+const GENERATORS = ["Dokka", "javadoc", "jazzy", "Doxygen", "TypeDoc", "Sphinx", "rustdoc", "pdoc", "JSDoc", "DocFX", "Dartdoc", "ExDoc", "YARD", "godoc", "scaladoc", "pkgdown", "pandoc"];
 const NAMES = GENERATORS.join("|");
 
 /**

@@ -19,6 +19,8 @@ describe("documentationGenerator", () => {
     expect(documentationGenerator("_build/html/api.htm", sphinx)).toBe("Sphinx");
     expect(documentationGenerator("target/doc/serde/index.html", rustdoc)).toBe("rustdoc");
     expect(documentationGenerator("doc/Rack/Request.html", yard)).toBe("YARD");
+    const pandoc = `<!DOCTYPE html>\n<html xmlns="http://www.w3.org/1999/xhtml" lang="" xml:lang="">\n<head>\n  <meta charset="utf-8" />\n  <meta name="generator" content="pandoc" />\n  <title>XMONAD(1)</title></head><body>${body}</body></html>`;
+    expect(documentationGenerator("man/xmonad.1.html", pandoc)).toBe("pandoc");
   });
 
   it("leaves hand-written pages, templates and other files alone", () => {
