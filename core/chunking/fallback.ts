@@ -4,6 +4,7 @@
 // plain-text document (`.rst`, `.txt`, `.adoc`…, a man page) are `paragraph`s, of anything else `lines`.
 import type { Chunk } from "../types.js";
 import { LineIndex } from "./line-index.js";
+import { isPlainTextDocumentPath } from "./document-paths.js";
 
 export interface FallbackOptions {
   fallbackLines: number;
@@ -12,12 +13,6 @@ export interface FallbackOptions {
 }
 
 /**
- * Plain-text documents by extension (reStructuredText, AsciiDoc, Org, text files, and the same
- * as a build's `.in` template): their windows are prose, which the ranking weighs as
- * documentation rather than code. CMake's `CMakeLists.txt` is code in a `.txt`.
- */
-const PROSE_EXTENSIONS = [".rst", ".txt", ".text", ".adoc", ".asciidoc", ".org", ".rdoc", ".pod", ".textile"];
-/**
  * A troff man page (`xmonad.1`, `lua.1`, `ls.1.in`) is known by its first line, not by the
  * section number in its name, which scripts named after a version (`… 0.0.2`) end with too: a
  * comment (`.\"`, `'\"`) or the title request of man (`.TH`) or mdoc (`.Dd`).
@@ -25,9 +20,7 @@ const PROSE_EXTENSIONS = [".rst", ".txt", ".text", ".adoc", ".asciidoc", ".org",
 const TROFF_FIRST_LINE = /^\s*(?:[.']\\"|\.TH\s|\.Dd\s)/;
 
 function isPlainTextDocument(filePath: string, content: string): boolean {
-  const lower = filePath.toLowerCase().replace(/\.in$/, "");
-  if (lower === "cmakelists.txt" || lower.endsWith("/cmakelists.txt")) return false;
-  return PROSE_EXTENSIONS.some((ext) => lower.endsWith(ext)) || TROFF_FIRST_LINE.test(content);
+  return isPlainTextDocumentPath(filePath) || TROFF_FIRST_LINE.test(content);
 }
 
 export function chunkByLines(filePath: string, language: string, content: string, options: FallbackOptions): Chunk[] {

@@ -3,6 +3,7 @@
 // code is indexed), so such a clash is reported and skipped.
 import type { Chunker } from "../types.js";
 import { AST_LANGUAGES, type AstLanguage } from "./languages.js";
+import { MARKDOWN_EXTENSIONS } from "./document-paths.js";
 
 export type TextFormat = "markdown" | "latex" | "razor" | "sln" | "sql" | "pdf";
 
@@ -12,8 +13,7 @@ export type Handler =
   | { type: "custom"; chunker: Chunker };
 
 const TEXT_EXTENSIONS: Record<TextFormat, string[]> = {
-  // `.md.in`: a Markdown page that a build fills in (a man page's source, say) is still Markdown.
-  markdown: [".md", ".markdown", ".mdx", ".mdown", ".mkd", ".md.in", ".markdown.in"],
+  markdown: MARKDOWN_EXTENSIONS,
   latex: [".tex", ".ltx", ".latex"],
   razor: [".cshtml", ".razor"],
   sln: [".sln"],
