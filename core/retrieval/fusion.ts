@@ -31,8 +31,9 @@ export interface FusedScores {
 /**
  * Merges the two candidate lists by chunk id, with confidence scores. A chunk seen by only one
  * source gets the other source's best bound: 0 for keywords (it may share no term at all), and
- * for vectors the lowest similarity fetched when the vector list was full (its own similarity
- * is at most that), else 0. With one source in use, its score is the score.
+ * for vectors the `vectorK`-th similarity when the vector list was full (its own similarity
+ * is at most that: past the `vectorK` nearest, the list holds only some chunks), else 0. With
+ * one source in use, its score is the score.
  */
 export function fuseCandidates(
   keywordHits: ScoredId[],
@@ -52,7 +53,7 @@ export function fuseCandidates(
       out.set(hit.id, { score: 0, keywordScore: null, vectorScore: hit.score, keywordRank: null, vectorRank: rank });
     }
   });
-  const vectorFloor = vectorHits.length >= sources.vectorK ? vectorHits[vectorHits.length - 1].score : 0;
+  const vectorFloor = vectorHits.length >= sources.vectorK && sources.vectorK > 0 ? vectorHits[sources.vectorK - 1].score : 0;
   for (const f of out.values()) {
     if (sources.keyword && sources.vector) {
       f.score = VECTOR_WEIGHT * (f.vectorScore ?? vectorFloor) + KEYWORD_WEIGHT * (f.keywordScore ?? 0);

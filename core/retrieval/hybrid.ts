@@ -9,6 +9,7 @@ import { focusOnMember, unitNames } from "./features.js";
 import { analyseQuery, searchText } from "./query-analysis.js";
 import { yieldToEventLoop } from "../yield.js";
 import { dot } from "../store/vectors.js";
+import { sourceFirstPool, VECTOR_SCAN_DEPTH } from "./vector-pool.js";
 
 /** A packed chunk is named by the member the query asks for (analysed once, on the first pack). */
 function memberFocus(query: string): (record: ChunkRecord) => ChunkRecord {
@@ -57,7 +58,8 @@ export interface HybridInput {
  * tool asks for), so the first results are the same whatever the caller asks for. The keyword
  * pool is large enough for file-level evidence (several chunks of one file) and the path lift
  * to reach files BM25 ranks low; vector hits past the first 50 only added noise on the
- * benchmark (docs/retrieval.md). A larger topK widens both pools.
+ * benchmark (docs/retrieval.md), but source code past them takes the place of tests and
+ * documents among them (vector-pool.ts). A larger topK widens both pools.
  */
 export const KEYWORD_POOL = 150;
 export const VECTOR_POOL = 50;
@@ -90,7 +92,9 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
   const keywordRead = scanHere && keywordHits.length > 0 ? readRecords(store, keywordHits) : null;
   keywordRead?.catch(() => undefined); // awaited below
   if (keywordRead) await yieldToEventLoop(); // the read starts before the scan
-  const vectorHits = scanHere ? keyword.searchVector(queryVector as Float32Array, vectorK, filter) : ((await vectorSearch) ?? []);
+  const vectorHits = scanHere
+    ? sourceFirstPool(keyword.searchVector(queryVector as Float32Array, vectorK * VECTOR_SCAN_DEPTH, filter), vectorK, input.isPublishedExample)
+    : ((await vectorSearch) ?? []);
 
   const fused = fuseCandidates(keywordHits, vectorHits, { keyword: useKeyword, vector: useVector, vectorK });
   if (fused.size === 0) return [];

@@ -11,7 +11,7 @@ import { openSembleEngine } from "../../test/eval/semble-engine.js";
 import type { ChunkRecord } from "../../core/types.js";
 import { loadTasks, type RepoSpec } from "../../test/eval/semble-score.js";
 import { assertTrainable, loadPolicy } from "./provenance.js";
-import { KEYWORD_POOL, VECTOR_POOL, type CollectedRepo } from "./data.js";
+import { KEYWORD_POOL, VECTOR_POOL, sourceHits, type CollectedRepo } from "./data.js";
 
 export async function collect(kit: string, evalOut: string, target: string): Promise<void> {
   const policy = loadPolicy(join(kit, ".."));
@@ -31,7 +31,7 @@ export async function collect(kit: string, evalOut: string, target: string): Pro
       await engine.index();
       for (const task of loadTasks(kit, [spec])) {
         const hits = async (mode: "keyword" | "vector", k: number) => {
-          const rs = await engine.search(task.query, { topK: k, mode, rank: false, uncapped: true });
+          const rs = await sourceHits((text, options) => engine.search(text, options), task.query, mode, k);
           for (const r of rs) records.set(r.chunk.id, r.chunk);
           return rs.map((r) => [r.chunk.id, r.score] as [string, number]);
         };

@@ -3,11 +3,30 @@
 // indexed folder; `prefix` turns them into the checkout paths the annotations use.
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import type { ChunkRecord } from "../../core/types.js";
+import type { ChunkRecord, SearchResult } from "../../core/types.js";
+import type { SearchOptions } from "../../core/engine-types.js";
 import { fuseCandidates } from "../../core/retrieval/fusion.js";
 import type { RankCandidate } from "../../core/retrieval/rank.js";
 export { KEYWORD_POOL, VECTOR_POOL } from "../../core/retrieval/hybrid.js";
 import { VECTOR_POOL } from "../../core/retrieval/hybrid.js";
+import { sourceFirstPool, VECTOR_SCAN_DEPTH } from "../../core/retrieval/vector-pool.js";
+
+/**
+ * One source's candidates as the hybrid search takes them, unranked, with their scores: the
+ * first `k` keyword hits; for vectors the nearest `k`, then source code past them
+ * (vector-pool.ts), from the nearest `k × VECTOR_SCAN_DEPTH` the hybrid search scans.
+ */
+export async function sourceHits(
+  search: (query: string, options: SearchOptions) => Promise<SearchResult[]>,
+  query: string,
+  mode: "keyword" | "vector",
+  k: number,
+): Promise<SearchResult[]> {
+  if (mode === "keyword") return search(query, { topK: k, mode, rank: false, uncapped: true });
+  const nearest = await search(query, { topK: k * VECTOR_SCAN_DEPTH, mode, rank: false, uncapped: true });
+  const kept = new Set(sourceFirstPool(nearest.map((r) => ({ id: r.chunk.id, score: r.score, filePath: r.chunk.filePath })), k).map((h) => h.id));
+  return nearest.filter((r) => kept.has(r.chunk.id));
+}
 
 export interface Target {
   path: string;
