@@ -48,6 +48,15 @@ function isInside(rootReal: string, real: string): boolean {
   return real === rootReal || real.startsWith(rootReal.endsWith(sep) ? rootReal : rootReal + sep);
 }
 
+/**
+ * Whether a link's target inside the workspace is listed at its own place: then the link is
+ * the same file again. A target the ignore rules leave out is reached through the link only.
+ */
+function targetIsWalked(rootReal: string, real: string, rules: IgnoreRules): boolean {
+  const rel = relativeToRoot(rootReal, real);
+  return rel !== null && !rules.isExcluded(rel);
+}
+
 /** Yield to the event loop now and then so a host stays responsive during a big walk. */
 const YIELD_EVERY = 2000;
 
@@ -81,7 +90,8 @@ export async function walkWorkspace(root: string, options: WalkOptions): Promise
       if (entry.isSymbolicLink()) {
         // A linked folder is never followed: one outside the workspace is not ours, and one
         // inside is indexed at its real place (following it would index files twice, or loop).
-        // A linked file is indexed only when it points inside the workspace.
+        // A linked file is indexed only when it points inside the workspace, and there only
+        // when its target is not indexed itself (`CLAUDE.md -> AGENTS.md`).
         let real: string;
         try {
           real = realpathSync(childAbs);
@@ -89,7 +99,7 @@ export async function walkWorkspace(root: string, options: WalkOptions): Promise
         } catch {
           continue; // dangling link
         }
-        if (!isInside(rootReal, real) || !st.isFile()) continue;
+        if (!isInside(rootReal, real) || !st.isFile() || targetIsWalked(rootReal, real, options.rules)) continue;
         isDir = false;
         isFile = true;
       }
@@ -158,7 +168,8 @@ export function statPaths(
     let st: Stats;
     try {
       const real = realpathSync(abs);
-      if (!isInside(rootReal, real)) {
+      // Reached through a link (itself or a linked folder above it): the walk lists the target.
+      if (!isInside(rootReal, real) || (relativeToRoot(rootReal, real) !== path && targetIsWalked(rootReal, real, options.rules))) {
         gone.push(path);
         continue;
       }

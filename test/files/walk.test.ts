@@ -116,6 +116,22 @@ describe("walkWorkspace", () => {
     expect(files).toContain("src/a.ts");
     expect(files.filter((f) => f.endsWith("util.ts"))).toHaveLength(1);
   });
+
+  it("indexes a linked file at its target's place, once, unless the ignore rules leave the target out", async () => {
+    const root = workspace({ "AGENTS.md": "# Agents\n", ".gitignore": "build/\n", "build/gen.ts": "g", ".env": "TOKEN=x" });
+    symlinkSync(join(root, "AGENTS.md"), join(root, "CLAUDE.md"));
+    symlinkSync(join(root, "build/gen.ts"), join(root, "gen-link.ts"));
+    symlinkSync(join(root, ".env"), join(root, "settings.txt"));
+    const files = await listed(root);
+    expect(files).toContain("AGENTS.md");
+    expect(files).not.toContain("CLAUDE.md");
+    expect(files).toContain("gen-link.ts"); // the target is ignored: the link is how it is reached
+    expect(files).not.toContain("settings.txt"); // a secret file is not read through a link either
+    const rules = new IgnoreRules(root, DEFAULT_CONFIG.indexing);
+    const r = statPaths(root, ["CLAUDE.md", "AGENTS.md", "gen-link.ts"], { rules, maxFileSizeBytes: 1e6 });
+    expect(r.files.map((f) => f.path).sort()).toEqual(["AGENTS.md", "gen-link.ts"]);
+    expect(r.gone).toEqual(["CLAUDE.md"]);
+  });
 });
 
 describe("statPaths", () => {
