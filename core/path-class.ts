@@ -18,7 +18,11 @@ const TEST_FILE =
   /[._-](test|spec)s?\.[\p{L}\p{N}]+$|(^|\/)test_[^/]*\.py$|(^|\/)conftest\.py$|[a-z0-9](Tests?|Specs?|Suite)\.(java|kt|kts|groovy|scala|swift|m|mm|cs|fs|vb|php)$/u;
 const GENERATED_PATH = /(^|\/)(generated|gen|__generated__)\/|\.(pb|generated|gen|g|designer)\.[a-z]+$|_pb2(_grpc)?\.py$|\.min\.[a-z]+$|\.d\.[cm]?ts$/i;
 const VENDORED_PATH = /(^|\/)(vendor|vendored|third[_-]?party|external|node_modules|bower_components)\//i;
-const EXAMPLE_PATH = /(^|\/)(examples?|samples?|demos?|bench|benches|benchmarks?)\/|[._-](bench|benchmarks?)(_test)?\.[\p{L}\p{N}]+$/iu;
+/**
+ * Examples, demos, benchmarks, and the manual's folder (`man/`: its pages, and the sample
+ * configuration a manual ships, such as xmonad's `man/xmonad.hs`).
+ */
+const EXAMPLE_PATH = /(^|\/)(examples?|samples?|demos?|bench|benches|benchmarks?|man)\/|[._-](bench|benchmarks?)(_test)?\.[\p{L}\p{N}]+$/iu;
 
 export type PathClass = "test" | "generated" | "vendored" | "example" | "source";
 

@@ -214,6 +214,8 @@ describe("features", () => {
     expect(classifyPath("examples/basic.rs")).toBe("example");
     expect(classifyPath("absl/hash/hash_benchmark.cc")).toBe("example");
     expect(classifyPath("bench/parse.js")).toBe("example");
+    expect(classifyPath("man/xmonad.hs")).toBe("example"); // a manual's sample configuration
+    for (const p of ["src/human/name.ts", "manual/guide.ts", "src/manager/pool.go"]) expect(classifyPath(p), p).toBe("source");
     expect(classifyPath("src/workbench.ts")).toBe("source");
     expect(classifyPath("src/contest.ts")).toBe("source");
   });
