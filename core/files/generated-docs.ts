@@ -1,10 +1,10 @@
 // API reference sites that documentation tools write as HTML (Dokka, javadoc, jazzy, Doxygen,
-// TypeDoc, Sphinx, rustdoc…), committed beside the code they describe, and pages pandoc renders
-// from a document kept beside them (xmonad's `man/xmonad.1.html` from its Markdown source). A repository that keeps
-// its site in the tree can hold thousands of such pages (Exposed: 4,007 Dokka pages beside its
-// 1,048 other files, nine tenths of its chunks), each one restating doc comments the index
-// already reads where they belong, in markup. They are skipped like binaries, with the tool
-// named in the reason.
+// TypeDoc, Sphinx, rustdoc…), committed beside the code they describe, and pages pandoc
+// renders from a document kept beside them (xmonad's `man/xmonad.1.html`, from its Markdown
+// source). A repository that keeps its site in the tree can hold thousands of such pages
+// (Exposed: 4,007 Dokka pages beside its 1,048 other files, nine tenths of its chunks), each
+// one restating doc comments the index already reads where they belong, in markup. They are
+// skipped like binaries, with the tool named in the reason.
 // Portable: no Node built-ins.
 
 const HTML_EXTENSIONS = [".html", ".htm", ".xhtml"];

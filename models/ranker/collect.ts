@@ -11,7 +11,8 @@ import { openSembleEngine } from "../../test/eval/semble-engine.js";
 import type { ChunkRecord } from "../../core/types.js";
 import { loadTasks, type RepoSpec } from "../../test/eval/semble-score.js";
 import { assertTrainable, loadPolicy } from "./provenance.js";
-import { KEYWORD_POOL, VECTOR_POOL, sourceHits, type CollectedRepo } from "./data.js";
+import { KEYWORD_POOL, VECTOR_POOL, candidatePool, type CollectedRepo } from "./data.js";
+import { publishedExamplesUnder } from "../../core/files/published-paths.js";
 
 export async function collect(kit: string, evalOut: string, target: string): Promise<void> {
   const policy = loadPolicy(join(kit, ".."));
@@ -29,9 +30,10 @@ export async function collect(kit: string, evalOut: string, target: string): Pro
     const out: CollectedRepo = { repo: spec.name, language: spec.language, prefix, records: {}, queries: [] };
     try {
       await engine.index();
+      const published = publishedExamplesUnder(join(checkout, prefix));
       for (const task of loadTasks(kit, [spec])) {
         const hits = async (mode: "keyword" | "vector", k: number) => {
-          const rs = await sourceHits((text, options) => engine.search(text, options), task.query, mode, k);
+          const rs = await candidatePool((text, options) => engine.search(text, options), task.query, mode, k, published);
           for (const r of rs) records.set(r.chunk.id, r.chunk);
           return rs.map((r) => [r.chunk.id, r.score] as [string, number]);
         };
