@@ -31,18 +31,35 @@ export function packMembers(chunk: { context: string }): Array<{ kind: string; n
 }
 
 /**
+ * What a markup element declares: its id (`form#login` → `login`), not its tag. A tag name is
+ * the markup language's word (`g`, `form`, `button`), and taken as a name it would answer a
+ * search for flask's `g` or a `Button` component with every such element.
+ */
+function elementName(name: string | null): string | null {
+  const at = name ? name.indexOf("#") : -1;
+  return at >= 0 ? name!.slice(at + 1) || null : null;
+}
+
+/** A context level's name, an element's id for an element level. */
+function declaredLevelName(level: string): string | null {
+  const name = levelName(level);
+  return level.trim().startsWith("element ") ? elementName(name) : name;
+}
+
+/**
  * What a chunk declares, from its symbol and context: the names of its own level (every
  * member of a packed chunk) and the name of the level around them, if any.
  */
-export function declaredNames(chunk: { symbol: string; context: string }): { names: string[]; parent: string | null } {
+export function declaredNames(chunk: { symbol: string; context: string; kind?: string }): { names: string[]; parent: string | null } {
   const levels = chunk.context ? chunk.context.split(" > ") : [];
   const own = levels.length ? levels[levels.length - 1].split(PACK_SEPARATOR) : [];
   const names: string[] = [];
-  if (chunk.symbol) names.push(chunk.symbol);
+  const symbol = chunk.kind === "element" ? elementName(chunk.symbol) : chunk.symbol;
+  if (symbol) names.push(symbol);
   for (const level of own) {
-    const name = levelName(level);
+    const name = declaredLevelName(level);
     if (name && !names.includes(name)) names.push(name);
   }
-  const parent = levels.length >= 2 ? levelName(levels[levels.length - 2]) : null;
+  const parent = levels.length >= 2 ? declaredLevelName(levels[levels.length - 2]) : null;
   return { names, parent };
 }

@@ -110,6 +110,21 @@ describe("declared names from a context", () => {
     expect(names("class Box<T>").names).toEqual(["Box"]);
     expect(names("impl").names).toEqual([]);
   });
+
+  it("a markup element declares its id, not its tag", async () => {
+    const element = (symbol: string, context: string) => declaredNames({ symbol, context, kind: "element" });
+    expect(element("form#login", "element form#login")).toEqual({ names: ["login"], parent: null });
+    expect(element("g", "element svg > element g")).toEqual({ names: [], parent: null });
+    expect(element("button", "element div#toolbar > element button")).toEqual({ names: [], parent: "toolbar" });
+    // A tag is not the name a symbol query means: flask's `g`, a `Button` component.
+    const svg = await chunkFile("docs/logo.svg", `<svg>\n<g>\n${'<path d="M0 0"/>\n'.repeat(3)}</g>\n</svg>\n`, options());
+    const record: ChunkRecord = { ...svg[0], id: "svg", contentHash: "h", description: "" };
+    expect(record.kind).toBe("element");
+    expect(exactSymbolMatch(analyseQuery("svg"), record)).toBe(0);
+    expect(keywordDocOf(record, "text").symbol).toBe("");
+    const form = await chunkFile("templates/login.html", '<form id="login_form">\n<input name="user">\n</form>\n', options());
+    expect(exactSymbolMatch(analyseQuery("login_form"), { ...form[0], id: "f", contentHash: "h", description: "" })).toBe(1);
+  });
 });
 
 describe("a packed answer is named by the member asked for", () => {
