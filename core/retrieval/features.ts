@@ -324,8 +324,9 @@ const declarationPatterns = boundedMemo((last: string): { decl: RegExp; assign: 
   const name = last.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return {
     decl: new RegExp(`(?:^|\\n)[ \\t]*(?:[\\w@#\\[\\]()"'.,:]+[ \\t]+)*${DECLARATION_WORDS}[ \\t]+(?:\\([^)]*\\)[ \\t]*)?(?:[\\w$]+(?:\\.|::))*${name}\\b`),
-    // Assignment-style declarations: `const parseUrl = (`, `parse_url = lambda`, `Foo: {`.
-    assign: new RegExp(`(?:^|\\n)[ \\t]*(?:export[ \\t]+)?${name}[ \\t]*(?:=[^=]|:[ \\t]*(?:function|\\())`),
+    // Assignment-style declarations: `const parseUrl = (`, `parse_url = lambda`, `Foo: {`,
+    // and annotated ones: `g: _AppCtxGlobalsProxy = LocalProxy(`, `timeout: float | None = 5`.
+    assign: new RegExp(`(?:^|\\n)[ \\t]*(?:export[ \\t]+)?${name}[ \\t]*(?:=[^=]|:[ \\t]*(?:function|\\()|:[ \\t]*[\\w.\\[\\], |'"?]+=[^=])`),
   };
 }, MEMO_LIMIT);
 

@@ -200,6 +200,11 @@ describe("features", () => {
     const q = analyseQuery("parse_url");
     expect(definesIdentifier(q, chunk({ filePath: "u.py", kind: "lines", content: "x = 1\ndef parse_url(url):\n    pass" }))).toBe(1);
     expect(definesIdentifier(q, chunk({ filePath: "u.py", kind: "lines", content: "return parse_url(u)" }))).toBe(0);
+    // Annotated declarations: a Python module global or class field, a TypeScript class field.
+    const annotated = analyseQuery("DEFAULT_TIMEOUT");
+    expect(definesIdentifier(annotated, chunk({ filePath: "c.py", kind: "lines", content: "DEFAULT_TIMEOUT: Final[float] = 5.0" }))).toBe(1);
+    expect(definesIdentifier(annotated, chunk({ filePath: "c.ts", kind: "lines", content: "  DEFAULT_TIMEOUT: number | undefined = 5;" }))).toBe(1);
+    expect(definesIdentifier(annotated, chunk({ filePath: "c.py", kind: "lines", content: "if DEFAULT_TIMEOUT == 5:\n    pass" }))).toBe(0);
     const go = analyseQuery("WithField");
     expect(definesIdentifier(go, chunk({ filePath: "e.go", kind: "lines", content: "func (entry *Entry) WithField(key string) *Entry {" }))).toBe(1);
   });
