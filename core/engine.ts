@@ -129,7 +129,7 @@ class WorkspaceEngine implements Engine {
       refreshShared: () => this.refreshShared(),
       dropReplacedStore: () => this.dropReplacedStore(),
       recoverOnce: (store) => this.recoverOnce(store),
-      publishedExamples: () => this.publishedExamples(),
+      publishedExamples: (index) => this.publishedExamples(index),
     };
     this.shared = this.openShared();
   }
@@ -144,9 +144,8 @@ class WorkspaceEngine implements Engine {
     return this.loaded.storeUri;
   }
 
-  /** The published-examples lookup of the committed index: a pass may have changed a package.json. */
-  private publishedExamples(): (filePath: string) => boolean {
-    const index = this.committed.read();
+  /** The published-examples lookup of the committed index the search read: a pass may have changed a package.json. */
+  private publishedExamples(index: CommittedHeader): (filePath: string) => boolean {
     if (this.published?.index !== index) this.published = { index, isPublishedExample: publishedExamplesUnder(this.root) };
     return this.published.isPublishedExample;
   }

@@ -12,7 +12,7 @@ import { IndexDamagedError } from "../indexing/store-files.js";
 import { vectorsUnusableReason } from "../indexing/index-model.js";
 import { redact } from "../redact.js";
 import { hybridSearch, searchText, type RetrievalMode } from "../retrieval/index.js";
-import type { CommittedIndex } from "./committed-index.js";
+import type { CommittedHeader, CommittedIndex } from "./committed-index.js";
 import type { EmbeddingSlot } from "./embedding-slot.js";
 import { diagnoseReadFailure, type DamageRebuilds } from "./store-damage.js";
 import type { StoreSlot } from "./store-slot.js";
@@ -32,7 +32,7 @@ export interface QueryContext {
   /** The first search of an opened store checks it for damage and rolls back a killed pass's rows. */
   recoverOnce(store: VectorStore): Promise<void>;
   /** Whether a path lies in an example folder a package of the workspace publishes: a lookup read anew for each committed index. */
-  publishedExamples(): (filePath: string) => boolean;
+  publishedExamples(index: CommittedHeader): (filePath: string) => boolean;
 }
 
 /** A rebuild may replace the store mid-search: that read is retried once on the new store. */
@@ -52,7 +52,8 @@ export async function runQuery(ctx: QueryContext, query: string, options: Search
   const opening = openForSearch(ctx, dimension);
   for (const p of [keywordLoad, opening]) p.catch(() => undefined); // awaited below
   // Vectors of another model (a model switched, its rebuild not committed yet) answer nothing.
-  const otherModel = vectorsUnusableReason(ctx.committed.read().model, provider) !== null;
+  const committed = ctx.committed.read();
+  const otherModel = vectorsUnusableReason(committed.model, provider) !== null;
   const mayUseVectors = !down && !otherModel && provider !== null && dimension !== null && mode !== "keyword" && query.trim().length > 0;
   const embedding = mayUseVectors ? embedQuery(ctx, provider!, query) : Promise.resolve(null);
   // The candidates come from the keyword index (its postings and vector codes): they are found
@@ -91,7 +92,7 @@ export async function runQuery(ctx: QueryContext, query: string, options: Search
       mode,
       rank: options.rank ?? r.rank,
       rankFeatures: r.rankFeatures,
-      isPublishedExample: ctx.publishedExamples(),
+      isPublishedExample: ctx.publishedExamples(committed),
       embedder: provider,
       onNamesFailed: (err) => ctx.logger.info("ranked without the names' lift: the model could not embed them", { error: oneLine(err) }),
     });
