@@ -87,6 +87,13 @@ const QUESTION_MARK_AT_END = /\?["'`)\]}]*$/;
 
 const DOC_WORDS = new Set(["doc", "docs", "documentation", "documented", "readme", "guide", "tutorial", "changelog"]);
 
+/**
+ * Documentation as a thing code makes or reads ("how doc comments are parsed", "documentation
+ * generation for man pages", "generate the docs"): the question is about that code, not a wish
+ * for prose.
+ */
+const DOC_ARTEFACT = /\b(?:doc|docs|documentation)[\s-]+(?:comments?|strings?|blocks?|tags?|gen|generat\w*)\b|\bgenerat\w*\s+(?:the\s+)?(?:doc|docs|documentation)\b/gi;
+
 const TEST_WORDS = new Set(["test", "tests", "testing", "spec", "specs", "mock", "mocks", "fixture", "fixtures", "unittest", "e2e"]);
 
 /**
@@ -188,7 +195,7 @@ export function analyseQuery(query: string): QueryAnalysis {
     termSet: new Set(terms),
     // Words of identifiers count too: `SessionTests` and `RouterSpec` name tests.
     wantsTests: testTokens.some((w) => TEST_WORDS.has(w)),
-    wantsDocs: lowerWords.some((w) => DOC_WORDS.has(w)),
+    wantsDocs: raw.replace(DOC_ARTEFACT, " ").toLowerCase().split(/[^a-z0-9]+/).some((w) => DOC_WORDS.has(w)),
     wordCount: words.length,
     asksQuestion: QUESTION_MARK_AT_END.test(raw) || QUESTION_OPENERS.has(lowerWords.find(Boolean) ?? ""),
   };

@@ -74,6 +74,16 @@ describe("query analysis", () => {
     expect(analyseQuery("how are plugins loaded").wantsDocs).toBe(false);
   });
 
+  it("reads documentation that code makes or parses as a question about that code", () => {
+    expect(analyseQuery("documentation generation for man pages and markdown").wantsDocs).toBe(false);
+    expect(analyseQuery("how zls gets doc comments for a token").wantsDocs).toBe(false);
+    expect(analyseQuery("where are doc-strings extracted").wantsDocs).toBe(false);
+    expect(analyseQuery("generate the docs site").wantsDocs).toBe(false);
+    // Still a wish for prose when the documentation itself is the subject.
+    expect(analyseQuery("docs for comment syntax").wantsDocs).toBe(true);
+    expect(analyseQuery("documentation of the generator options").wantsDocs).toBe(true);
+  });
+
   it("tells a question from a statement", () => {
     expect(analyseQuery("how are routes registered").asksQuestion).toBe(true);
     expect(analyseQuery("Does the pool retry on timeouts").asksQuestion).toBe(true);
