@@ -102,6 +102,12 @@ const TEST_WORDS = new Set(["test", "tests", "testing", "spec", "specs", "mock",
  */
 const TEST_COMMAND = /\b(?:go|cargo|npm|yarn|pnpm|bun|deno|mix|dotnet|swift|zig build|dart|flutter|rake|mvn|gradle)\s+test\b/gi;
 
+/**
+ * A tool the project ships for testing ("test runner for CLI commands", "testing client",
+ * "test helpers"): the question is about that tool's code, which lives beside the source.
+ */
+const TEST_TOOL = /\b(?:test|testing)[\s-]+(?:runners?|clients?|harness(?:es)?|helpers?|utils?|utilit(?:y|ies)|frameworks?|servers?|support|tools?|kits?)\b/gi;
+
 /** A qualified or plain identifier, optionally followed by "()" as users often write. */
 const IDENT_TOKEN = /^[\p{L}_$][\p{L}\p{N}_$]*(?:(?:::|\.|#|->)[\p{L}_$][\p{L}\p{N}_$]*)*(?:\(\))?$/u;
 
@@ -183,7 +189,7 @@ export function analyseQuery(query: string): QueryAnalysis {
   const codeTokens = tokenizeCode(raw);
   const terms = termsOfTokens(codeTokens);
   // Tokenized again only when a test command was dropped (rare): most queries reuse codeTokens.
-  const withoutTestCommands = raw.replace(TEST_COMMAND, " ");
+  const withoutTestCommands = raw.replace(TEST_COMMAND, " ").replace(TEST_TOOL, " ");
   const testTokens = withoutTestCommands === raw ? codeTokens : tokenizeCode(withoutTestCommands);
   return {
     raw,

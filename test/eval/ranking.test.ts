@@ -133,6 +133,14 @@ describe("query analysis", () => {
     expect(analyseQuery("go test fixtures for the parser").wantsTests).toBe(true);
     expect(analyseQuery("test the go parser").wantsTests).toBe(true);
   });
+
+  it("reads a testing tool the project ships as that tool's code, not as asking for tests", () => {
+    for (const q of ["test runner for CLI commands in isolation", "testing client", "test helpers for fake servers", "where is the test-harness set up"]) {
+      expect(analyseQuery(q).wantsTests, q).toBe(false);
+    }
+    expect(analyseQuery("tests of the test runner").wantsTests).toBe(true);
+    expect(analyseQuery("testing the client").wantsTests).toBe(true);
+  });
 });
 
 describe("features", () => {
