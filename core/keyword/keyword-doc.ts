@@ -6,5 +6,6 @@ import type { ChunkRecord } from "../types.js";
 import type { KeywordDoc } from "./keyword-index.js";
 
 export function keywordDocOf(r: ChunkRecord, text: string, vector: ArrayLike<number> | null = null): KeywordDoc {
-  return { id: r.id, text, filePath: r.filePath, language: r.language, kind: r.kind, symbol: declaredNames(r).names.join(" "), vector };
+  const { names } = declaredNames(r);
+  return { id: r.id, text, filePath: r.filePath, language: r.language, kind: r.kind, symbol: names.join(" "), declares: names, vector };
 }

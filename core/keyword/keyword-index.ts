@@ -13,7 +13,7 @@ import { CsrPostings, EncodedPostings, mergePostings, type EnsureBytes } from ".
 import { TermTable } from "./term-table.js";
 import { TopK } from "./top-k.js";
 import { VectorCodes } from "./vector-codes.js";
-import { forEachIdentifier, identifierTokens, normaliseTerm, tokenizeCode, tokenizePath } from "./tokenize.js";
+import { declaredNameKeys, forEachIdentifier, identifierTokens, normaliseTerm, tokenizeCode, tokenizePath } from "./tokenize.js";
 
 /** What the index needs of a chunk: the text to match and the fields filters look at. */
 export interface KeywordDoc {
@@ -24,6 +24,8 @@ export interface KeywordDoc {
   language: string;
   kind: string;
   symbol: string;
+  /** The names the chunk declares (`symbol` split into names): a symbol search finds them by name, however common its words. */
+  declares?: readonly string[];
   /** The chunk's embedding, kept as 4-bit codes for vector search (vector-codes.ts); none for keyword-only indexes. */
   vector?: ArrayLike<number> | null;
 }
@@ -40,6 +42,18 @@ const B = BM25_B;
  */
 const SYMBOL_WEIGHT = 3;
 const PATH_WEIGHT = 2;
+/**
+ * Terms that record a declaration rather than a word: the prefix and a name's key ("=zoderror").
+ * No token of text or query starts with it, so only `search`'s `declares` reaches them.
+ */
+const DECLARATION_TERM = "=";
+/**
+ * Declarations of a name the query asks for that join the best `topK` although BM25 ranks them
+ * lower: in a large code base a hundred chunks using a common name (`Transaction`) outscore
+ * the class that declares it. The best of them by BM25, so a name declared everywhere
+ * (`init`) adds a few.
+ */
+export const DECLARATIONS_JOINING = 10;
 /** Term frequencies are stored in one byte: BM25 has long saturated before 255 (weighted) occurrences. */
 const MAX_TF = 0xff;
 /** Maps "share of the query covered" onto [0,1) without ties at the top (see search()). */
@@ -146,11 +160,12 @@ export class KeywordIndex {
         const tf = Math.min(tfs[termId], MAX_TF);
         tfs[termId] = 0;
         len += tf;
-        let list = this.delta.get(termId);
-        if (!list) this.delta.set(termId, (list = []));
-        list.push(docNo, tf);
+        this.pushPosting(termId, docNo, tf);
       }
-      this.deltaPostings += touched.length;
+      // Declarations are postings, not words: they leave the document's length alone.
+      const declared = this.declarationTermIds(doc.declares);
+      for (const termId of declared) this.pushPosting(termId, docNo, 1);
+      this.deltaPostings += touched.length + declared.length;
       this.docIds.push(doc.id);
       docLens.push(len);
       docPath.push(this.paths.intern(doc.filePath));
@@ -211,10 +226,12 @@ export class KeywordIndex {
    * of the query's (rarity-weighted) terms 0.45, the whole query many times up to ~0.93; the
    * order is exactly BM25's.
    */
-  search(query: string, topK: number, filter?: SearchFilter): ScoredId[] {
+  search(query: string, topK: number, filter?: SearchFilter, declares: Iterable<string> = []): ScoredId[] {
     if (topK <= 0 || this.liveDocs === 0) return [];
     const termIds = this.queryTermIds(query);
     if (termIds.length === 0) return [];
+    const declaring = this.docsDeclaring(declares);
+    const joining = declaring ? new TopK(DECLARATIONS_JOINING) : null;
 
     if (this.scratch.length < this.docIds.count) this.scratch = new Float64Array(Math.max(this.docIds.count, this.scratch.length * 2));
     const scores = this.scratch;
@@ -244,12 +261,32 @@ export class KeywordIndex {
     for (const doc of touched) {
       const s = scores[doc];
       scores[doc] = 0;
-      if (!heap.wouldAccept(s)) continue;
+      const declares = declaring?.has(doc) && joining!.wouldAccept(s);
+      if (!heap.wouldAccept(s) && !declares) continue;
       if (!accept(doc)) continue;
-      heap.push(doc, s);
+      if (heap.wouldAccept(s)) heap.push(doc, s);
+      if (declares) joining!.push(doc, s);
     }
     const weight = queryWeight > 0 ? queryWeight : 1;
-    return heap.sorted().map(([doc, s]) => this.hit(doc, 1 - Math.exp(-SCORE_STEEPNESS * (s / weight))));
+    const best = heap.sorted();
+    if (joining) {
+      const inBest = new Set(best.map(([doc]) => doc));
+      for (const entry of joining.sorted()) if (!inBest.has(entry[0])) best.push(entry);
+      best.sort((a, b) => b[1] - a[1]);
+    }
+    return best.map(([doc, s]) => this.hit(doc, 1 - Math.exp(-SCORE_STEEPNESS * (s / weight))));
+  }
+
+  /** Documents declaring one of the names (by `nameKey`), or null when none is asked for or known. */
+  private docsDeclaring(keys: Iterable<string>): Set<number> | null {
+    let docs: Set<number> | null = null;
+    for (const key of keys) {
+      const termId = this.lookupTerm(DECLARATION_TERM + key);
+      if (termId === undefined) continue;
+      docs ??= new Set();
+      this.forEachPosting(termId, (doc) => docs!.add(doc));
+    }
+    return docs;
   }
 
   /**
@@ -608,6 +645,20 @@ export class KeywordIndex {
     this.sortedCount = n;
     // Every term is now findable by binary search.
     this.newTermIds.clear();
+  }
+
+  private pushPosting(termId: number, docNo: number, tf: number): void {
+    let list = this.delta.get(termId);
+    if (!list) this.delta.set(termId, (list = []));
+    list.push(docNo, tf);
+  }
+
+  /** The declaration terms of a document's names, each once. */
+  private declarationTermIds(names: readonly string[] | undefined): number[] {
+    if (!names?.length) return [];
+    const ids = new Set<number>();
+    for (const name of names) for (const key of declaredNameKeys(name)) ids.add(this.termIdOf(DECLARATION_TERM + key));
+    return [...ids];
   }
 
   private countTokens(tokens: string[], weight: number, touched: number[]): void {

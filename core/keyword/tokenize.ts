@@ -149,3 +149,23 @@ export function tokenizePath(filePath: string): string[] {
   const stem = dot > 0 ? base.slice(0, dot) : base;
   return tokenizeCode(filePath.slice(0, slash + 1).replace(/[/.]/g, " ") + " " + stem);
 }
+
+/** A whole name as one lower-case key, whatever its case and separators: `ZodError`, `zod_error` → "zoderror". */
+export function nameKey(name: string): string {
+  return name.replace(/\(\)$/, "").replace(/[^\p{L}\p{N}]+/gu, "").toLowerCase();
+}
+
+/** A single (optionally qualified) identifier: `Transaction`, `Table.json`, `Sinatra::Helpers`; not `IntoResponse for Json<T>`. */
+const QUALIFIED_NAME = /^[\p{L}_$][\p{L}\p{N}_$]*(?:(?:::|\.|#|->)[\p{L}_$][\p{L}\p{N}_$]*)*$/u;
+
+/**
+ * The keys a declared name is found by: the whole name's and, for a qualified one, its last
+ * part's (`Table.json` → "tablejson", "json"). None for a label that is not a name.
+ */
+export function declaredNameKeys(name: string): string[] {
+  if (!QUALIFIED_NAME.test(name)) return [];
+  const parts = name.split(/::|\.|#|->/);
+  const keys = [nameKey(name)];
+  if (parts.length > 1) keys.push(nameKey(parts[parts.length - 1]));
+  return keys.filter((k, i) => k.length >= 2 && keys.indexOf(k) === i);
+}

@@ -88,7 +88,8 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
   const vectorSearch = useVector && !scanHere ? searchVectors(queryVector as Float32Array, vectorK, input) : null;
   vectorSearch?.catch(() => undefined); // awaited below, after work that may throw first
   await yieldToEventLoop();
-  const keywordHits = useKeyword ? keyword.search(query, keywordK, filter) : [];
+  // The chunks declaring a name the query gives join the keyword pool however BM25 ranks them.
+  const keywordHits = useKeyword ? keyword.search(query, keywordK, filter, analyseQuery(query).identifierKeys) : [];
   const keywordRead = scanHere && keywordHits.length > 0 ? readRecords(store, keywordHits) : null;
   keywordRead?.catch(() => undefined); // awaited below
   if (keywordRead) await yieldToEventLoop(); // the read starts before the scan

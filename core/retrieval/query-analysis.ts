@@ -3,7 +3,7 @@
 // Which identifiers does it name, which content words does it carry, does it ask for tests?
 // And what a search looks for once a request's and a scope's wording is dropped (`searchText`).
 // Portable: no Node built-ins.
-import { normaliseTerm, tokenizeCode } from "../keyword/tokenize.js";
+import { nameKey, normaliseTerm, tokenizeCode } from "../keyword/tokenize.js";
 
 export type QueryKind = "symbol" | "natural";
 
@@ -139,7 +139,7 @@ function writtenNamesOf(identifiers: string[]): Set<string> {
 }
 
 export function identifierKey(name: string): string {
-  return name.replace(/\(\)$/, "").replace(/[^\p{L}\p{N}]+/gu, "").toLowerCase();
+  return nameKey(name);
 }
 
 function keysOf(identifier: string): string[] {

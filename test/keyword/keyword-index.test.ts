@@ -77,6 +77,35 @@ describe("KeywordIndex search", () => {
     expect(build().search("", 10)).toEqual([]);
   });
 
+  test("chunks declaring a name the query asks for join the best topK, however many chunks use the name more", () => {
+    const users = Array.from({ length: 40 }, (_, i) => doc(`use${i}`, `val transaction = Transaction(db) // transaction ${i} uses a Transaction, transaction again`, { symbol: `run${i}` }));
+    const declaring = doc("decl", "abstract class Transaction : UserDataHolder(), TransactionInterface {\n  abstract val db: Database\n  " + "val statements = mutableListOf<String>()\n  ".repeat(20) + "}", {
+      symbol: "Transaction",
+      kind: "class",
+      declares: ["Transaction"],
+    });
+    const index = build([...users, declaring]);
+    expect(index.search("Transaction", 10).map((h) => h.id)).not.toContain("decl");
+    const hits = index.search("Transaction", 10, undefined, ["transaction"]);
+    expect(hits).toHaveLength(11);
+    expect(hits.map((h) => h.id)).toContain("decl");
+    // In BM25 order among the rest: the declaration keeps its own (low) score.
+    expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
+    // A qualified name is found by its last part too; a label that is no name declares nothing.
+    const ext = build([...users, doc("ext", "fun Table.json(name: String) = registerColumn(name)", { symbol: "Table.json", declares: ["Table.json"] }), doc("impl", "impl IntoResponse for Json<T> { fn into_response(self) }", { kind: "impl", declares: ["IntoResponse for Json<T>"] })]);
+    expect(ext.search("json", 5, undefined, ["json"]).map((h) => h.id)).toContain("ext");
+    expect(ext.search("IntoResponse", 1, undefined, ["intoresponse"]).map((h) => h.id)).toEqual(["impl"]);
+    expect(ext.search("Transaction", 3, undefined, ["intoresponse"]).map((h) => h.id)).not.toContain("impl");
+  });
+
+  test("a declaration is not a word: it leaves scores and lengths as they were", () => {
+    const plain = build([doc("a", "retry the request"), doc("b", "retry later", { symbol: "Retry" })]);
+    const declared = build([doc("a", "retry the request"), doc("b", "retry later", { symbol: "Retry", declares: ["Retry"] })]);
+    expect(declared.search("retry request", 5)).toEqual(plain.search("retry request", 5));
+    // Query text cannot reach a declaration term: "=retry" is the word "retry".
+    expect(declared.search("=retry", 5)).toEqual(declared.search("retry", 5));
+  });
+
   test("removing and re-adding documents keeps search exact", () => {
     const index = build();
     index.removeIds(["user"]);
@@ -123,6 +152,14 @@ describe("KeywordIndex serialization", () => {
       expect(copy.search(q, 10)).toEqual(index.search(q, 10));
       expect(copy.search(q, 10, { kinds: ["quirk", "function"] })).toEqual(index.search(q, 10, { kinds: ["quirk", "function"] }));
     }
+    // Declarations survive the round trip (and a removed document's are gone with it).
+    index.add(Array.from({ length: 12 }, (_, i) => doc(`caller${i}`, `getUserById(getUserById(id${i}))`)));
+    index.add([doc("decl", "export function getUserById(id) { return db.find(id) }", { declares: ["getUserById"] })]);
+    const again = KeywordIndex.deserialize(index.serialize());
+    expect(again.search("getUserById", 3, undefined, ["getuserbyid"]).map((h) => h.id)).toContain("decl");
+    expect(again.search("getUserById", 3, undefined, ["getuserbyid"])).toEqual(index.search("getUserById", 3, undefined, ["getuserbyid"]));
+    again.removeIds(["decl"]);
+    expect(again.search("getUserById", 3, undefined, ["getuserbyid"]).map((h) => h.id)).not.toContain("decl");
     // The copy stays fully usable.
     copy.add([doc("more", "getUserById again")]);
     expect(copy.search("getUserById", 10).map((h) => h.id)).toContain("more");

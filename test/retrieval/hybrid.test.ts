@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { KeywordIndex } from "../../core/keyword/index.js";
+import { KeywordIndex, keywordDocOf, type KeywordDoc } from "../../core/keyword/index.js";
 import { hybridSearch, type HybridInput, type RankCandidate } from "../../core/retrieval/index.js";
 import type { RankOptions } from "../../core/retrieval/rank.js";
 import { MemoryVectorStore } from "../../core/store/memory.js";
@@ -315,6 +315,26 @@ describe("hybridSearch", () => {
     const results = await searching;
     expect(events.at(-1)).toBe("store open");
     expect(results).toEqual(await hybridSearch({ ...input, store }));
+  });
+
+  test("a symbol query finds the chunk declaring the name past the hundreds of chunks that use it more", async () => {
+    const users = Array.from({ length: 200 }, (_, i) =>
+      chunk(`use${i}`, `src/jobs/job${i}.kt`, [1, 8], `fun run${i}(db: Database) = transaction(db) { Transaction.current().commit() } // Transaction ${i}`, null, { language: "kotlin", symbol: `run${i}` }),
+    );
+    const body = "abstract class Transaction : UserDataHolder(), TransactionInterface {\n" + "    val statements = StringBuilder()\n".repeat(40) + "}";
+    const declaring = chunk("decl", "core/src/Transaction.kt", [39, 80], body, null, { language: "kotlin", kind: "class", symbol: "Transaction" });
+    const store = new MemoryVectorStore(DIM);
+    await store.add([...users, declaring]);
+    const search = async (docs: (r: Row) => KeywordDoc) => {
+      const keyword = new KeywordIndex();
+      keyword.add([...users, declaring].map(docs));
+      return hybridSearch({ query: "Transaction", queryVector: null, store, keyword, topK: 10, minScore: 0, mode: "hybrid", rank: true });
+    };
+    const results = await search((r) => keywordDocOf(r, r.content));
+    expect(results[0].chunk.id).toBe("decl");
+    // Without its declaration on record, BM25 alone leaves it out of the candidates.
+    const unrecorded = await search((r) => ({ ...keywordDocOf(r, r.content), declares: [] }));
+    expect(unrecorded.map((x) => x.chunk.id)).not.toContain("decl");
   });
 
   test("bad arguments fail with a clear message", async () => {
