@@ -112,6 +112,14 @@ export interface SearchOptions {
    * shown as results, such as the candidate files of find_usages.
    */
   uncapped?: boolean;
+  /**
+   * Return every candidate the search would rank, unranked and uncut, best first by the fused
+   * score (by the one source's own score in a one-source mode): the pools as a search of this
+   * `topK` draws them. For evaluation tools and the ranker's training, which replay the
+   * ranking stage on exactly the product's candidates; not for showing (overlapping chunks of
+   * a file are all there).
+   */
+  pool?: boolean;
 }
 
 export interface Watcher {

@@ -91,6 +91,7 @@ export async function runQuery(ctx: QueryContext, query: string, options: Search
       filter: options.filter,
       mode,
       rank: options.rank ?? r.rank,
+      pool: options.pool,
       rankFeatures: r.rankFeatures,
       isPublishedExample: ctx.publishedExamples(committed),
       embedder: provider,

@@ -34,6 +34,8 @@ export interface HybridInput {
   filter?: SearchFilter;
   mode: RetrievalMode;
   rank: boolean;
+  /** Return the whole candidate pool, unranked and uncut (`SearchOptions.pool`); `rank` and `minScore` do not apply. */
+  pool?: boolean;
   /** The ranking stage's switches (config `retrieval.rankFeatures`); all on when absent. */
   rankFeatures?: Partial<RankFeatureFlags>;
   /** Whether a path lies in an example folder the project publishes (`RankOptions.isPublishedExample`); none: no path does. */
@@ -117,7 +119,7 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
     const named = new Set(files);
     return { fileSizes: keyword.fileSizes(named), ...(useKeyword ? { fileScores: keyword.fileScores(query, named) } : {}) };
   };
-  const hitFiles = input.rank ? filesOf(keywordHits, vectorHits) : null;
+  const hitFiles = input.rank && !input.pool ? filesOf(keywordHits, vectorHits) : null;
   const early = hitFiles ? fileEvidence(hitFiles) : null;
   const records = new Map((await reading).flat().map((r) => [r.id, r]));
   let candidates: RankCandidate[] = [];
@@ -125,6 +127,10 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
     const record = records.get(id);
     // A keyword hit the store no longer holds (an index pass in flight) is skipped.
     if (record) candidates.push({ record, ...f });
+  }
+  if (input.pool) {
+    candidates.sort((a, b) => b.score - a.score);
+    return candidates.map((c) => ({ chunk: c.record, score: clamp01(c.score) }));
   }
   if (input.rank) {
     const options: RankOptions = {

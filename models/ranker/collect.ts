@@ -1,7 +1,7 @@
 // Step 1 of the ranker pipeline: the candidates of every semble-dev query, collected once.
 // Opens each laid-out repository with the default config (the stores `npm run eval:semble-dev`
 // built are reused), and for every query keeps what the ranking stage is given in production:
-// the first KEYWORD_POOL keyword hits and the first VECTOR_POOL vector hits with their scores,
+// each source's candidate pool as the engine draws it (`candidatePool`) with their scores,
 // plus every hit's chunk record (once per repo) and the engine's own default top 10, so
 // train.ts can check that its replay of the current ranking matches the engine.
 // Run: node models/ranker/run.mjs collect [--out DIR] (after npm run eval:semble-dev).
@@ -11,8 +11,7 @@ import { openSembleEngine } from "../../test/eval/semble-engine.js";
 import type { ChunkRecord } from "../../core/types.js";
 import { loadTasks, type RepoSpec } from "../../test/eval/semble-score.js";
 import { assertTrainable, loadPolicy } from "./provenance.js";
-import { KEYWORD_POOL, VECTOR_POOL, candidatePool, type CollectedRepo } from "./data.js";
-import { publishedExamplesUnder } from "../../core/files/published-paths.js";
+import { candidatePool, type CollectedRepo } from "./data.js";
 
 export async function collect(kit: string, evalOut: string, target: string): Promise<void> {
   const policy = loadPolicy(join(kit, ".."));
@@ -30,15 +29,14 @@ export async function collect(kit: string, evalOut: string, target: string): Pro
     const out: CollectedRepo = { repo: spec.name, language: spec.language, prefix, records: {}, queries: [] };
     try {
       await engine.index();
-      const published = publishedExamplesUnder(join(checkout, prefix));
       for (const task of loadTasks(kit, [spec])) {
-        const hits = async (mode: "keyword" | "vector", k: number) => {
-          const rs = await candidatePool((text, options) => engine.search(text, options), task.query, mode, k, published);
+        const hits = async (mode: "keyword" | "vector") => {
+          const rs = await candidatePool((text, options) => engine.search(text, options), task.query, mode);
           for (const r of rs) records.set(r.chunk.id, r.chunk);
           return rs.map((r) => [r.chunk.id, r.score] as [string, number]);
         };
-        const keyword = await hits("keyword", KEYWORD_POOL);
-        const vector = await hits("vector", VECTOR_POOL);
+        const keyword = await hits("keyword");
+        const vector = await hits("vector");
         const engineTop = (await engine.search(task.query, { topK: 10 })).map((r) => r.chunk.id);
         out.queries.push({ query: task.query, category: task.category, targets: task.targets, relevantCount: task.relevantCount, keyword, vector, engineTop });
       }

@@ -9,25 +9,18 @@ import { fuseCandidates } from "../../core/retrieval/fusion.js";
 import type { RankCandidate } from "../../core/retrieval/rank.js";
 export { KEYWORD_POOL, VECTOR_POOL } from "../../core/retrieval/hybrid.js";
 import { VECTOR_POOL } from "../../core/retrieval/hybrid.js";
-import { sourceFirstPool, VECTOR_SCAN_DEPTH } from "../../core/retrieval/vector-pool.js";
 
 /**
- * The candidates of one retrieval mode as the hybrid search takes them, unranked, with their
- * scores: the first `k` keyword hits; for vectors the nearest `k`, then source code past them
- * (vector-pool.ts), from the nearest `k × VECTOR_SCAN_DEPTH` the hybrid search scans
- * (`isPublishedExample`: the tree's published example folders, as the engine passes them).
+ * The candidates of one retrieval mode as the hybrid search of the default `topK` takes them,
+ * unranked, with their scores (`SearchOptions.pool`): the keyword pool (with the declarations
+ * of the names the query gives), or the vectors' (the nearest, then source code past them).
  */
 export async function candidatePool(
   search: (query: string, options: SearchOptions) => Promise<SearchResult[]>,
   query: string,
   mode: "keyword" | "vector",
-  k: number,
-  isPublishedExample?: (filePath: string) => boolean,
 ): Promise<SearchResult[]> {
-  if (mode === "keyword") return search(query, { topK: k, mode, rank: false, uncapped: true });
-  const nearest = await search(query, { topK: k * VECTOR_SCAN_DEPTH, mode, rank: false, uncapped: true });
-  const kept = new Set(sourceFirstPool(nearest.map((r) => ({ id: r.chunk.id, score: r.score, filePath: r.chunk.filePath })), k, isPublishedExample).map((h) => h.id));
-  return nearest.filter((r) => kept.has(r.chunk.id));
+  return search(query, { mode, pool: true });
 }
 
 export interface Target {

@@ -30,7 +30,7 @@ import type { EvalQuery } from "../../core/eval/types.js";
 import { scoreQuery, spanCovers } from "../../core/eval/metrics.js";
 import { silentLogger } from "../../core/logging/index.js";
 import { fuseCandidates } from "../../core/retrieval/fusion.js";
-import { KEYWORD_POOL, VECTOR_POOL } from "../../core/retrieval/hybrid.js";
+import { VECTOR_POOL } from "../../core/retrieval/hybrid.js";
 import { startRanking, type RankCandidate, type RankFeatureFlags, type RankWeights } from "../../core/retrieval/rank.js";
 import { unitNames } from "../../core/retrieval/features.js";
 import { searchText } from "../../core/retrieval/query-analysis.js";
@@ -131,13 +131,13 @@ async function collect(): Promise<void> {
       await engine.index();
       repo.fileChunks = fileChunksOf(engine.stateDir);
       for (const task of loadTasks(kit, [spec])) {
-        const hits = async (mode: "keyword" | "vector", k: number) => {
-          const rs = await candidatePool((text, options) => engine.search(text, options), task.query, mode, k, publishedIn(join(sembleOut, "repos", spec.name, prefix)));
+        const hits = async (mode: "keyword" | "vector") => {
+          const rs = await candidatePool((text, options) => engine.search(text, options), task.query, mode);
           for (const r of rs) records.set(r.chunk.id, r.chunk);
           return rs.map((r) => [r.chunk.id, r.score] as [string, number]);
         };
-        const keyword = await hits("keyword", KEYWORD_POOL);
-        const vector = await hits("vector", VECTOR_POOL);
+        const keyword = await hits("keyword");
+        const vector = await hits("vector");
         repo.queries.push({ query: task.query, category: task.category, targets: task.targets, relevantCount: task.relevantCount, keyword, vector, engineTop: [] });
       }
     } finally {
@@ -162,12 +162,12 @@ async function collect(): Promise<void> {
       await engine.index();
       out.fileChunks = fileChunksOf(engine.stateDir);
       for (const q of set.queries) {
-        const hits = async (mode: "keyword" | "vector", k: number) => {
-          const rs = await candidatePool((text, options) => engine.search(text, options), q.query, mode, k, publishedIn(set.root));
+        const hits = async (mode: "keyword" | "vector") => {
+          const rs = await candidatePool((text, options) => engine.search(text, options), q.query, mode);
           for (const r of rs) records.set(r.chunk.id, r.chunk);
           return rs.map((r) => [r.chunk.id, r.score] as [string, number]);
         };
-        out.queries.push({ query: q, keyword: await hits("keyword", KEYWORD_POOL), vector: await hits("vector", VECTOR_POOL) });
+        out.queries.push({ query: q, keyword: await hits("keyword"), vector: await hits("vector") });
       }
     } finally {
       await engine.close();

@@ -332,6 +332,13 @@ describe("hybridSearch", () => {
     };
     const results = await search((r) => keywordDocOf(r, r.content));
     expect(results[0].chunk.id).toBe("decl");
+    // The whole pool, as evaluation replays it, holds the declaration beside the 150 best.
+    const keyword = new KeywordIndex();
+    keyword.add([...users, declaring].map((r) => keywordDocOf(r, r.content)));
+    const pool = await hybridSearch({ query: "Transaction", queryVector: null, store, keyword, topK: 10, minScore: 0.99, mode: "keyword", rank: true, pool: true });
+    expect(pool).toHaveLength(151);
+    expect(pool.map((x) => x.chunk.id)).toContain("decl");
+    expect(pool.map((x) => x.score)).toEqual([...pool.map((x) => x.score)].sort((a, b) => b - a));
     // Without its declaration on record, BM25 alone leaves it out of the candidates.
     const unrecorded = await search((r) => ({ ...keywordDocOf(r, r.content), declares: [] }));
     expect(unrecorded.map((x) => x.chunk.id)).not.toContain("decl");
