@@ -7,5 +7,28 @@ import type { KeywordDoc } from "./keyword-index.js";
 
 export function keywordDocOf(r: ChunkRecord, text: string, vector: ArrayLike<number> | null = null): KeywordDoc {
   const { names } = declaredNames(r);
-  return { id: r.id, text, filePath: r.filePath, language: r.language, kind: r.kind, symbol: names.join(" "), declares: names, vector };
+  const declares = [...names];
+  for (const name of topLevelAssignments(r)) if (!declares.includes(name)) declares.push(name);
+  return { id: r.id, text, filePath: r.filePath, language: r.language, kind: r.kind, symbol: names.join(" "), declares, vector };
+}
+
+/** Languages in which an assignment at the start of a line declares a module-level name. */
+const ASSIGNING_LANGUAGES = new Set(["python", "javascript", "typescript", "tsx", "jsx", "ruby", "lua", "go", "kotlin", "scala", "bash", "r", "julia"]);
+
+/**
+ * `name = …`, `name: Type = …`, `const name = …`, `export let name = …`, `NAME=value`, at the
+ * start of a line: flask's `g: _AppCtxGlobalsProxy = LocalProxy(…)`, a module's `DEFAULT_TIMEOUT = 5`.
+ * Not `a.b = …`, `a, b = …` or a comparison.
+ */
+const TOP_LEVEL_ASSIGNMENT = /^(?:export\s+)?(?:(?:const|let|var|val|local|readonly|declare)\s+)?([A-Za-z_$][\w$]*)\s*(?::[^=\n]*)?=(?![=>~])/gm;
+
+/**
+ * Names a chunk assigns at module level: the chunker names a chunk by its function or class,
+ * and the module's variables after it (flask's `g`, `request`) would otherwise be declared by no chunk.
+ */
+function topLevelAssignments(r: ChunkRecord): string[] {
+  if (!ASSIGNING_LANGUAGES.has(r.language)) return [];
+  const out: string[] = [];
+  for (const m of r.content.matchAll(TOP_LEVEL_ASSIGNMENT)) if (!out.includes(m[1])) out.push(m[1]);
+  return out;
 }

@@ -229,8 +229,8 @@ export class KeywordIndex {
   search(query: string, topK: number, filter?: SearchFilter, declares: Iterable<string> = []): ScoredId[] {
     if (topK <= 0 || this.liveDocs === 0) return [];
     const termIds = this.queryTermIds(query);
-    if (termIds.length === 0) return [];
     const declaring = this.docsDeclaring(declares);
+    if (termIds.length === 0 && !declaring) return [];
     const joining = declaring ? new TopK(DECLARATIONS_JOINING) : null;
 
     if (this.scratch.length < this.docIds.count) this.scratch = new Float64Array(Math.max(this.docIds.count, this.scratch.length * 2));
@@ -258,6 +258,11 @@ export class KeywordIndex {
 
     const accept = this.compileDocFilter(filter);
     const heap = new TopK(topK);
+    // A name no word of the query finds (one letter, `g`, is no indexed word): its declarations
+    // join scored as a chunk holding the whole query once would be (0.70).
+    if (declaring && termIds.length === 0) {
+      for (const doc of declaring) if ((allLive || docIds.isLive(doc)) && joining!.wouldAccept(1) && accept(doc)) joining!.push(doc, 1);
+    }
     for (const doc of touched) {
       const s = scores[doc];
       scores[doc] = 0;

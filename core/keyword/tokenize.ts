@@ -167,5 +167,5 @@ export function declaredNameKeys(name: string): string[] {
   const parts = name.split(/::|\.|#|->/);
   const keys = [nameKey(name)];
   if (parts.length > 1) keys.push(nameKey(parts[parts.length - 1]));
-  return keys.filter((k, i) => k.length >= 2 && keys.indexOf(k) === i);
+  return keys.filter((k, i) => k.length > 0 && keys.indexOf(k) === i);
 }

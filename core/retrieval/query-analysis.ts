@@ -147,7 +147,8 @@ function keysOf(identifier: string): string[] {
   const parts = bare.split(/::|\.|#|->/).filter(Boolean);
   const keys = [identifierKey(bare)];
   if (parts.length > 1) keys.push(identifierKey(parts[parts.length - 1]));
-  return keys.filter((k) => k.length >= 2);
+  // One letter is a key only when it is the whole name (`g`), not a part of a longer one.
+  return keys.filter((k) => k.length >= 2 || bare.length === 1);
 }
 
 /** Normalised content terms of free text, filler words removed, order kept, no repeats. */
@@ -180,7 +181,8 @@ export function analyseQuery(query: string): QueryAnalysis {
   const words = raw.split(/\s+/).filter(Boolean);
   // A lone capitalised word reads as a type name ("Timeout"); a lone lower-case word
   // ("retries") is as likely a topic as a name, so it stays natural.
-  const singleName = words.length === 1 && IDENT_TOKEN.test(words[0]) && /^\p{Lu}/u.test(words[0]);
+  // A lone letter is no topic either: `g`, `T`.
+  const singleName = words.length === 1 && IDENT_TOKEN.test(words[0]) && (/^\p{Lu}/u.test(words[0]) || /^\p{L}$/u.test(words[0]));
   if (singleName && identifiers.length === 0) identifiers.push(words[0]);
   const identifierKeys = new Set(identifiers.flatMap(keysOf));
   const fillers = words.filter((w) => STOPWORDS.has(w.toLowerCase())).length;

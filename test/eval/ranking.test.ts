@@ -68,6 +68,14 @@ describe("query analysis", () => {
     expect(analyseQuery("retries").identifiers).toEqual([]);
   });
 
+  it("reads a lone letter as a name: no topic is one letter long", () => {
+    const q = analyseQuery("g");
+    expect(q.kind).toBe("symbol");
+    expect([...q.identifierKeys]).toEqual(["g"]);
+    // A letter inside a longer name is no key of its own.
+    expect([...analyseQuery("x.Foo").identifierKeys]).toEqual(["xfoo", "foo"]);
+  });
+
   it("notices when documentation is asked for", () => {
     expect(analyseQuery("where is the plugin API documented").wantsDocs).toBe(true);
     expect(analyseQuery("readme install steps").wantsDocs).toBe(true);
