@@ -157,6 +157,12 @@ export function symbolTermCoverage(q: QueryAnalysis, record: ChunkRecord): numbe
  * named like the topic (`core/embedding/`) holds many files, only some of them the answer.
  */
 const DIRECTORY_MATCH_SHARE = 0.25;
+/**
+ * How much a query word naming the file's own folder counts (`RankWeights.parentFolder`): the
+ * folder groups the file with its few siblings (`parsers/urlencoded.ex`, `handler/event.lua`),
+ * where a folder higher up holds a whole subsystem.
+ */
+export const PARENT_FOLDER_SHARE = 1;
 
 /** File names that say nothing about their module: the folder names it (`extract/mod.rs`). */
 const INDEX_FILE = /^(?:mod|index|__init__|init|lib|main|package-info|_index)\.[^./]+$/;
@@ -255,28 +261,28 @@ const derivationRoot = boundedMemo((word: string): string | null => {
  * `index.ts`, `init.lua`) takes its folder's name. `retry` → util/retry.py,
  * `HashWithIndifferentAccess` → hash_with_indifferent_access.rb.
  */
-export function pathTermCoverage(q: QueryAnalysis, record: ChunkRecord): number {
+export function pathTermCoverage(q: QueryAnalysis, record: ChunkRecord, parentShare: number = PARENT_FOLDER_SHARE): number {
   if (q.terms.length === 0) return 0;
-  const { stem, dirs } = pathWords(record.filePath);
+  const { stem, parent, dirs } = pathWords(record.filePath);
   let score = 0;
   for (const t of q.terms) {
     if (hasPathWordOrForm(stem, t)) score += 1;
+    else if (hasPathWordOrForm(parent, t)) score += Math.max(parentShare, DIRECTORY_MATCH_SHARE);
     else if (hasPathWordOrForm(dirs, t)) score += DIRECTORY_MATCH_SHARE;
   }
   return Math.min(1, score / q.terms.length);
 }
 
-/** A path's words: its file name's (and its folder's, for an index-like file), and its folders'. */
-const pathWords = boundedMemo((filePath: string): { stem: Set<string>; dirs: Set<string> } => {
+/** A path's words: its file name's (and its folder's, for an index-like file), its own folder's, and all its folders'. */
+const pathWords = boundedMemo((filePath: string): { stem: Set<string>; parent: Set<string>; dirs: Set<string> } => {
   const slash = filePath.lastIndexOf("/");
   const fileName = filePath.slice(slash + 1);
   const dirPath = slash > 0 ? filePath.slice(0, slash) : "";
   const stem = new Set(tokenizePath(fileName).map(normaliseTerm));
-  if (dirPath && INDEX_FILE.test(fileName)) {
-    for (const t of tokenizePath(`${dirPath.slice(dirPath.lastIndexOf("/") + 1)}/x`)) stem.add(normaliseTerm(t));
-  }
+  const parent = new Set(dirPath ? tokenizePath(`${dirPath.slice(dirPath.lastIndexOf("/") + 1)}/x`).map(normaliseTerm) : []);
+  if (INDEX_FILE.test(fileName)) for (const t of parent) stem.add(t);
   const dirs = new Set(dirPath ? tokenizePath(`${dirPath}/x`).map(normaliseTerm) : []);
-  return { stem, dirs };
+  return { stem, parent, dirs };
 }, MEMO_LIMIT);
 
 /**

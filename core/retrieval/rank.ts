@@ -18,6 +18,7 @@ import {
   kindPrior,
   onlyReferencesIdentifier,
   pathTermCoverage,
+  PARENT_FOLDER_SHARE,
   queryTermCoverage,
   symbolTermCoverage,
 } from "./features.js";
@@ -68,6 +69,8 @@ export const RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
   termCoverage: 0.1,
   /** Lift for all query words in the path (file name full, directories a quarter). */
   pathMatch: 1.0,
+  /** Share of a full path match for a query word naming the file's own folder (other folders: a quarter). */
+  parentFolder: PARENT_FOLDER_SHARE,
   /** Lift for a file name made of the query's words (however many other words the query has), less for a big file. */
   fileName: 0.3,
   /** Lift for declaring a named identifier. */
@@ -116,6 +119,7 @@ export interface RankWeights {
   symbolTerms: number;
   termCoverage: number;
   pathMatch: number;
+  parentFolder: number;
   fileName: number;
   definition: number;
   referencePenalty: number;
@@ -263,7 +267,7 @@ function firstScores(q: QueryAnalysis, candidates: RankCandidate[], f: RankFeatu
   const pathLiftOf = (record: ChunkRecord): number => {
     let lift = pathLifts.get(record.filePath);
     if (lift === undefined) {
-      lift = w.pathMatch * pathTermCoverage(q, record) + nameLift(q, record, w, options.fileSizes);
+      lift = w.pathMatch * pathTermCoverage(q, record, w.parentFolder) + nameLift(q, record, w, options.fileSizes);
       pathLifts.set(record.filePath, lift);
     }
     return lift;

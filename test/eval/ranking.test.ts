@@ -168,11 +168,15 @@ describe("features", () => {
     expect(covers("map the rows", "SqlMapper")).toBe(0);
   });
 
-  it("path coverage counts file names fully and directories a quarter", () => {
+  it("path coverage counts the file name and its own folder fully, folders above a quarter", () => {
     const q = analyseQuery("retry policy");
     expect(pathTermCoverage(q, chunk({ filePath: "util/retry.py" }))).toBe(0.5);
-    expect(pathTermCoverage(q, chunk({ filePath: "retry/policy.py" }))).toBe(0.625);
+    expect(pathTermCoverage(q, chunk({ filePath: "retry/policy.py" }))).toBe(1);
+    expect(pathTermCoverage(q, chunk({ filePath: "retry/src/policy.py" }))).toBe(0.625);
     expect(pathTermCoverage(q, chunk({ filePath: "src/other.py" }))).toBe(0);
+    // The weight is the ranking's to choose; a folder never counts below the others.
+    expect(pathTermCoverage(q, chunk({ filePath: "retry/policy.py" }), 0.5)).toBe(0.75);
+    expect(pathTermCoverage(q, chunk({ filePath: "retry/policy.py" }), 0)).toBe(0.625);
   });
 
   it("path coverage matches word variants by prefix, not compounds", () => {
@@ -207,7 +211,11 @@ describe("features", () => {
     const q = analyseQuery("extractors");
     expect(pathTermCoverage(q, chunk({ filePath: "src/extract/mod.rs" }))).toBe(1);
     expect(pathTermCoverage(q, chunk({ filePath: "pkg/extractor/__init__.py" }))).toBe(1);
-    expect(pathTermCoverage(q, chunk({ filePath: "src/extract/query.rs" }))).toBe(0.25);
+    // A sibling in the folder counts the folder's word as its own folder's...
+    expect(pathTermCoverage(q, chunk({ filePath: "src/extract/query.rs" }))).toBe(1);
+    // ...which, weighed less, leaves the index-like file named by it ahead.
+    expect(pathTermCoverage(q, chunk({ filePath: "src/extract/query.rs" }), 0.25)).toBe(0.25);
+    expect(pathTermCoverage(q, chunk({ filePath: "src/extract/mod.rs" }), 0.25)).toBe(1);
   });
 
   it("file-name coverage: the share of the file name's words the question says", () => {
