@@ -24,7 +24,7 @@ export interface KeywordDoc {
   language: string;
   kind: string;
   symbol: string;
-  /** The names the chunk declares (`symbol` split into names): a symbol search finds them by name, however common its words. */
+  /** The names the chunk declares (its symbol's, and those it assigns at module level: keyword-doc.ts): a symbol search finds them by name, however common its words. */
   declares?: readonly string[];
   /** The chunk's embedding, kept as 4-bit codes for vector search (vector-codes.ts); none for keyword-only indexes. */
   vector?: ArrayLike<number> | null;
@@ -266,11 +266,11 @@ export class KeywordIndex {
     for (const doc of touched) {
       const s = scores[doc];
       scores[doc] = 0;
-      const declares = declaring?.has(doc) && joining!.wouldAccept(s);
-      if (!heap.wouldAccept(s) && !declares) continue;
+      const joins = declaring?.has(doc) && joining!.wouldAccept(s);
+      if (!heap.wouldAccept(s) && !joins) continue;
       if (!accept(doc)) continue;
       if (heap.wouldAccept(s)) heap.push(doc, s);
-      if (declares) joining!.push(doc, s);
+      if (joins) joining!.push(doc, s);
     }
     const weight = queryWeight > 0 ? queryWeight : 1;
     const best = heap.sorted();

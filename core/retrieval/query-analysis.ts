@@ -138,9 +138,8 @@ function writtenNamesOf(identifiers: string[]): Set<string> {
   return out;
 }
 
-export function identifierKey(name: string): string {
-  return nameKey(name);
-}
+/** An identifier's key, as the keyword index keys declared names (`nameKey`). */
+export const identifierKey = nameKey;
 
 function keysOf(identifier: string): string[] {
   const bare = identifier.replace(/\(\)$/, "");
@@ -190,7 +189,7 @@ export function analyseQuery(query: string): QueryAnalysis {
   const lowerWords = raw.toLowerCase().split(/[^a-z0-9]+/);
   const codeTokens = tokenizeCode(raw);
   const terms = termsOfTokens(codeTokens);
-  // Tokenized again only when a test command was dropped (rare): most queries reuse codeTokens.
+  // Tokenized again only when a test command or tool was dropped (rare): most queries reuse codeTokens.
   const withoutTestCommands = raw.replace(TEST_COMMAND, " ").replace(TEST_TOOL, " ");
   const testTokens = withoutTestCommands === raw ? codeTokens : tokenizeCode(withoutTestCommands);
   return {

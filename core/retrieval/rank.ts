@@ -67,7 +67,7 @@ export const RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
   symbolTerms: 0.3,
   /** Lift for a chunk containing every content word of the query. */
   termCoverage: 0.1,
-  /** Lift for all query words in the path (file name full, directories a quarter). */
+  /** Lift for all query words in the path (file name and its own folder full, folders above a quarter). */
   pathMatch: 1.0,
   /** Share of a full path match for a query word naming the file's own folder (other folders: a quarter). */
   parentFolder: PARENT_FOLDER_SHARE,
