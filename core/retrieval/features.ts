@@ -318,7 +318,8 @@ export function definesIdentifier(q: QueryAnalysis, record: ChunkRecord): number
     const last = id.replace(/\(\)$/, "").split(/::|\.|#|->/).pop() ?? "";
     // Both patterns spell the name as written: a text without it declares nothing (and is
     // not searched line by line, the costly part of ranking a large list).
-    if (last.length < 2 || !record.content.includes(last)) continue;
+    // One letter is looked for only when it is the whole name asked for (`g`).
+    if (last.length === 0 || (last.length < 2 && last !== id) || !record.content.includes(last)) continue;
     const { decl, assign } = declarationPatterns(last);
     if (decl.test(record.content) || assign.test(record.content)) return 1;
   }

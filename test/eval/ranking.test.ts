@@ -239,6 +239,10 @@ describe("features", () => {
     expect(definesIdentifier(annotated, chunk({ filePath: "c.py", kind: "lines", content: "DEFAULT_TIMEOUT: Final[float] = 5.0" }))).toBe(1);
     expect(definesIdentifier(annotated, chunk({ filePath: "c.ts", kind: "lines", content: "  DEFAULT_TIMEOUT: number | undefined = 5;" }))).toBe(1);
     expect(definesIdentifier(annotated, chunk({ filePath: "c.py", kind: "lines", content: "if DEFAULT_TIMEOUT == 5:\n    pass" }))).toBe(0);
+    // A one-letter name asked for alone is looked for too: flask's `g`.
+    const globals = chunk({ filePath: "src/flask/globals.py", kind: "class", content: "class _AppCtxGlobalsProxy:\n    pass\n\ng: _AppCtxGlobalsProxy = LocalProxy(_cv_app)" });
+    expect(definesIdentifier(analyseQuery("g"), globals)).toBe(1);
+    expect(definesIdentifier(analyseQuery("g"), chunk({ filePath: "a.py", kind: "lines", content: "if g is None:\n    pass" }))).toBe(0);
     const go = analyseQuery("WithField");
     expect(definesIdentifier(go, chunk({ filePath: "e.go", kind: "lines", content: "func (entry *Entry) WithField(key string) *Entry {" }))).toBe(1);
   });
