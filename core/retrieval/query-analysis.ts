@@ -4,6 +4,7 @@
 // And what a search looks for once a request's and a scope's wording is dropped (`searchText`).
 // Portable: no Node built-ins.
 import { nameKey, normaliseTerm, tokenizeCode } from "../keyword/tokenize.js";
+import { boundedMemo } from "../bounded-memo.js";
 
 export type QueryKind = "symbol" | "natural";
 
@@ -169,7 +170,13 @@ function termsOfTokens(tokens: readonly string[]): string[] {
   return out;
 }
 
-export function analyseQuery(query: string): QueryAnalysis {
+/**
+ * The query's analysis, remembered for the last few queries: one search reads it in the
+ * keyword pool, the ranking and the packs' naming. Shared, so never changed by a caller.
+ */
+export const analyseQuery: (query: string) => QueryAnalysis = boundedMemo(analyse, 64);
+
+function analyse(query: string): QueryAnalysis {
   const raw = query.trim();
   // Words with surrounding quotes and punctuation stripped; "::", ".", "#" and "()" inside stay.
   const tokens = raw
@@ -192,6 +199,9 @@ export function analyseQuery(query: string): QueryAnalysis {
   // Tokenized again only when a test command or tool was dropped (rare): most queries reuse codeTokens.
   const withoutTestCommands = raw.replace(TEST_COMMAND, " ").replace(TEST_TOOL, " ");
   const testTokens = withoutTestCommands === raw ? codeTokens : tokenizeCode(withoutTestCommands);
+  // Split again only when a doc comment or generator was dropped (rare).
+  const withoutDocArtefacts = raw.replace(DOC_ARTEFACT, " ");
+  const docWords = withoutDocArtefacts === raw ? lowerWords : withoutDocArtefacts.toLowerCase().split(/[^a-z0-9]+/);
   return {
     raw,
     kind,
@@ -202,7 +212,7 @@ export function analyseQuery(query: string): QueryAnalysis {
     termSet: new Set(terms),
     // Words of identifiers count too: `SessionTests` and `RouterSpec` name tests.
     wantsTests: testTokens.some((w) => TEST_WORDS.has(w)),
-    wantsDocs: raw.replace(DOC_ARTEFACT, " ").toLowerCase().split(/[^a-z0-9]+/).some((w) => DOC_WORDS.has(w)),
+    wantsDocs: docWords.some((w) => DOC_WORDS.has(w)),
     wordCount: words.length,
     asksQuestion: QUESTION_MARK_AT_END.test(raw) || QUESTION_OPENERS.has(lowerWords.find(Boolean) ?? ""),
   };
