@@ -1,7 +1,7 @@
 // Step 1 of the ranker pipeline: the candidates of every semble-dev query, collected once.
 // Opens each laid-out repository with the default config (the stores `npm run eval:semble-dev`
 // built are reused), and for every query keeps what the ranking stage is given in production:
-// each source's candidate pool as the engine draws it (`candidatePool`) with their scores,
+// each source's candidate pool as the engine draws it (`SearchOptions.pool`) with their scores,
 // plus every hit's chunk record (once per repo) and the engine's own default top 10, so
 // train.ts can check that its replay of the current ranking matches the engine.
 // Run: node models/ranker/run.mjs collect [--out DIR] (after npm run eval:semble-dev).
@@ -11,7 +11,7 @@ import { openSembleEngine } from "../../test/eval/semble-engine.js";
 import type { ChunkRecord } from "../../core/types.js";
 import { loadTasks, type RepoSpec } from "../../test/eval/semble-score.js";
 import { assertTrainable, loadPolicy } from "./provenance.js";
-import { candidatePool, type CollectedRepo } from "./data.js";
+import type { CollectedRepo } from "./data.js";
 
 export async function collect(kit: string, evalOut: string, target: string): Promise<void> {
   const policy = loadPolicy(join(kit, ".."));
@@ -31,7 +31,8 @@ export async function collect(kit: string, evalOut: string, target: string): Pro
       await engine.index();
       for (const task of loadTasks(kit, [spec])) {
         const hits = async (mode: "keyword" | "vector") => {
-          const rs = await candidatePool((text, options) => engine.search(text, options), task.query, mode);
+          // The pool as the engine draws it, unranked (with the declarations that joined it).
+          const rs = await engine.search(task.query, { mode, pool: true });
           for (const r of rs) records.set(r.chunk.id, r.chunk);
           return rs.map((r) => [r.chunk.id, r.score] as [string, number]);
         };

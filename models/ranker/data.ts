@@ -3,25 +3,12 @@
 // indexed folder; `prefix` turns them into the checkout paths the annotations use.
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import type { ChunkRecord, SearchResult } from "../../core/types.js";
-import type { SearchOptions } from "../../core/engine-types.js";
+import type { ChunkRecord } from "../../core/types.js";
 import { fuseCandidates } from "../../core/retrieval/fusion.js";
 import type { RankCandidate } from "../../core/retrieval/rank.js";
 export { KEYWORD_POOL, VECTOR_POOL } from "../../core/retrieval/hybrid.js";
 import { VECTOR_POOL } from "../../core/retrieval/hybrid.js";
 
-/**
- * The candidates of one retrieval mode as the hybrid search of the default `topK` takes them,
- * unranked, with their scores (`SearchOptions.pool`): the keyword pool (with the declarations
- * of the names the query gives), or the vectors' (the nearest, then source code past them).
- */
-export async function candidatePool(
-  search: (query: string, options: SearchOptions) => Promise<SearchResult[]>,
-  query: string,
-  mode: "keyword" | "vector",
-): Promise<SearchResult[]> {
-  return search(query, { mode, pool: true });
-}
 
 export interface Target {
   path: string;

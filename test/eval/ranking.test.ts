@@ -83,13 +83,11 @@ describe("query analysis", () => {
   });
 
   it("reads documentation that code makes or parses as a question about that code", () => {
-    expect(analyseQuery("documentation generation for man pages and markdown").wantsDocs).toBe(false);
-    expect(analyseQuery("how zls gets doc comments for a token").wantsDocs).toBe(false);
-    expect(analyseQuery("where are doc-strings extracted").wantsDocs).toBe(false);
-    expect(analyseQuery("generate the docs site").wantsDocs).toBe(false);
+    for (const q of ["documentation generation for man pages and markdown", "how zls gets doc comments for a token", "where are doc-strings extracted", "generate the docs site"]) {
+      expect(analyseQuery(q).wantsDocs, q).toBe(false);
+    }
     // Still a wish for prose when the documentation itself is the subject.
-    expect(analyseQuery("docs for comment syntax").wantsDocs).toBe(true);
-    expect(analyseQuery("documentation of the generator options").wantsDocs).toBe(true);
+    for (const q of ["docs for comment syntax", "documentation of the generator options"]) expect(analyseQuery(q).wantsDocs, q).toBe(true);
   });
 
   it("tells a question from a statement", () => {

@@ -41,7 +41,7 @@ import { entryChunkCount, readManifest } from "../../core/indexing/manifest.js";
 import { loadKeywordSnapshot } from "../../core/indexing/keyword-files.js";
 import { BM25_B } from "../../core/keyword/keyword-index.js";
 import type { ChunkRecord } from "../../core/types.js";
-import { candidatesOf, ndcgAt10, candidatePool, topTen, type CollectedRepo, type Mode } from "../../models/ranker/data.js";
+import { candidatesOf, ndcgAt10, topTen, type CollectedRepo, type Mode } from "../../models/ranker/data.js";
 import { openSembleEngine } from "./semble-engine.js";
 import { loadTasks } from "./semble-score.js";
 import { layOutKitRepos, type KitRepoSpec } from "./kit-layout.js";
@@ -132,7 +132,8 @@ async function collect(): Promise<void> {
       repo.fileChunks = fileChunksOf(engine.stateDir);
       for (const task of loadTasks(kit, [spec])) {
         const hits = async (mode: "keyword" | "vector") => {
-          const rs = await candidatePool((text, options) => engine.search(text, options), task.query, mode);
+          // The pool as the engine draws it, unranked (with the declarations that joined it).
+          const rs = await engine.search(task.query, { mode, pool: true });
           for (const r of rs) records.set(r.chunk.id, r.chunk);
           return rs.map((r) => [r.chunk.id, r.score] as [string, number]);
         };
@@ -163,7 +164,7 @@ async function collect(): Promise<void> {
       out.fileChunks = fileChunksOf(engine.stateDir);
       for (const q of set.queries) {
         const hits = async (mode: "keyword" | "vector") => {
-          const rs = await candidatePool((text, options) => engine.search(text, options), q.query, mode);
+          const rs = await engine.search(q.query, { mode, pool: true });
           for (const r of rs) records.set(r.chunk.id, r.chunk);
           return rs.map((r) => [r.chunk.id, r.score] as [string, number]);
         };
