@@ -120,8 +120,8 @@ async function collect(): Promise<void> {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "config.json"), JSON.stringify(config));
   const specs: KitRepoSpec[] = JSON.parse(readFileSync(join(kit, "repos.json"), "utf8"));
-  // A kit's own trees and packages; semble-dev's checkouts come from `semble-dev.mjs --mirrors`.
-  layOutKitRepos(specs, sembleOut, repoRoot);
+  // A kit's own trees, packages and mirrors; semble-dev's checkouts come from `semble-dev.mjs --mirrors`.
+  layOutKitRepos(specs, sembleOut, repoRoot, opt("mirrors", process.env.MIRROR_ROOT));
   const semble: SembleRepo[] = [];
   for (const spec of specs) {
     const { engine, prefix } = await openSembleEngine(sembleOut, spec, { storeSuffix: suffix, config });
