@@ -9,12 +9,13 @@
 //   node test/eval/replay.mjs filescores [--name N]                    then: the candidate files' BM25 and sizes
 //   node test/eval/replay.mjs names [--name N]                         then: the query's cosine to each candidate's names
 //   node test/eval/replay.mjs score   [--name N] [--weights JSON] [--features JSON] [--fileb B] [--modes hybrid,keyword,vector] [--units-out FILE]
-//   node test/eval/replay.mjs cv      [--name N] --grid '{"weight":[a,b,c]}' [--chunk-level]
+//   node test/eval/replay.mjs cv      [--name N] --grid '{"weight":[a,b,c]}' [--chunk-level] [--also large]
 //   node test/eval/replay.mjs oracle  [--name N] [--dump]    what fusion leaves: the per-query better source
 //   node test/eval/replay.mjs losses  [--name N]             where chunk-level misses go wrong (file or sibling)
 //
 // `cv` picks each weight leave-one-repo-out on semble-dev (every repo is scored with the value
-// the other 20 liked best) and prints the in-fold and out-of-fold means; with `--chunk-level`
+// the other 20 liked best; `--also large`: the large code bases' repositories are units too, and
+// `score --also large` prints their file-level line) and prints the in-fold and out-of-fold means; with `--chunk-level`
 // the docstring code bases are units too, and their strict MRR@10 picks among the settings that
 // keep semble-dev at least where the shipped weights (or `--bar JSON`'s) have it. Candidates live in
 // test/.cache/replay/<name>/. Replay re-fuses and re-ranks exactly as hybrid.ts does (`--kit DIR`:
@@ -76,7 +77,11 @@ interface DevSet {
   /** Chunks per file of the whole index (from its manifest). */
   fileChunks?: Record<string, number>;
 }
-type SembleRepo = CollectedRepo & { fileChunks?: Record<string, number> };
+type SembleRepo = CollectedRepo & {
+  fileChunks?: Record<string, number>;
+  /** Where this repository's kit keeps its checkouts (`--also` collections); else `--out`'s. */
+  out?: string;
+};
 
 /** Chunks per file of a committed index, read from its manifest. */
 function fileChunksOf(stateDir: string): Record<string, number> {
@@ -119,6 +124,7 @@ async function collect(): Promise<void> {
   const suffix = storeSuffix(config);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "config.json"), JSON.stringify(config));
+  writeFileSync(join(dir, "kit.json"), JSON.stringify({ kit, out: sembleOut }));
   const specs: KitRepoSpec[] = JSON.parse(readFileSync(join(kit, "repos.json"), "utf8"));
   // A kit's own trees, packages and mirrors; semble-dev's checkouts come from `semble-dev.mjs --mirrors`.
   layOutKitRepos(specs, sembleOut, repoRoot, opt("mirrors", process.env.MIRROR_ROOT));
@@ -189,7 +195,7 @@ function publishedIn(root: string): (filePath: string) => boolean {
   if (!lookup) publishedLookups.set(root, (lookup = publishedExamplesUnder(root)));
   return lookup;
 }
-const sembleRoot = (repo: SembleRepo) => join(sembleOut, "repos", repo.repo, repo.prefix);
+const sembleRoot = (repo: SembleRepo) => join(repo.out ?? sembleOut, "repos", repo.repo, repo.prefix);
 const devRoot = (set: DevSet) => resolve(repoRoot, "test", ".cache", "eval", set.repo, set.set === "natural" ? "repo" : "docstring/corpus");
 
 /** File-level BM25 of each query's candidate files, per `b` (filescores command), keyed by query text. */
@@ -350,26 +356,42 @@ function scoreDev(sets: DevSet[], rank: Ranker, mode: Mode) {
   return Object.fromEntries(Object.entries(groups).map(([g, xs]) => [g, mean(xs)]));
 }
 
-function load(): { semble: SembleRepo[]; dev: DevSet[] } {
-  if (!existsSync(join(dir, "semble.json"))) {
-    console.error(`replay: no candidates in ${dir}; run: node test/eval/replay.mjs collect --name ${name}`);
+function load(): { semble: SembleRepo[]; dev: DevSet[]; also: SembleRepo[] } {
+  const { semble, dev } = loadCollection(dir, name);
+  // `--also NAME`: another collection's file-level repositories (the large code bases' kit) as
+  // further units beside semble-dev's; their tables join this collection's (keyed by query).
+  const alsoName = opt("also");
+  const also = alsoName ? loadCollection(join(repoRoot, "test", ".cache", "replay", alsoName), alsoName).semble : [];
+  return { semble, dev, also };
+}
+
+function loadCollection(from: string, label: string): { semble: SembleRepo[]; dev: DevSet[] } {
+  if (!existsSync(join(from, "semble.json"))) {
+    console.error(`replay: no candidates in ${from}; run: node test/eval/replay.mjs collect --name ${label}`);
     process.exit(2);
   }
-  const dev = JSON.parse(readFileSync(join(dir, "dev.json"), "utf8")) as DevSet[];
-  if (existsSync(join(dir, "filescores.json"))) fileScoreTable = JSON.parse(readFileSync(join(dir, "filescores.json"), "utf8"));
-  if (existsSync(join(dir, "names.json"))) nameTable = JSON.parse(readFileSync(join(dir, "names.json"), "utf8"));
-  if (existsSync(join(dir, "filesizes.json"))) fileSizeTable = JSON.parse(readFileSync(join(dir, "filesizes.json"), "utf8"));
+  const table = <T>(file: string, into: Record<string, T> | null): Record<string, T> | null =>
+    existsSync(join(from, file)) ? Object.assign(into ?? {}, JSON.parse(readFileSync(join(from, file), "utf8")) as Record<string, T>) : into;
+  fileScoreTable = table("filescores.json", fileScoreTable);
+  nameTable = table("names.json", nameTable);
+  fileSizeTable = table("filesizes.json", fileSizeTable);
+  const out = existsSync(join(from, "kit.json")) ? (JSON.parse(readFileSync(join(from, "kit.json"), "utf8")) as { out: string }).out : undefined;
+  const semble = (JSON.parse(readFileSync(join(from, "semble.json"), "utf8")) as SembleRepo[]).map((r) => ({ ...r, out: r.out ?? out }));
   // Collected queries keep containsSymbolName only when the query file had it.
-  return { semble: JSON.parse(readFileSync(join(dir, "semble.json"), "utf8")) as SembleRepo[], dev };
+  return { semble, dev: JSON.parse(readFileSync(join(from, "dev.json"), "utf8")) as DevSet[] };
 }
 
 const f3 = (x: number | undefined) => (x === undefined ? "  –  " : x.toFixed(3));
 
 function report(label: string, rank: Ranker, modes: Mode[]): void {
-  const { semble, dev } = load();
+  const { semble, dev, also } = load();
   for (const mode of modes) {
     const s = scoreSemble(semble, rank, mode);
     const d = scoreDev(dev, rank, mode);
+    if (also.length > 0) {
+      const a = scoreSemble(also, rank, mode);
+      console.log(`${opt("also")} ${mode.padEnd(7)} files ${f3(a.overall)} (arch ${f3(a.byCategory.architecture)} sem ${f3(a.byCategory.semantic)} sym ${f3(a.byCategory.symbol)})  ${Object.entries(a.byRepo).map(([r, v]) => `${r} ${f3(v)}`).join("  ")}`);
+    }
     console.log(
       `${label} ${mode.padEnd(7)} semble ${f3(s.overall)} (arch ${f3(s.byCategory.architecture)} sem ${f3(s.byCategory.semantic)} sym ${f3(s.byCategory.symbol)}) | ` +
         `natural ${f3(d["natural ndcg"])} | docstring mrr ${f3(d["docstring mrr"])} strict ${f3(d["docstring strict"])} unnamed ${f3(d["unnamed strict"])} clean ${f3(d["clean strict"])} clean-unnamed ${f3(d["clean unnamed strict"])}` +
@@ -416,7 +438,10 @@ function crossValidate(): void {
   const grid = JSON.parse(opt("grid", "{}")!) as Record<string, number[]>;
   const features = JSON.parse(opt("features", "{}")!) as Partial<RankFeatureFlags>;
   const chunkLevel = argv.includes("--chunk-level");
-  const { semble, dev } = load();
+  const { semble: sembleDev, dev, also } = load();
+  // File-level units: semble-dev's repositories, and with `--also` another kit's beside them.
+  const semble = [...sembleDev, ...also];
+  const alsoRepos = new Set(also.map((r) => r.repo));
   const options = settings(grid);
   const rankerFor = (w: Record<string, number>) => {
     const { fileB, ...weights } = w;
@@ -460,18 +485,22 @@ function crossValidate(): void {
     return docTable[i].get(b)!;
   });
   const inFold = options.map((w, i) => ({ w, i, s: objective(i, "") })).sort((a, b) => b.s - a.s);
+  const fileLevel = (score: (repo: string) => number) => {
+    const of = (inKit: boolean) => f3(mean(repos.filter((r) => alsoRepos.has(r) === inKit).map(score)));
+    return `semble ${of(false)}${alsoRepos.size > 0 ? ` ${opt("also")} ${of(true)}` : ""}`;
+  };
   const chunkGroups = (rows: Array<{ large: boolean; unnamed: boolean; strict: number }>) => {
     const g = (f: (x: (typeof rows)[number]) => boolean) => f3(mean(rows.filter(f).map((x) => x.strict)));
     return `small strict ${g((x) => !x.large)} unnamed ${g((x) => !x.large && x.unnamed)} | large strict ${g((x) => x.large)} unnamed ${g((x) => x.large && x.unnamed)}`;
   };
   for (const x of inFold.slice(0, 8)) {
     const chunk = chunkLevel ? ` | ${chunkGroups([...docTable[x.i].values()].flat())}` : "";
-    console.log(`in fold ${Number.isFinite(x.s) ? f3(x.s) : "(semble-dev below the bar)"}  semble ${f3(mean(repos.map((r) => sembleTable[x.i][r])))}${chunk}  ${JSON.stringify(x.w)}`);
+    console.log(`in fold ${Number.isFinite(x.s) ? f3(x.s) : "(semble-dev below the bar)"}  ${fileLevel((r) => sembleTable[x.i][r])}${chunk}  ${JSON.stringify(x.w)}`);
   }
   const counts = new Map<string, number>();
   for (const p of picks) counts.set(p, (counts.get(p) ?? 0) + 1);
   const chunkOut = chunkLevel ? ` | ${chunkGroups(docOut)}` : "";
-  console.log(`out of fold: semble ${f3(mean(sembleOut))}${chunkOut}  (folds chose: ${[...counts].map(([p, n]) => `${p} ×${n}`).join(", ")})`);
+  console.log(`out of fold: ${fileLevel((r) => sembleOut[repos.indexOf(r)])}${chunkOut}  (folds chose: ${[...counts].map(([p, n]) => `${p} ×${n}`).join(", ")})`);
   if (chunkLevel) return;
   const d = scoreDev(dev, rankerFor(inFold[0].w), "hybrid");
   console.log(
