@@ -30,8 +30,8 @@ export type KitRepoSpec = RepoSpec & { source?: KitSource };
 
 /**
  * Copies each missing checkout with a `source` into `<out>/repos/<name>`; returns the specs it
- * could not lay out (no `source`: export.sh's). Throws a one-line error naming the fetch
- * command when a `tree` is not there yet.
+ * could not lay out (no `source`: export.sh's). Throws a one-line error saying what to do when
+ * a `tree`, the git mirrors, a mirror or its pinned revision are not there yet.
  */
 export function layOutKitRepos(specs: KitRepoSpec[], out: string, projectRoot: string, mirrors?: string): KitRepoSpec[] {
   const rest: KitRepoSpec[] = [];

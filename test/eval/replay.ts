@@ -127,7 +127,12 @@ async function collect(): Promise<void> {
   writeFileSync(join(dir, "kit.json"), JSON.stringify({ kit, out: sembleOut }));
   const specs: KitRepoSpec[] = JSON.parse(readFileSync(join(kit, "repos.json"), "utf8"));
   // A kit's own trees, packages and mirrors; semble-dev's checkouts come from `semble-dev.mjs --mirrors`.
-  layOutKitRepos(specs, sembleOut, repoRoot, opt("mirrors", process.env.MIRROR_ROOT));
+  try {
+    layOutKitRepos(specs, sembleOut, repoRoot, opt("mirrors", process.env.MIRROR_ROOT));
+  } catch (err) {
+    console.error(`replay: ${(err as Error).message}`);
+    process.exit(2);
+  }
   const semble: SembleRepo[] = [];
   for (const spec of specs) {
     const { engine, prefix } = await openSembleEngine(sembleOut, spec, { storeSuffix: suffix, config });
@@ -495,7 +500,7 @@ function crossValidate(): void {
   };
   for (const x of inFold.slice(0, 8)) {
     const chunk = chunkLevel ? ` | ${chunkGroups([...docTable[x.i].values()].flat())}` : "";
-    console.log(`in fold ${Number.isFinite(x.s) ? f3(x.s) : "(semble-dev below the bar)"}  ${fileLevel((r) => sembleTable[x.i][r])}${chunk}  ${JSON.stringify(x.w)}`);
+    console.log(`in fold ${Number.isFinite(x.s) ? f3(x.s) : "(file level below the bar)"}  ${fileLevel((r) => sembleTable[x.i][r])}${chunk}  ${JSON.stringify(x.w)}`);
   }
   const counts = new Map<string, number>();
   for (const p of picks) counts.set(p, (counts.get(p) ?? 0) + 1);

@@ -45,7 +45,13 @@ const chosen = specs.filter((s) => !only || only.includes(s.name)).map((s) => (w
 
 // Lay out the checkouts: trees and packages a kit names itself, then the git mirrors'
 // (export.sh skips the ones already there).
-const missing = layOutKitRepos(chosen, out, repoRoot, mirrors);
+let missing: KitRepoSpec[];
+try {
+  missing = layOutKitRepos(chosen, out, repoRoot, mirrors);
+} catch (err) {
+  console.error(`eval:semble-dev: ${(err as Error).message}`);
+  process.exit(2);
+}
 if (missing.length > 0) {
   if (!mirrors) {
     console.error(`eval:semble-dev: ${missing.length} repos are not laid out in ${out}/repos; pass --mirrors DIR (bare git mirrors as OWNER+NAME/repo) or set MIRROR_ROOT`);
