@@ -159,13 +159,17 @@ export function nameKey(name: string): string {
 const QUALIFIED_NAME = /^[\p{L}_$][\p{L}\p{N}_$]*(?:(?:::|\.|#|->)[\p{L}_$][\p{L}\p{N}_$]*)*$/u;
 
 /**
- * The keys a declared name is found by: the whole name's and, for a qualified one, its last
- * part's (`Table.json` → "tablejson", "json"). None for a label that is not a name.
+ * The keys a name is found by, in the index and in a query alike: the whole name's and, for a
+ * qualified one, its last part's (`Table.json` → "tablejson", "json"), each once.
  */
-export function declaredNameKeys(name: string): string[] {
-  if (!QUALIFIED_NAME.test(name)) return [];
+export function nameKeys(name: string): string[] {
   const parts = name.split(/::|\.|#|->/);
   const keys = [nameKey(name)];
   if (parts.length > 1) keys.push(nameKey(parts[parts.length - 1]));
   return keys.filter((k, i) => k.length > 0 && keys.indexOf(k) === i);
+}
+
+/** The keys a chunk's declared name is recorded under (`nameKeys`); none for a label that is not a name. */
+export function declaredNameKeys(name: string): string[] {
+  return QUALIFIED_NAME.test(name) ? nameKeys(name) : [];
 }

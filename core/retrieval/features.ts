@@ -1,8 +1,8 @@
 // Ranking features that code search rewards. Each one reads a candidate chunk (and the
 // analysed query) and returns a value in [0,1]; rank.ts weighs them. Portable.
 import type { ChunkRecord } from "../types.js";
-import { identifierKey, unsigiled, type QueryAnalysis } from "./query-analysis.js";
-import { distinctTerms, DOUBLED_CONSONANTS, normaliseTerm, tokenizeCode, tokenizePath } from "../keyword/tokenize.js";
+import { unsigiled, type QueryAnalysis } from "./query-analysis.js";
+import { distinctTerms, DOUBLED_CONSONANTS, nameKey, normaliseTerm, tokenizeCode, tokenizePath } from "../keyword/tokenize.js";
 import { declaredNames, packMembers } from "../chunking/pack.js";
 import { boundedMemo } from "../bounded-memo.js";
 
@@ -109,8 +109,8 @@ export function exactSymbolMatch(q: QueryAnalysis, record: ChunkRecord): number 
     if (parent && written.has(`${unsigiled(parent)}.${unsigiled(name)}`)) return 1;
   }
   for (const name of names) {
-    if (q.identifierKeys.has(identifierKey(name))) return LOOSE_SYMBOL_MATCH;
-    if (parent && q.identifierKeys.has(identifierKey(parent + name))) return LOOSE_SYMBOL_MATCH;
+    if (q.identifierKeys.has(nameKey(name))) return LOOSE_SYMBOL_MATCH;
+    if (parent && q.identifierKeys.has(nameKey(parent + name))) return LOOSE_SYMBOL_MATCH;
   }
   return 0;
 }
@@ -340,7 +340,7 @@ const declarationPatterns = boundedMemo((last: string): { decl: RegExp; assign: 
 /** The chunk's text mentions a named identifier without declaring it: a reference. */
 export function onlyReferencesIdentifier(q: QueryAnalysis, record: ChunkRecord): boolean {
   if (q.identifierKeys.size === 0 || definesIdentifier(q, record)) return false;
-  const text = identifierKey(record.content);
+  const text = nameKey(record.content);
   for (const k of q.identifierKeys) if (k.length >= 4 && text.includes(k)) return true;
   return false;
 }

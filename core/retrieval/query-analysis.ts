@@ -3,7 +3,7 @@
 // Which identifiers does it name, which content words does it carry, does it ask for tests?
 // And what a search looks for once a request's and a scope's wording is dropped (`searchText`).
 // Portable: no Node built-ins.
-import { nameKey, normaliseTerm, tokenizeCode } from "../keyword/tokenize.js";
+import { nameKeys, normaliseTerm, tokenizeCode } from "../keyword/tokenize.js";
 import { boundedMemo } from "../bounded-memo.js";
 
 export type QueryKind = "symbol" | "natural";
@@ -139,16 +139,11 @@ function writtenNamesOf(identifiers: string[]): Set<string> {
   return out;
 }
 
-/** An identifier's key, as the keyword index keys declared names (`nameKey`). */
-export const identifierKey = nameKey;
-
+/** The keys the keyword index records declared names under (`nameKeys`), as the query names them. */
 function keysOf(identifier: string): string[] {
   const bare = identifier.replace(/\(\)$/, "");
-  const parts = bare.split(/::|\.|#|->/).filter(Boolean);
-  const keys = [identifierKey(bare)];
-  if (parts.length > 1) keys.push(identifierKey(parts[parts.length - 1]));
   // One letter is a key only when it is the whole name (`g`), not a part of a longer one.
-  return keys.filter((k) => k.length >= 2 || bare.length === 1);
+  return nameKeys(bare).filter((k) => k.length >= 2 || bare.length === 1);
 }
 
 /** Normalised content terms of free text, filler words removed, order kept, no repeats. */
