@@ -6,7 +6,6 @@ import { join } from "node:path";
 import type { ChunkRecord } from "../../core/types.js";
 import { fuseCandidates } from "../../core/retrieval/fusion.js";
 import type { RankCandidate } from "../../core/retrieval/rank.js";
-export { KEYWORD_POOL, VECTOR_POOL } from "../../core/retrieval/hybrid.js";
 import { VECTOR_POOL } from "../../core/retrieval/hybrid.js";
 
 
@@ -45,8 +44,12 @@ export function loadCollected(dir: string): CollectedRepo[] {
 
 export type Mode = "hybrid" | "keyword" | "vector";
 
-/** The ranking stage's input for one query, as production fuses it (hybrid.ts). */
-export function candidatesOf(repo: CollectedRepo, q: CollectedQuery, mode: Mode = "hybrid"): RankCandidate[] {
+/** The ranking stage's input for one query, as production fuses it (hybrid.ts), from any collection holding records by id. */
+export function candidatesOf(
+  repo: { records: Record<string, ChunkRecord> },
+  q: Pick<CollectedQuery, "keyword" | "vector">,
+  mode: Mode = "hybrid",
+): RankCandidate[] {
   const kw = mode === "vector" ? [] : q.keyword;
   const vec = mode === "keyword" ? [] : q.vector;
   const ids = (hits: Array<[string, number]>) => hits.map(([id, score]) => ({ id, score }));

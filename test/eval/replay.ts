@@ -30,8 +30,6 @@ import { openEngine } from "../../core/engine.js";
 import type { EvalQuery } from "../../core/eval/types.js";
 import { scoreQuery, spanCovers } from "../../core/eval/metrics.js";
 import { silentLogger } from "../../core/logging/index.js";
-import { fuseCandidates } from "../../core/retrieval/fusion.js";
-import { VECTOR_POOL } from "../../core/retrieval/hybrid.js";
 import { startRanking, type RankCandidate, type RankFeatureFlags, type RankWeights } from "../../core/retrieval/rank.js";
 import { unitNames } from "../../core/retrieval/features.js";
 import { searchText } from "../../core/retrieval/query-analysis.js";
@@ -320,17 +318,9 @@ function dumpLosses(repo: SembleRepo, rank: Ranker): void {
   }
 }
 
-function devCandidates(set: DevSet, q: DevQuery, mode: Mode): RankCandidate[] {
-  const kw = mode === "vector" ? [] : q.keyword;
-  const vec = mode === "keyword" ? [] : q.vector;
-  const ids = (hits: Array<[string, number]>) => hits.map(([id, score]) => ({ id, score }));
-  const fused = fuseCandidates(ids(kw), ids(vec), { keyword: mode !== "vector", vector: mode !== "keyword", vectorK: VECTOR_POOL });
-  return [...fused].map(([id, f]) => ({ record: set.records[id], ...f }));
-}
-
 /** One dev query ranked by `rank` in `mode`, best first (`sizes`: sizesOf(set.fileChunks), worked out once per set). */
 function rankDev(rank: Ranker, set: DevSet, q: DevQuery, mode: Mode, sizes: FileSizes | undefined): RankCandidate[] {
-  return rank(q.query.query, devCandidates(set, q, mode), sizes, publishedIn(devRoot(set))).sort((a, b) => b.score - a.score);
+  return rank(q.query.query, candidatesOf(set, q, mode), sizes, publishedIn(devRoot(set))).sort((a, b) => b.score - a.score);
 }
 
 /** The dev suite: natural NDCG@10; docstring MRR@10, lenient and strict, split as the issue tracker asks. */
