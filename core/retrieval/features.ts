@@ -5,6 +5,7 @@ import { unsigiled, type QueryAnalysis } from "./query-analysis.js";
 import { distinctTerms, DOUBLED_CONSONANTS, nameKey, normaliseTerm, tokenizeCode, tokenizePath } from "../keyword/tokenize.js";
 import { declaredNames, packMembers } from "../chunking/pack.js";
 import { boundedMemo } from "../bounded-memo.js";
+import { reExportedNames } from "../symbols/reexports.js";
 
 /** Kinds that declare something: what a user naming or describing code usually wants. */
 const DEFINITION_KINDS = new Set([
@@ -305,7 +306,7 @@ export function fileNameCoverage(q: QueryAnalysis, record: ChunkRecord): number 
 }
 
 const DECLARATION_WORDS =
-  "(?:def|class|module|function|fn|func|struct|enum|trait|interface|type|impl|object|record|protocol|extension|namespace|macro_rules!|const|let|var|val|static)";
+  "(?:def|defp|defmodule|defmacro|defmacrop|defstruct|defprotocol|defdelegate|defguard|defexception|class|module|function|fn|fun|func|struct|enum|trait|interface|type|typealias|newtype|impl|object|record|protocol|extension|actor|namespace|macro_rules!|const|let|var|val|static)";
 
 /**
  * The chunk declares one of the identifiers the query names (not merely uses it): its symbol
@@ -322,6 +323,9 @@ export function definesIdentifier(q: QueryAnalysis, record: ChunkRecord): number
     if (last.length === 0 || (last.length < 2 && last !== id) || !record.content.includes(last)) continue;
     const { decl, assign } = declarationPatterns(last);
     if (decl.test(record.content) || assign.test(record.content)) return 1;
+    // A symbol query asks where the name is declared; a module that re-exports it declares the
+    // public name, and is the answer when the declaration lies outside the index.
+    if (q.kind === "symbol" && reExportedNames(record).includes(last)) return 1;
   }
   return 0;
 }
@@ -330,7 +334,7 @@ export function definesIdentifier(q: QueryAnalysis, record: ChunkRecord): number
 const declarationPatterns = boundedMemo((last: string): { decl: RegExp; assign: RegExp } => {
   const name = last.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return {
-    decl: new RegExp(`(?:^|\\n)[ \\t]*(?:[\\w@#\\[\\]()"'.,:]+[ \\t]+)*${DECLARATION_WORDS}[ \\t]+(?:\\([^)]*\\)[ \\t]*)?(?:[\\w$]+(?:\\.|::))*${name}\\b`),
+    decl: new RegExp(`(?:^|\\n)[ \\t]*(?:[\\w@#\\[\\]()"'.,:]+[ \\t]+)*${DECLARATION_WORDS}[ \\t]+(?:\\([^)]*\\)[ \\t]*)?(?:[\\w$]+(?:\\.|::))*${name}\\b(?!\\.\\w|::)`),
     // Assignment-style declarations: `const parseUrl = (`, `parse_url = lambda`, `Foo: {`,
     // and annotated ones: `g: _AppCtxGlobalsProxy = LocalProxy(`, `timeout: float | None = 5`.
     assign: new RegExp(`(?:^|\\n)[ \\t]*(?:export[ \\t]+)?${name}[ \\t]*(?:=[^=]|:[ \\t]*(?:function|\\()|:[ \\t]*[\\w.\\[\\], |'"?]+=[^=])`),

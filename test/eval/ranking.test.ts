@@ -243,6 +243,21 @@ describe("features", () => {
     expect(definesIdentifier(analyseQuery("g"), chunk({ filePath: "a.py", kind: "lines", content: "if g is None:\n    pass" }))).toBe(0);
     const go = analyseQuery("WithField");
     expect(definesIdentifier(go, chunk({ filePath: "e.go", kind: "lines", content: "func (entry *Entry) WithField(key string) *Entry {" }))).toBe(1);
+    // A submodule's declaration does not declare its parent's name.
+    expect(definesIdentifier(analyseQuery("Plug.Conn"), chunk({ filePath: "lib/plug/conn/utils.ex", kind: "lines", content: "defmodule Plug.Conn.Utils do" }))).toBe(0);
+    expect(definesIdentifier(analyseQuery("Plug.Conn"), chunk({ filePath: "lib/plug/conn.ex", kind: "lines", content: "defmodule Plug.Conn do" }))).toBe(1);
+    expect(definesIdentifier(analyseQuery("launchWhenReady"), chunk({ filePath: "B.kt", kind: "lines", content: "public fun CoroutineScope.launchWhenReady(" }))).toBe(1);
+  });
+
+  it("counts a module re-exporting the name a symbol query gives as declaring it", () => {
+    const reexport = chunk({ filePath: "axum/src/extract/mod.rs", language: "rust", kind: "lines", content: "mod raw_form;\n\npub use axum_core::extract::{\n    FromRef, FromRequest, Request,\n};" });
+    const user = chunk({ filePath: "axum/src/form.rs", language: "rust", kind: "lines", content: "impl<T, S> FromRequest<S> for Form<T> {" });
+    expect(definesIdentifier(analyseQuery("FromRequest"), reexport)).toBe(1);
+    expect(definesIdentifier(analyseQuery("FromRequest"), user)).toBe(0);
+    // A question naming it asks about the name's use and meaning: the declaration itself is wanted there.
+    expect(definesIdentifier(analyseQuery("how does FromRequest extract the body"), reexport)).toBe(0);
+    const ranked = rankCandidates("FromRequest", [cand(user, 0.6), cand(reexport, 0.5)], { features: only("definitions") });
+    expect(order(ranked)).toEqual([reexport.id, user.id]);
   });
 
   it("classifies test, generated, vendored and example paths", () => {
