@@ -6,12 +6,15 @@ export const PACK_SEPARATOR = "; ";
 /**
  * The name one context level declares. A level reads `<kind> <name><params or type>`
  * (`method get(key)`, `class Foo`, `function withDisplay :: (Display -> X a) -> X a`,
- * `function M.foo(a)`); a level without a name (`impl`, `function(a)`) declares none.
+ * `function M.foo(a)`); a level without a name (`impl`, `function(a)`) declares none, and an
+ * implementation block the type it implements for (`implementedName`).
  */
 function levelName(level: string): string | null {
-  const m = level.trim().match(/^[\p{L}_]+\s+(\S+)/u);
+  const trimmed = level.trim();
+  const m = trimmed.match(/^[\p{L}_]+\s+(\S+)/u);
   if (!m) return null;
-  let name = m[1];
+  let name = trimmed.startsWith("impl ") ? implementedName(trimmed.slice(5)) : m[1];
+  if (!name) return null;
   // `get(key)` → `get`, `Foo<T>` → `Foo`; an operator (`<+>`, `(<>)`) stays as written.
   if (/^[\p{L}_$]/u.test(name)) name = name.replace(/[(<].*$/, "");
   return name || null;
@@ -40,6 +43,18 @@ function elementName(name: string | null): string | null {
   return at >= 0 ? name!.slice(at + 1) || null : null;
 }
 
+/**
+ * What an implementation block declares: the type it adds to. `impl Trait<S> for Type<T>` is
+ * `Type` (each `impl FromRequest for …` is no declaration of `FromRequest`), `impl Type<T>` is
+ * `Type`; a Haskell instance head (`Show (Tree a)`) declares no name of its own.
+ */
+function implementedName(head: string): string | null {
+  const forType = /\sfor\s+(\S+)/.exec(head);
+  if (forType) return forType[1];
+  const single = /^(\S+?)(?:<.*>)?$/.exec(head.trim());
+  return single ? single[1] : null;
+}
+
 /** A context level's name, an element's id for an element level. */
 function declaredLevelName(level: string): string | null {
   const name = levelName(level);
@@ -54,7 +69,7 @@ export function declaredNames(chunk: { symbol: string; context: string; kind?: s
   const levels = chunk.context ? chunk.context.split(" > ") : [];
   const own = levels.length ? levels[levels.length - 1].split(PACK_SEPARATOR) : [];
   const names: string[] = [];
-  const symbol = chunk.kind === "element" ? elementName(chunk.symbol) : chunk.symbol;
+  const symbol = chunk.kind === "element" ? elementName(chunk.symbol) : chunk.kind === "impl" && chunk.symbol ? levelName(`impl ${chunk.symbol}`) : chunk.symbol;
   if (symbol) names.push(symbol);
   for (const level of own) {
     const name = declaredLevelName(level);

@@ -10,7 +10,7 @@ import { REDACTION_VERSION } from "../redact.js";
  * Bumped when the indexer's own output changes shape (chunk ids, embedded text, keyword
  * documents), so an index written by an older version is rebuilt rather than mixed.
  */
-export const INDEX_FORMAT = 3;
+export const INDEX_FORMAT = 4;
 
 /** Embedding provider and model are recorded in the manifest as themselves (clearer reasons). */
 export function chunkingFingerprint(config: RagConfig): string {

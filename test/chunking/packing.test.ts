@@ -111,6 +111,44 @@ describe("declared names from a context", () => {
     expect(names("impl").names).toEqual([]);
   });
 
+  it("an implementation block declares the type it adds to, not the trait it implements", async () => {
+    const impl = (context: string, symbol = "") => declaredNames({ symbol, context, kind: "impl" });
+    expect(impl("impl FromRequestParts<S> for ConnectInfo<T>", "FromRequestParts<S> for ConnectInfo<T>").names).toEqual(["ConnectInfo"]);
+    expect(impl("impl Router<S>", "Router<S>").names).toEqual(["Router"]);
+    expect(declaredNames({ symbol: "call", context: "impl Service<Request> for Router > function call(&mut self, req: Request)" }).parent).toBe("Router");
+    // A Haskell instance head names a class and its types: no name of its own.
+    expect(impl("impl Show (Tree a)", "Show (Tree a)").names).toEqual([]);
+    // Through the real chunker: a symbol search for a trait is answered by its declaration, not by each impl.
+    const source = [
+      "pub trait FromRequest<S> {",
+      "    fn from_request(req: Request, state: &S) -> Self;",
+      "}",
+      "",
+      "pub struct Form<T>(pub T);",
+      "",
+      "impl<T, S> FromRequest<S> for Form<T> {",
+      "    fn from_request(req: Request, state: &S) -> Self {",
+      "        todo!()",
+      "    }",
+      "}",
+      "",
+    ].join("\n");
+    const chunks = await chunkFile("src/form.rs", source, options({ packChars: 0 }));
+    const records: ChunkRecord[] = chunks.map((c, i) => ({ ...c, id: `r${i}`, contentHash: `h${i}`, description: "" }));
+    const q = analyseQuery("FromRequest");
+    const matching = records.filter((r) => exactSymbolMatch(q, r) === 1).map((r) => r.kind);
+    expect(matching).toEqual(["trait"]);
+    const implRecord = records.find((r) => r.kind === "impl")!;
+    expect(exactSymbolMatch(analyseQuery("Form"), implRecord)).toBe(1);
+    expect(keywordDocOf(implRecord, "text").declares).toEqual(["Form"]);
+    // Elixir's protocol implementations read the same way.
+    const [inspect] = await chunkFile("lib/plug/conn.ex", "defimpl Inspect, for: Plug.Conn do\n  def inspect(conn, opts) do\n    conn\n  end\nend\n", options());
+    expect([inspect.kind, inspect.symbol]).toEqual(["impl", "Inspect for Plug.Conn"]);
+    const inspectRecord: ChunkRecord = { ...inspect, id: "ex", contentHash: "h", description: "" };
+    expect(exactSymbolMatch(analyseQuery("Inspect"), inspectRecord)).toBe(0);
+    expect(exactSymbolMatch(analyseQuery("Plug.Conn"), inspectRecord)).toBe(1);
+  });
+
   it("a markup element declares its id, not its tag", async () => {
     const element = (symbol: string, context: string) => declaredNames({ symbol, context, kind: "element" });
     expect(element("form#login", "element form#login")).toEqual({ names: ["login"], parent: null });

@@ -13,8 +13,12 @@ export const elixir: AstLanguage = {
   // `@doc`, `@spec` and other module attributes above a def belong to it.
   leading: [...COMMENTS, "unary_operator"],
   refine(node) {
-    const head = node.namedChildren.find((c) => c?.type === "arguments")?.namedChildren[0];
+    const args = node.namedChildren.find((c) => c?.type === "arguments");
+    const head = args?.namedChildren[0];
     if (!head) return { symbol: "" };
+    // `defimpl Inspect, for: Plug.Conn` implements a protocol for a type, as Rust's `impl Trait for Type`.
+    const implementedFor = node.childForFieldName("target")?.text === "defimpl" ? /\bfor:\s*([\w.]+)/.exec(args!.text) : null;
+    if (implementedFor) return { kind: "impl", symbol: `${singleLine(head.text)} for ${implementedFor[1]}` };
     // `def add(cart, item)` is a call node; `def total(items) when …` wraps it in a binary operator.
     const call = head.type === "binary_operator" ? head.childForFieldName("left") : head;
     if (call?.type === "call") {
