@@ -315,19 +315,37 @@ const DECLARATION_WORDS =
 export function definesIdentifier(q: QueryAnalysis, record: ChunkRecord): number {
   if (q.identifiers.length === 0) return 0;
   if (exactSymbolMatch(q, record) === 1) return 1;
-  for (const id of q.identifiers) {
-    const last = id.replace(/\(\)$/, "").split(/::|\.|#|->/).pop() ?? "";
-    // Both patterns spell the name as written: a text without it declares nothing (and is
-    // not searched line by line, the costly part of ranking a large list).
-    // One letter is looked for only when it is the whole name asked for (`g`).
-    if (last.length === 0 || (last.length < 2 && last !== id) || !record.content.includes(last)) continue;
+  for (const last of namesInText(q, record)) {
     const { decl, assign } = declarationPatterns(last);
     if (decl.test(record.content) || assign.test(record.content)) return 1;
-    // A symbol query asks where the name is declared; a module that re-exports it declares the
-    // public name, and is the answer when the declaration lies outside the index.
-    if (q.kind === "symbol" && reExportedNames(record).includes(last)) return 1;
   }
   return 0;
+}
+
+/**
+ * The chunk re-exports one of the identifiers the query names (`pub use axum_core::extract::FromRequest;`,
+ * `export { Router } from "./router"`). Where no candidate declares the name, it is declared
+ * outside the index (a sibling crate or package), and the re-export is where it enters.
+ */
+export function reExportsIdentifier(q: QueryAnalysis, record: ChunkRecord): boolean {
+  for (const last of namesInText(q, record)) if (reExportedNames(record).includes(last)) return true;
+  return false;
+}
+
+/**
+ * The last parts of the query's identifiers that the chunk's text spells as written: the
+ * patterns above look for nothing else, and a text without the name is not searched line by
+ * line (the costly part of ranking a large list). One letter counts only when it is the whole
+ * name asked for (`g`).
+ */
+function namesInText(q: QueryAnalysis, record: ChunkRecord): string[] {
+  const out: string[] = [];
+  for (const id of q.identifiers) {
+    const last = id.replace(/\(\)$/, "").split(/::|\.|#|->/).pop() ?? "";
+    if (last.length === 0 || (last.length < 2 && last !== id) || !record.content.includes(last)) continue;
+    out.push(last);
+  }
+  return out;
 }
 
 /** Lines that declare `name`: a declaration keyword before it, or an assignment-style declaration. */
@@ -341,9 +359,9 @@ const declarationPatterns = boundedMemo((last: string): { decl: RegExp; assign: 
   };
 }, MEMO_LIMIT);
 
-/** The chunk's text mentions a named identifier without declaring it: a reference. */
-export function onlyReferencesIdentifier(q: QueryAnalysis, record: ChunkRecord): boolean {
-  if (q.identifierKeys.size === 0 || definesIdentifier(q, record)) return false;
+/** The chunk's text mentions a named identifier without declaring it (`declares`: what `definesIdentifier` said): a reference. */
+export function onlyReferencesIdentifier(q: QueryAnalysis, record: ChunkRecord, declares: boolean): boolean {
+  if (q.identifierKeys.size === 0 || declares) return false;
   const text = nameKey(record.content);
   for (const k of q.identifierKeys) if (k.length >= 4 && text.includes(k)) return true;
   return false;

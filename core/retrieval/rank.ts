@@ -20,6 +20,7 @@ import {
   pathTermCoverage,
   PARENT_FOLDER_SHARE,
   queryTermCoverage,
+  reExportsIdentifier,
   symbolTermCoverage,
 } from "./features.js";
 
@@ -177,15 +178,26 @@ export function vectorShareFor(w: Pick<RankWeights, "vectorShare" | "largeIndexC
   return Math.max(Math.min(w.vectorShareFloor, w.vectorShare), fallen);
 }
 
-/** Score of one candidate from its own features (no file-level or list-level effects yet). */
-function ownLift(q: QueryAnalysis, c: RankCandidate, f: RankFeatureFlags, w: RankWeights): number {
+/** Score of one candidate from its own features (no file-level or list-level effects yet); `declares`: see `declarations`. */
+function ownLift(q: QueryAnalysis, c: RankCandidate, f: RankFeatureFlags, w: RankWeights, declares: boolean): number {
   const r = c.record;
   let lift = 0;
   if (f.symbolMatch) lift += w.symbolMatch * exactSymbolMatch(q, r);
   if (f.symbolTerms) lift += w.symbolTerms * symbolTermCoverage(q, r);
-  if (f.definitions) lift += w.definition * definesIdentifier(q, r);
+  if (f.definitions && declares) lift += w.definition;
   if (f.chunkKind) lift += w.chunkKind * kindPrior(r);
   return lift;
+}
+
+/**
+ * Which candidates declare an identifier the query names. When none does, the name is
+ * declared outside the index (axum's `FromRequest` lives in the sibling crate `axum-core`), and
+ * the modules re-exporting it declare it here.
+ */
+function declarations(q: QueryAnalysis, candidates: readonly RankCandidate[]): boolean[] {
+  if (q.identifiers.length === 0) return candidates.map(() => false);
+  const declares = candidates.map((c) => definesIdentifier(q, c.record) === 1);
+  return declares.some(Boolean) ? declares : candidates.map((c) => reExportsIdentifier(q, c.record));
 }
 
 /**
@@ -250,6 +262,8 @@ interface Scored {
   c: RankCandidate;
   /** Index in the incoming list: ties keep it. */
   i: number;
+  /** It declares an identifier the query names (`declarations`). */
+  declares: boolean;
   /** What the chunk earns itself. */
   own: number;
   /** What its file earns (path words, evidence of several chunks), shared by every chunk of the file. */
@@ -272,9 +286,10 @@ function firstScores(q: QueryAnalysis, candidates: RankCandidate[], f: RankFeatu
     }
     return lift;
   };
+  const declares = f.definitions ? declarations(q, candidates) : candidates.map(() => false);
   return candidates.map((c, i) => {
     const pathLift = f.pathMatch ? pathLiftOf(c.record) : 0;
-    return { c, i, own: base[i] + ownLift(q, c, f, w), fileLift: pathLift, m: 1, s: 0 };
+    return { c, i, declares: declares[i], own: base[i] + ownLift(q, c, f, w, declares[i]), fileLift: pathLift, m: 1, s: 0 };
   });
 }
 
@@ -362,7 +377,7 @@ function finishRanking(q: QueryAnalysis, candidates: RankCandidate[], first: Sco
   }
   scored = scored.map((x) => {
     let m = 1;
-    if (f.definitions && q.kind === "symbol" && onlyReferencesIdentifier(q, x.c.record)) m *= w.referencePenalty;
+    if (f.definitions && q.kind === "symbol" && onlyReferencesIdentifier(q, x.c.record, x.declares)) m *= w.referencePenalty;
     if (f.demoteNonSource && !q.wantsTests) m *= w.demote[classifyPath(x.c.record.filePath, options.isPublishedExample)];
     if (f.chunkKind) {
       if (isShortChunk(x.c.record) && !CALLABLE_KINDS.has(x.c.record.kind)) m *= w.shortChunk;

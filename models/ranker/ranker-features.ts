@@ -79,7 +79,7 @@ export function rankerFeatureRows(q: QueryAnalysis, candidates: readonly Feature
     x[col.symbolMatch] = exactSymbolMatch(q, r);
     x[col.symbolTerms] = symbolTermCoverage(q, r);
     x[col.defines] = definesIdentifier(q, r);
-    x[col.onlyReferences] = q.kind === "symbol" && onlyReferencesIdentifier(q, r) ? 1 : 0;
+    x[col.onlyReferences] = q.kind === "symbol" && onlyReferencesIdentifier(q, r, x[col.defines] === 1) ? 1 : 0;
     x[col.kindPrior] = kindPrior(r);
     x[col.pathTerms] = pathTermCoverage(q, r);
     x[col.queryTerms] = queryTermCoverage(q, r);

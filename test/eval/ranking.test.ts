@@ -2,7 +2,7 @@
 // candidate it should, and switching the feature off removes the effect.
 import { describe, expect, it } from "vitest";
 import { analyseQuery, searchText } from "../../core/retrieval/query-analysis.js";
-import { definesIdentifier, exactSymbolMatch, fileNameCoverage, pathTermCoverage, symbolTermCoverage, unitNames } from "../../core/retrieval/features.js";
+import { definesIdentifier, exactSymbolMatch, fileNameCoverage, pathTermCoverage, reExportsIdentifier, symbolTermCoverage, unitNames } from "../../core/retrieval/features.js";
 import { classifyPath } from "../../core/path-class.js";
 import { NAMED_CANDIDATES, RANK_WEIGHTS, rankCandidates, startRanking, vectorShareFor, type RankCandidate, type RankFeatureFlags, type RankWeights } from "../../core/retrieval/rank.js";
 import type { ChunkRecord } from "../../core/types.js";
@@ -249,15 +249,20 @@ describe("features", () => {
     expect(definesIdentifier(analyseQuery("launchWhenReady"), chunk({ filePath: "B.kt", kind: "lines", content: "public fun CoroutineScope.launchWhenReady(" }))).toBe(1);
   });
 
-  it("counts a module re-exporting the name a symbol query gives as declaring it", () => {
+  it("counts a module re-exporting a name as declaring it when no candidate declares the name", () => {
     const reexport = chunk({ filePath: "axum/src/extract/mod.rs", language: "rust", kind: "lines", content: "mod raw_form;\n\npub use axum_core::extract::{\n    FromRef, FromRequest, Request,\n};" });
     const user = chunk({ filePath: "axum/src/form.rs", language: "rust", kind: "lines", content: "impl<T, S> FromRequest<S> for Form<T> {" });
-    expect(definesIdentifier(analyseQuery("FromRequest"), reexport)).toBe(1);
-    expect(definesIdentifier(analyseQuery("FromRequest"), user)).toBe(0);
-    // A question naming it asks about the name's use and meaning: the declaration itself is wanted there.
-    expect(definesIdentifier(analyseQuery("how does FromRequest extract the body"), reexport)).toBe(0);
-    const ranked = rankCandidates("FromRequest", [cand(user, 0.6), cand(reexport, 0.5)], { features: only("definitions") });
-    expect(order(ranked)).toEqual([reexport.id, user.id]);
+    const q = analyseQuery("FromRequest");
+    expect(reExportsIdentifier(q, reexport)).toBe(true);
+    expect(reExportsIdentifier(q, user)).toBe(false);
+    expect(definesIdentifier(q, reexport)).toBe(0);
+    // The declaration lies outside the index (axum-core): the re-export is where the name enters.
+    expect(order(rankCandidates("FromRequest", [cand(user, 0.6), cand(reexport, 0.5)], { features: only("definitions") }))).toEqual([reexport.id, user.id]);
+    expect(order(rankCandidates("how do extractors implement FromRequest", [cand(user, 0.6), cand(reexport, 0.5)], { features: only("definitions") }))).toEqual([reexport.id, user.id]);
+    // With the declaration among the candidates, a re-export is one more reference to it.
+    const trait = chunk({ filePath: "axum-core/src/extract/mod.rs", language: "rust", kind: "trait", symbol: "FromRequest", content: "pub trait FromRequest<S>: Sized {" });
+    const ranked = rankCandidates("FromRequest", [cand(user, 0.6), cand(reexport, 0.55), cand(trait, 0.5)], { features: only("definitions") });
+    expect(order(ranked)).toEqual([trait.id, user.id, reexport.id]);
   });
 
   it("classifies test, generated, vendored and example paths", () => {
