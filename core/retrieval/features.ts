@@ -265,6 +265,7 @@ const derivationRoot = boundedMemo((word: string): string | null => {
 export function pathTermCoverage(q: QueryAnalysis, record: ChunkRecord, parentShare: number = PARENT_FOLDER_SHARE): number {
   if (q.terms.length === 0) return 0;
   const { stem, parent, dirs } = pathWords(record.filePath);
+  if (isOnlyNames(q)) return namedPathCoverage(q, stem, parent);
   let score = 0;
   for (const t of q.terms) {
     if (hasPathWordOrForm(stem, t)) score += 1;
@@ -272,6 +273,31 @@ export function pathTermCoverage(q: QueryAnalysis, record: ChunkRecord, parentSh
     else if (hasPathWordOrForm(dirs, t)) score += DIRECTORY_MATCH_SHARE;
   }
   return Math.min(1, score / q.terms.length);
+}
+
+/** A query made of names alone (`FromRequest`, `Retry.get_backoff_time`), no other word. */
+function isOnlyNames(q: QueryAnalysis): boolean {
+  return q.kind === "symbol" && q.wordCount === q.identifiers.length;
+}
+
+/**
+ * Path coverage for a query made of names: the share of the names (each part of a qualified
+ * one) the path says whole, as a file name (`IntoResponse` → into_response.rs) or with every
+ * word of it in the file's or its own folder's name (`ErrorKind` → error/kind.rs). A file
+ * sharing one word of a name (`FromRequest` → map_request.rs) says nothing about it.
+ */
+function namedPathCoverage(q: QueryAnalysis, stem: ReadonlySet<string>, parent: ReadonlySet<string>): number {
+  let said = 0;
+  let parts = 0;
+  for (const id of q.identifiers) {
+    for (const part of id.replace(/\(\)$/, "").split(/::|\.|#|->/)) {
+      if (!part) continue;
+      parts++;
+      const words = identifierWords(part);
+      if (stem.has(normaliseTerm(nameKey(part))) || (words.length > 0 && words.every((w) => hasPathWordOrForm(stem, w) || hasPathWordOrForm(parent, w)))) said++;
+    }
+  }
+  return parts ? said / parts : 0;
 }
 
 /** A path's words: its file name's (and its folder's, for an index-like file), its own folder's, and all its folders'. */

@@ -177,6 +177,19 @@ describe("features", () => {
     expect(pathTermCoverage(q, chunk({ filePath: "retry/policy.py" }), 0)).toBe(0.625);
   });
 
+  it("path coverage for a query of names counts a name the path says whole, not one of its words", () => {
+    const path = (query: string, filePath: string) => pathTermCoverage(analyseQuery(query), chunk({ filePath }));
+    expect(path("IntoResponse", "axum-core/src/response/into_response.rs")).toBe(1);
+    expect(path("ErrorKind", "src/error/kind.rs")).toBe(1);
+    expect(path("Sinatra::Helpers", "lib/sinatra/helpers.rb")).toBe(1);
+    expect(path("Retry.get_backoff_time", "src/urllib3/util/retry.py")).toBe(0.5);
+    // One shared word is another name: `map_request` is not `FromRequest`, `keyword.ts` not `KeywordCxt`.
+    expect(path("FromRequest", "axum/src/middleware/map_request.rs")).toBe(0);
+    expect(path("KeywordCxt", "lib/compile/validate/keyword.ts")).toBe(0);
+    // With other words the query is read word by word, as any question.
+    expect(path("PowerShell completion generation", "powershell_completions.go")).toBeGreaterThan(0);
+  });
+
   it("path coverage matches word variants by prefix, not compounds", () => {
     expect(pathTermCoverage(analyseQuery("routing"), chunk({ filePath: "src/router.py" }))).toBe(1);
     expect(pathTermCoverage(analyseQuery("dependencies"), chunk({ filePath: "src/dependency.py" }))).toBe(1);
