@@ -360,9 +360,9 @@ export function reExportsIdentifier(q: QueryAnalysis, record: ChunkRecord): bool
 
 /**
  * The last parts of the query's identifiers that the chunk's text spells as written: the
- * patterns above look for nothing else, and a text without the name is not searched line by
- * line (the costly part of ranking a large list). One letter counts only when it is the whole
- * name asked for (`g`).
+ * declaration and re-export patterns look for nothing else, and a text without the name is not
+ * searched line by line (the costly part of ranking a large list). One letter counts only when
+ * it is the whole name asked for (`g`).
  */
 function namesInText(q: QueryAnalysis, record: ChunkRecord): string[] {
   const out: string[] = [];
