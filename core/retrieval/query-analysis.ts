@@ -112,6 +112,30 @@ const TEST_TOOL = /\b(?:test|testing)[\s-]+(?:runners?|clients?|harness(?:es)?|h
 /** A qualified or plain identifier, optionally followed by "()" as users often write. */
 const IDENT_TOKEN = /^[\p{L}_$][\p{L}\p{N}_$]*(?:(?:::|\.|#|->)[\p{L}_$][\p{L}\p{N}_$]*)*(?:\(\))?$/u;
 
+/**
+ * Names that only their marks tell from words, as the query wrote them: a Rust macro (`table!`,
+ * `vec!`; not a sentence's last word, "it fails!"), a sigil (`$http`, `@Input`, `@app.route`),
+ * a dunder (`__init__`) and an Elixir or Erlang function with its arity (`handle_call/3`,
+ * `Ecto.Changeset.cast/4`), each as the name to match (the macro and the function without
+ * their mark).
+ */
+function markedNames(rawTokens: readonly string[]): string[] {
+  const out: string[] = [];
+  rawTokens.forEach((token, i) => {
+    let name: string | null = null;
+    if (MACRO_CALL.test(token) && (i < rawTokens.length - 1 || rawTokens.length === 1)) name = token.slice(0, -1);
+    else if (SIGILLED.test(token) || DUNDER.test(token)) name = token;
+    else if (WITH_ARITY.test(token)) name = token.replace(/\/\d+$/, "");
+    if (name && !out.includes(name)) out.push(name);
+  });
+  return out;
+}
+
+const MACRO_CALL = /^[a-z_][a-z0-9_]*!$/;
+const SIGILLED = /^[$@][\p{L}_][\p{L}\p{N}_$]*(?:\.[\p{L}_][\p{L}\p{N}_$]*)*$/u;
+const DUNDER = /^__[a-z][a-z0-9_]*__$/;
+const WITH_ARITY = /^[\p{L}_][\p{L}\p{N}_?!]*(?:\.[\p{L}_][\p{L}\p{N}_?!]*)*\/\d+$/u;
+
 /** Looks like code rather than an English word: camelCase, snake_case, qualified, ALLCAPS... */
 function looksLikeIdentifier(token: string): boolean {
   const bare = token.replace(/\(\)$/, "");
@@ -179,6 +203,9 @@ function analyse(query: string): QueryAnalysis {
     .map((t) => t.replace(/^["'`(<[{]+|["'`>\]},;:!?.]+$/g, ""))
     .filter(Boolean);
   const identifiers = tokens.filter(looksLikeIdentifier);
+  // The same words, keeping a trailing "!" (a macro's mark) that `tokens` strips as punctuation.
+  const markedTokens = raw.split(/\s+/).map((t) => t.replace(/^["'`(<[{]+|["'`>\]},;:?.]+$/g, "")).filter(Boolean);
+  for (const name of markedNames(markedTokens)) if (!identifiers.includes(name)) identifiers.push(name);
   const words = raw.split(/\s+/).filter(Boolean);
   // A lone capitalised word reads as a type name ("Timeout"); a lone lower-case word
   // ("retries") is as likely a topic as a name, so it stays natural.

@@ -54,6 +54,21 @@ describe("query analysis", () => {
     expect([...analyseQuery("Retry.get_backoff_time").identifierKeys]).toEqual(["retrygetbackofftime", "getbackofftime"]);
   });
 
+  it("reads names that only their marks tell from words: macros, sigils, dunders, arities", () => {
+    const names = (q: string) => analyseQuery(q).identifiers;
+    expect(names("table!")).toEqual(["table"]);
+    expect(names("table! macro expansion into table and column structs")).toEqual(["table"]);
+    expect(names("$http")).toEqual(["$http"]);
+    expect(names("@app.route")).toEqual(["@app.route"]);
+    expect(names("__init__")).toEqual(["__init__"]);
+    expect(names("handle_call/3")).toEqual(["handle_call"]);
+    expect(names("how does Ecto.Changeset.cast/4 filter params")).toEqual(["Ecto.Changeset.cast"]);
+    expect(analyseQuery("table!").kind).toBe("symbol");
+    // A sentence's last word, an exclamation, names nothing.
+    expect(names("why does the build fail!")).toEqual([]);
+    expect(names("the cache is stale!")).toEqual([]);
+  });
+
   it("reads questions as natural language and keeps the identifiers they name", () => {
     const q = analyseQuery("how does PoolManager choose which pool serves a URL?");
     expect(q.kind).toBe("natural");
