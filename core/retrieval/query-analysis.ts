@@ -198,13 +198,13 @@ export const analyseQuery: (query: string) => QueryAnalysis = boundedMemo(analys
 function analyse(query: string): QueryAnalysis {
   const raw = query.trim();
   // Words with surrounding quotes and punctuation stripped; "::", ".", "#" and "()" inside stay.
-  const tokens = raw
+  // First with a trailing "!" kept: a macro's mark (`table!`), which `tokens` strips as punctuation.
+  const markedTokens = raw
     .split(/\s+/)
-    .map((t) => t.replace(/^["'`(<[{]+|["'`>\]},;:!?.]+$/g, ""))
+    .map((t) => t.replace(/^["'`(<[{]+|["'`>\]},;:?.]+$/g, ""))
     .filter(Boolean);
+  const tokens = markedTokens.map((t) => t.replace(/["'`>\]},;:!?.]+$/, "")).filter(Boolean);
   const identifiers = tokens.filter(looksLikeIdentifier);
-  // The same words, keeping a trailing "!" (a macro's mark) that `tokens` strips as punctuation.
-  const markedTokens = raw.split(/\s+/).map((t) => t.replace(/^["'`(<[{]+|["'`>\]},;:?.]+$/g, "")).filter(Boolean);
   for (const name of markedNames(markedTokens)) if (!identifiers.includes(name)) identifiers.push(name);
   const words = raw.split(/\s+/).filter(Boolean);
   // A lone capitalised word reads as a type name ("Timeout"); a lone lower-case word
