@@ -155,6 +155,11 @@ export function nameKey(name: string): string {
   return name.replace(/\(\)$/, "").replace(/[^\p{L}\p{N}]+/gu, "").toLowerCase();
 }
 
+/** A name's parts, qualifier by qualifier, without a call's `()`: `Retry.get_backoff_time()` → Retry, get_backoff_time. */
+export function nameParts(name: string): string[] {
+  return name.replace(/\(\)$/, "").split(/::|\.|#|->/);
+}
+
 /** A single (optionally qualified) identifier: `Transaction`, `Table.json`, `Sinatra::Helpers`; not `IntoResponse for Json<T>`. */
 const QUALIFIED_NAME = /^[\p{L}_$][\p{L}\p{N}_$]*(?:(?:::|\.|#|->)[\p{L}_$][\p{L}\p{N}_$]*)*$/u;
 
@@ -163,7 +168,7 @@ const QUALIFIED_NAME = /^[\p{L}_$][\p{L}\p{N}_$]*(?:(?:::|\.|#|->)[\p{L}_$][\p{L
  * qualified one, its last part's (`Table.json` → "tablejson", "json"), each once.
  */
 export function nameKeys(name: string): string[] {
-  const parts = name.split(/::|\.|#|->/);
+  const parts = nameParts(name);
   const keys = [nameKey(name)];
   if (parts.length > 1) keys.push(nameKey(parts[parts.length - 1]));
   return keys.filter((k, i) => k.length > 0 && keys.indexOf(k) === i);

@@ -2,7 +2,7 @@
 // analysed query) and returns a value in [0,1]; rank.ts weighs them. Portable.
 import type { ChunkRecord } from "../types.js";
 import { unsigiled, type QueryAnalysis } from "./query-analysis.js";
-import { distinctTerms, DOUBLED_CONSONANTS, nameKey, normaliseTerm, tokenizeCode, tokenizePath } from "../keyword/tokenize.js";
+import { distinctTerms, DOUBLED_CONSONANTS, nameKey, nameParts, normaliseTerm, tokenizeCode, tokenizePath } from "../keyword/tokenize.js";
 import { declaredNames, packMembers } from "../chunking/pack.js";
 import { boundedMemo } from "../bounded-memo.js";
 import { reExportedNames } from "../symbols/reexports.js";
@@ -290,7 +290,7 @@ function namedPathCoverage(q: QueryAnalysis, stem: ReadonlySet<string>, parent: 
   let said = 0;
   let parts = 0;
   for (const id of q.identifiers) {
-    for (const part of id.replace(/\(\)$/, "").split(/::|\.|#|->/)) {
+    for (const part of nameParts(id)) {
       if (!part) continue;
       parts++;
       const words = identifierWords(part);
@@ -354,8 +354,10 @@ export function definesIdentifier(q: QueryAnalysis, record: ChunkRecord): number
  * outside the index (a sibling crate or package), and the re-export is where it enters.
  */
 export function reExportsIdentifier(q: QueryAnalysis, record: ChunkRecord): boolean {
-  for (const last of namesInText(q, record)) if (reExportedNames(record).includes(last)) return true;
-  return false;
+  const named = namesInText(q, record);
+  if (named.length === 0) return false;
+  const exported = reExportedNames(record);
+  return named.some((name) => exported.includes(name));
 }
 
 /**
@@ -367,7 +369,7 @@ export function reExportsIdentifier(q: QueryAnalysis, record: ChunkRecord): bool
 function namesInText(q: QueryAnalysis, record: ChunkRecord): string[] {
   const out: string[] = [];
   for (const id of q.identifiers) {
-    const last = id.replace(/\(\)$/, "").split(/::|\.|#|->/).pop() ?? "";
+    const last = nameParts(id).pop() ?? "";
     if (last.length === 0 || (last.length < 2 && last !== id) || !record.content.includes(last)) continue;
     out.push(last);
   }

@@ -165,6 +165,8 @@ describe("query analysis", () => {
 });
 
 describe("features", () => {
+  const pathCovers = (query: string, filePath: string) => pathTermCoverage(analyseQuery(query), chunk({ filePath }));
+
   it("symbol-term coverage: the query's words make up the symbol", () => {
     const q = analyseQuery("parse a log level from a string");
     expect(symbolTermCoverage(q, chunk({ filePath: "a.go", symbol: "ParseLevel" }))).toBe(1);
@@ -193,16 +195,15 @@ describe("features", () => {
   });
 
   it("path coverage for a query of names counts a name the path says whole, not one of its words", () => {
-    const path = (query: string, filePath: string) => pathTermCoverage(analyseQuery(query), chunk({ filePath }));
-    expect(path("IntoResponse", "axum-core/src/response/into_response.rs")).toBe(1);
-    expect(path("ErrorKind", "src/error/kind.rs")).toBe(1);
-    expect(path("Sinatra::Helpers", "lib/sinatra/helpers.rb")).toBe(1);
-    expect(path("Retry.get_backoff_time", "src/urllib3/util/retry.py")).toBe(0.5);
+    expect(pathCovers("IntoResponse", "axum-core/src/response/into_response.rs")).toBe(1);
+    expect(pathCovers("ErrorKind", "src/error/kind.rs")).toBe(1);
+    expect(pathCovers("Sinatra::Helpers", "lib/sinatra/helpers.rb")).toBe(1);
+    expect(pathCovers("Retry.get_backoff_time", "src/urllib3/util/retry.py")).toBe(0.5);
     // One shared word is another name: `map_request` is not `FromRequest`, `keyword.ts` not `KeywordCxt`.
-    expect(path("FromRequest", "axum/src/middleware/map_request.rs")).toBe(0);
-    expect(path("KeywordCxt", "lib/compile/validate/keyword.ts")).toBe(0);
+    expect(pathCovers("FromRequest", "axum/src/middleware/map_request.rs")).toBe(0);
+    expect(pathCovers("KeywordCxt", "lib/compile/validate/keyword.ts")).toBe(0);
     // With other words the query is read word by word, as any question.
-    expect(path("PowerShell completion generation", "powershell_completions.go")).toBeGreaterThan(0);
+    expect(pathCovers("PowerShell completion generation", "powershell_completions.go")).toBeGreaterThan(0);
   });
 
   it("path coverage matches word variants by prefix, not compounds", () => {
@@ -222,15 +223,14 @@ describe("features", () => {
   });
 
   it("path coverage matches words of one root, both with an ending", () => {
-    const covers = (query: string, filePath: string) => pathTermCoverage(analyseQuery(query), chunk({ filePath }));
-    expect(covers("decoding", "httpx/_decoders.py")).toBe(1);
-    expect(covers("settling", "lib/core/settle.js")).toBe(1);
-    expect(covers("reflection", "bind/ReflectiveTypeAdapterFactory.java")).toBeGreaterThan(0);
-    expect(covers("expiration", "src/expire.c")).toBe(1);
-    expect(covers("cancellation", "cancel/CancelToken.js")).toBe(1);
+    expect(pathCovers("decoding", "httpx/_decoders.py")).toBe(1);
+    expect(pathCovers("settling", "lib/core/settle.js")).toBe(1);
+    expect(pathCovers("reflection", "bind/ReflectiveTypeAdapterFactory.java")).toBeGreaterThan(0);
+    expect(pathCovers("expiration", "src/expire.c")).toBe(1);
+    expect(pathCovers("cancellation", "cancel/CancelToken.js")).toBe(1);
     // Four-letter roots join other things: `state` and `station`.
-    expect(covers("station", "src/state.py")).toBe(0);
-    expect(covers("parsing", "src/JsonReader.java")).toBe(0);
+    expect(pathCovers("station", "src/state.py")).toBe(0);
+    expect(pathCovers("parsing", "src/JsonReader.java")).toBe(0);
   });
 
   it("path coverage names index-like files by their folder", () => {
