@@ -3,7 +3,7 @@
 // Which identifiers does it name, which content words does it carry, does it ask for tests?
 // And what a search looks for once a request's and a scope's wording is dropped (`searchText`).
 // Portable: no Node built-ins.
-import { nameKeys, normaliseTerm, tokenizeCode } from "../keyword/tokenize.js";
+import { nameKeys, nameParts, normaliseTerm, tokenizeCode } from "../keyword/tokenize.js";
 import { boundedMemo } from "../bounded-memo.js";
 
 export type QueryKind = "symbol" | "natural";
@@ -156,9 +156,9 @@ export function unsigiled(name: string): string {
 function writtenNamesOf(identifiers: string[]): Set<string> {
   const out = new Set<string>();
   for (const id of identifiers) {
-    const bare = id.replace(/\(\)$/, "").replace(/::|#|->/g, ".");
-    out.add(unsigiled(bare));
-    out.add(unsigiled(bare.slice(bare.lastIndexOf(".") + 1)));
+    const parts = nameParts(id);
+    out.add(unsigiled(parts.join(".")));
+    out.add(unsigiled(parts[parts.length - 1]));
   }
   return out;
 }
