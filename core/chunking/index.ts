@@ -12,7 +12,7 @@ import { languageForContent } from "./languages.js";
 import { parseWith } from "./parser.js";
 import { chunkPdf } from "./pdf.js";
 import { chunkRazor } from "./razor.js";
-import { handlerFor, type Handler } from "./registry.js";
+import { handlerFor, handlerForFile, type Handler } from "./registry.js";
 import { chunkSolution } from "./sln.js";
 import { chunkSql } from "./sql.js";
 import type { Limits } from "./line-index.js";
@@ -26,7 +26,7 @@ export type ChunkingOptions = RagConfig["chunking"];
  * symbols, context, or none: a kind of file now skipped), so an index built by an older chunker
  * can be recognised and rebuilt.
  */
-export const CHUNKING_VERSION = 15;
+export const CHUNKING_VERSION = 16;
 
 export { registerChunker, clearCustomChunkers } from "./registry.js";
 export { loadCustomChunkers, type CustomChunkerEntry } from "./custom-chunkers.js";
@@ -36,7 +36,10 @@ export { setGrammarSource, type GrammarSource } from "./grammar-source.js";
 /** Language of a path as chunks report it ("typescript", "markdown"…); null = line fallback. */
 export function languageForPath(filePath: string): string | null {
   const handler = handlerFor(filePath);
-  if (!handler) return null;
+  return handler ? handlerLanguage(handler) : null;
+}
+
+function handlerLanguage(handler: Handler): string {
   if (handler.type === "syntax") return handler.spec.language;
   if (handler.type === "text") return handler.format;
   return handler.chunker.language;
@@ -66,22 +69,24 @@ export async function chunkFile(
 ): Promise<Chunk[]> {
   // Callers holding an older or partial config still get every limit.
   const options: ChunkingOptions = { ...DEFAULT_CONFIG.chunking, ...given };
-  const handler = handlerFor(filePath);
+  const byName = handlerFor(filePath);
   const limits = { maxLines: options.maxLines, maxChars: options.maxChars, minChars: options.minChars, packChars: options.packChars };
-  if (handler?.type === "text" && handler.format === "pdf") {
+  if (byName?.type === "text" && byName.format === "pdf") {
     return chunkPdf(filePath, typeof data === "string" ? latin1Bytes(data) : data, limits);
   }
   if (filePath.toLowerCase().endsWith(".svg") && byteLength(data) > options.maxSvgSizeBytes) return [];
   const content = typeof data === "string" ? stringText(data) : decodeFileText(data);
   if (content === null) return [];
+  const handler = byName ?? handlerForFile(filePath, content);
   if (!handler) return chunkByLines(filePath, "text", content, options);
   try {
     return await chunkWith(handler, filePath, content, options, limits);
   } catch (err) {
     if (err instanceof ChunkingConfigError) throw err;
-    const what = handler.type === "custom" ? `chunker "${handler.chunker.language}"` : `${languageForPath(filePath)} chunking`;
+    const language = handlerLanguage(handler);
+    const what = handler.type === "custom" ? `chunker "${language}"` : `${language} chunking`;
     onWarning({ filePath, message: `${what} failed (${oneLine(err)}); indexed as line windows` });
-    return chunkByLines(filePath, languageForPath(filePath) ?? "text", content, options);
+    return chunkByLines(filePath, language, content, options);
   }
 }
 
@@ -127,11 +132,11 @@ async function chunkWith(handler: Handler, filePath: string, content: string, op
 
 /**
  * The syntax tree of a source file, for features that reuse the chunker's grammars (file
- * skeletons, find-usages). null when the path has no tree-sitter grammar. The caller owns the
- * tree: call `tree.delete()` when done.
+ * skeletons, find-usages). null when neither the path nor a script's `#!` line names a
+ * tree-sitter grammar. The caller owns the tree: call `tree.delete()` when done.
  */
 export async function parseSource(filePath: string, content: string): Promise<{ language: string; tree: Tree } | null> {
-  const handler = handlerFor(filePath);
+  const handler = handlerForFile(filePath, content);
   if (handler?.type !== "syntax") return null;
   const spec = languageForContent(handler.spec, filePath, content);
   return { language: spec.language, tree: await parseWith(spec.grammar, content) };

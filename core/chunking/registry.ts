@@ -4,6 +4,7 @@
 import type { Chunker } from "../types.js";
 import { AST_LANGUAGES, type AstLanguage } from "./languages.js";
 import { MARKDOWN_EXTENSIONS } from "./document-paths.js";
+import { shebangExtension } from "./shebang.js";
 
 export type TextFormat = "markdown" | "latex" | "razor" | "sln" | "sql" | "pdf";
 
@@ -60,6 +61,17 @@ export function handlerFor(filePath: string): Handler | null {
     if (handler) return handler;
   }
   return null;
+}
+
+/**
+ * The chunker for a file whose text is at hand: by its name, else by the interpreter its `#!`
+ * line names (an extensionless script is chunked as its language, not as line windows).
+ */
+export function handlerForFile(filePath: string, content: string): Handler | null {
+  const byName = handlerFor(filePath);
+  if (byName) return byName;
+  const ext = shebangExtension(content);
+  return ext === null ? null : (custom.get(ext) ?? builtIn.get(ext) ?? null);
 }
 
 export function isBuiltInExtension(ext: string): boolean {

@@ -1,7 +1,8 @@
 // Config knobs (maxLines, maxChars, minChars, nodeTypes) and the helpers other parts use:
-// embeddingText, parseSource, languageForPath.
+// embeddingText, parseSource, languageForPath, and scripts known by their `#!` line.
 import { describe, expect, it } from "vitest";
 import { chunkFile, embeddingText, languageForPath, parseSource } from "../../core/chunking/index.js";
+import { shebangExtension } from "../../core/chunking/shebang.js";
 import { chunkFixture, find, fixtureNames, options } from "./helpers.js";
 
 describe("size limits", () => {
@@ -152,5 +153,68 @@ describe("parseSource and languageForPath", () => {
       "notes.txt": null,
     };
     for (const [path, language] of Object.entries(cases)) expect(languageForPath(path), path).toBe(language);
+  });
+});
+
+describe("scripts named by their #! line", () => {
+  it("reads the interpreter through env, its options and a version in its name", () => {
+    const cases: Record<string, string | null> = {
+      "#!/usr/bin/env bash\n": ".sh",
+      "#!/bin/sh -e\nset -x\n": ".sh",
+      "#! /usr/bin/python3.11 -u\n": ".py",
+      "#!/usr/bin/env -S deno run --allow-net\n": ".ts",
+      "#!/usr/bin/env NODE_ENV=production node\n": ".js",
+      "#!/usr/local/bin/ruby": ".rb",
+      "#!/usr/bin/env lua5.4\n": ".lua",
+      "#!/usr/bin/env perl\n": null,
+      "#!\n": null,
+      "# not a shebang\n": null,
+      " #!/bin/sh\n": null,
+    };
+    for (const [text, ext] of Object.entries(cases)) expect(shebangExtension(text), JSON.stringify(text)).toBe(ext);
+  });
+
+  it("chunks an extensionless script as its language, so its functions keep their names", async () => {
+    const script = [
+      "#!/usr/bin/env bash",
+      "# Runs one test file and reports each test's result.",
+      "set -e",
+      "",
+      "bats_test_begin() {",
+      '  local name="$1"',
+      '  echo "begin $name"',
+      "}",
+      "",
+      "bats_exit_trap() {",
+      "  local status=$?",
+      '  echo "exit $status"',
+      "}",
+      "",
+      'bats_test_begin "$@"',
+    ].join("\n");
+    const chunks = await chunkFile("libexec/bats-core/bats-exec-test", script, options({ minChars: 0, packChars: 0 }));
+    expect(chunks.map((c) => [c.language, c.kind, c.symbol])).toEqual(
+      expect.arrayContaining([
+        ["bash", "function", "bats_test_begin"],
+        ["bash", "function", "bats_exit_trap"],
+      ]),
+    );
+    const python = await chunkFile("bin/release", "#!/usr/bin/env python3\n\ndef main():\n    return 0\n", options({ minChars: 0 }));
+    expect(python.map((c) => [c.language, c.kind, c.symbol])).toEqual(expect.arrayContaining([["python", "function", "main"]]));
+  });
+
+  it("keeps the file name's language over the #! line, and line windows for unknown interpreters", async () => {
+    const asPython = await chunkFile("tool.py", "#!/usr/bin/env bash\ndef main():\n    return 0\n", options({ minChars: 0 }));
+    expect(asPython.every((c) => c.language === "python")).toBe(true);
+    const perl = await chunkFile("bin/report", "#!/usr/bin/env perl\nsub main { return 0; }\nmain();\n", options({ minChars: 0 }));
+    expect(perl.map((c) => c.language)).toEqual(["text"]);
+  });
+
+  it("parses an extensionless script for outlines and usages", async () => {
+    const parsed = await parseSource("bin/deploy", "#!/bin/sh\ndeploy() {\n  echo ok\n}\n");
+    expect(parsed?.language).toBe("bash");
+    expect(parsed?.tree.rootNode.namedChildren.map((n) => n?.type)).toEqual(["comment", "function_definition"]);
+    parsed?.tree.delete();
+    expect(await parseSource("bin/notes", "just some words\n")).toBeNull();
   });
 });
