@@ -36,8 +36,23 @@ export const DEFAULT_EXCLUDED_DIRS = [
   ".turbo",
 ];
 
+/**
+ * Matched against the end of each file name (case-insensitive), so a whole name works too: the
+ * dependency lock files that do not end in `.lock` are listed by name. A lock file is written
+ * by the package manager, restates the manifest's dependencies hundreds of times over (a
+ * 300 KB `package-lock.json` is ~100 chunks beside a small project's ~20) and answers no
+ * question about the code.
+ */
 export const DEFAULT_EXCLUDED_EXTENSIONS = [
   ".lock",
+  ".lockb",
+  ".lockfile",
+  "package-lock.json",
+  "npm-shrinkwrap.json",
+  "pnpm-lock.yaml",
+  "packages.lock.json",
+  "package.resolved",
+  "go.sum",
   ".map",
   ".min.js",
   ".min.css",

@@ -77,6 +77,23 @@ describe("walkWorkspace", () => {
     expect(await listed(root, { excludeExtensions: withCatalogs })).toEqual(["app/auth/tokens.py", "app/locale/de/LC_MESSAGES/django.po"]);
   });
 
+  it("leaves dependency lock files out, by extension or by their whole name, but keeps the manifests", async () => {
+    const root = workspace({
+      "package.json": '{ "name": "shop", "dependencies": { "express": "^5.0.0" } }\n',
+      "package-lock.json": '{ "name": "shop", "lockfileVersion": 3 }\n',
+      "web/pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
+      "web/yarn.lock": "express@^5.0.0:\n  version \"5.1.0\"\n",
+      "go.mod": "module example.com/shop\n",
+      "go.sum": "github.com/spf13/cobra v1.8.0 h1:abc=\n",
+      "Cargo.lock": "[[package]]\nname = \"serde\"\n",
+      "ios/Package.resolved": '{ "pins": [] }\n',
+      "server/packages.lock.json": '{ "version": 1 }\n',
+      "gradle.lockfile": "com.google.code.gson:gson:2.10=runtimeClasspath\n",
+      "src/lockfile.ts": "export const lockfileName = 'package-lock.json';\n",
+    });
+    expect(await listed(root)).toEqual(["go.mod", "package.json", "src/lockfile.ts"]);
+  });
+
   it("ignores .gitignore when respectGitignore is off but still honours .opencode-ragignore", async () => {
     const root = workspace({ ".gitignore": "a.ts\n", ".opencode-ragignore": "b.ts\n", "a.ts": "a", "b.ts": "b" });
     expect(await listed(root, { respectGitignore: false })).toEqual([".gitignore", ".opencode-ragignore", "a.ts"]);
