@@ -4,18 +4,20 @@
 // place these conventions are written. Portable: no Node built-ins.
 
 /**
- * Test folders in any case (`tests/`, `Tests/` of Swift packages, `__tests__/`, `testdata/`)
+ * Test folders in any case (`tests/`, `Tests/` of Swift packages, `__tests__/`, `__snapshots__/`, `testdata/`)
  * and test projects named after what they test (`Dapper.Tests/`, `AlamofireTests/`,
  * `Foo.UnitTests/`): capitalised `Tests` after the name, so `latest/` and `contests/` stay source.
  */
-const TEST_FOLDER = /(^|\/)(tests?|__tests__|__mocks__|specs?|fixtures?|mocks?|testdata|testing|e2e)(\/|$)/i;
+const TEST_FOLDER = /(^|\/)(tests?|__tests__|__mocks__|__fixtures__|__snapshots__|specs?|fixtures?|mocks?|testdata|testing|e2e)(\/|$)/i;
 const TEST_PROJECT_FOLDER = /(^|\/)[\w.-]*[a-z0-9.](Tests?|Specs?)(\.[\w.-]+)?\//;
 /**
- * Test files: `foo.test.ts`, `foo_spec.rb`, `foo_test.go`, `test_foo.py`, `conftest.py`, and the
- * class-per-file languages' `FooTest.java`, `FooTests.swift`, `FooSpec.scala`, `FooSuite.scala`.
+ * Test files: `foo.test.ts`, `foo_spec.rb`, `foo_test.go`, `test_foo.py`, `conftest.py`, the
+ * class-per-file languages' `FooTest.java`, `FooTests.swift`, `FooSpec.scala`, `FooSuite.scala`,
+ * and snapshot files (Jest's `Button.test.tsx.snap`, insta's `.snap` and `.snap.new`) wherever
+ * they sit.
  */
 const TEST_FILE =
-  /[._-](test|spec)s?\.[\p{L}\p{N}]+$|(^|\/)test_[^/]*\.py$|(^|\/)conftest\.py$|[a-z0-9](Tests?|Specs?|Suite)\.(java|kt|kts|groovy|scala|swift|m|mm|cs|fs|vb|php)$/u;
+  /[._-](test|spec)s?\.[\p{L}\p{N}]+$|\.snap(\.new)?$|(^|\/)test_[^/]*\.py$|(^|\/)conftest\.py$|[a-z0-9](Tests?|Specs?|Suite)\.(java|kt|kts|groovy|scala|swift|m|mm|cs|fs|vb|php)$/u;
 const GENERATED_PATH = /(^|\/)(generated|gen|__generated__)\/|\.(pb|generated|gen|g|designer)\.[a-z]+$|_pb2(_grpc)?\.py$|\.min\.[a-z]+$|\.d\.[cm]?ts$/i;
 const VENDORED_PATH = /(^|\/)(vendor|vendored|third[_-]?party|external|node_modules|bower_components)\//i;
 /**

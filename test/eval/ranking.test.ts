@@ -297,6 +297,10 @@ describe("features", () => {
     expect(classifyPath("src/foo.test.ts")).toBe("test");
     expect(classifyPath("tests/test_pool.py")).toBe("test");
     expect(classifyPath("logger_test.go")).toBe("test");
+    for (const p of ["src/components/__snapshots__/Button.test.tsx.snap", "src/__fixtures__/user.json", "src/parser/snapshots/parse_expr.snap", "src/lexer.snap.new"]) {
+      expect(classifyPath(p), p).toBe("test");
+    }
+    for (const p of ["src/snapshot.ts", "src/snapshots/store.rs", "lib/snap.rb"]) expect(classifyPath(p), p).toBe("source");
     expect(classifyPath("api/v1/service.pb.go")).toBe("generated");
     for (const p of ["index.d.ts", "index.d.cts", "types/index.d.mts"]) expect(classifyPath(p), p).toBe("generated");
     expect(classifyPath("vendor/github.com/x/y.go")).toBe("vendored");
