@@ -36,6 +36,11 @@ export function isProse(record: ChunkRecord): boolean {
   return PROSE_KINDS.has(record.kind);
 }
 
+/** Data chunks (JSON keys, YAML and TOML entries, XML elements, CSS rules). */
+export function isData(record: ChunkRecord): boolean {
+  return DATA_KINDS.has(record.kind);
+}
+
 /** Chunks of at most this many lines: a lone getter, a closing brace, a reopened class line. */
 export const SHORT_CHUNK_LINES = 5;
 

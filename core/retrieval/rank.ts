@@ -13,6 +13,7 @@ import {
   definesIdentifier,
   exactSymbolMatch,
   fileNameCoverage,
+  isData,
   isProse,
   isShortChunk,
   kindPrior,
@@ -36,7 +37,7 @@ export interface RankCandidate extends FusedScores {
  * termCoverage (the chunk contains every content word of the query), pathMatch (query words in
  * file or directory names, and a natural question's words naming the file), definitions
  * (declarations over references of a named identifier), chunkKind (declarations over loose code
- * over prose), fileAggregation (files with several matching chunks go up), fileMatch (files
+ * over data and prose), fileAggregation (files with several matching chunks go up), fileMatch (files
  * whose whole text matches the query's words go up: file-level BM25, whatever the number of
  * chunks), nameSimilarity (a statement's meaning close to a chunk's names and signatures: the
  * caller embeds them, see `startRanking`), diversity (repeated chunks of one file decay),
@@ -84,6 +85,12 @@ export const RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
   shortChunk: 0.8,
   /** Multiplier on prose (Markdown sections...) unless the query asks for documentation. */
   prose: 0.7,
+  /**
+   * Multiplier on data (JSON keys, YAML and TOML entries, XML elements, CSS rules): a command's
+   * JSON descriptor or a linter's YAML entry for a rule restates the code's names and summary
+   * without its behaviour, and matches a question's words as well as the code does.
+   */
+  data: 0.8,
   /** Lift for the chunk's file by its aggregated evidence (relative to the best file). */
   fileAggregation: 0.5,
   /** How much each later chunk of a file counts towards the file's evidence. */
@@ -127,6 +134,7 @@ export interface RankWeights {
   chunkKind: number;
   shortChunk: number;
   prose: number;
+  data: number;
   fileAggregation: number;
   fileAggregationDecay: number;
   fileMatch: number;
@@ -382,6 +390,7 @@ function finishRanking(q: QueryAnalysis, candidates: RankCandidate[], first: Sco
     if (f.chunkKind) {
       if (isShortChunk(x.c.record) && !CALLABLE_KINDS.has(x.c.record.kind)) m *= w.shortChunk;
       if (!q.wantsDocs && isProse(x.c.record)) m *= w.prose;
+      if (isData(x.c.record)) m *= w.data;
     }
     return { ...x, m, s: (x.own + x.fileLift) * m };
   });

@@ -428,6 +428,15 @@ describe("rankCandidates", () => {
     expect(order(rankCandidates("plugin loading docs", input, { features: only("chunkKind"), weights: { chunkKind: 0 } }))).toEqual([prose.id, code.id]);
   });
 
+  it("ranks code over data that restates its names (a command's JSON descriptor, a cop's YAML entry)", () => {
+    const descriptor = chunk({ filePath: "src/commands/setrange.json", language: "json", kind: "key", symbol: "SETRANGE", content: '"SETRANGE": { "summary": "Overwrites a part of a string value" }' });
+    const code = chunk({ filePath: "src/t_string.c", language: "c", kind: "function", symbol: "setrangeCommand" });
+    const input = [cand(descriptor, 0.6), cand(code, 0.55)];
+    const kindOnly = { features: only("chunkKind"), weights: { chunkKind: 0 } };
+    expect(order(rankCandidates("how SETRANGE overwrites part of a string", input, kindOnly))).toEqual([code.id, descriptor.id]);
+    expect(order(rankCandidates("how SETRANGE overwrites part of a string", input, { ...kindOnly, weights: { chunkKind: 0, data: 1 } }))).toEqual([descriptor.id, code.id]);
+  });
+
   it("demotes chunks of a few lines below the unit they belong to", () => {
     const brace = chunk({ filePath: "a.rb", kind: "class", symbol: "Application", startLine: 90, endLine: 91 });
     const body = chunk({ filePath: "b.rb", kind: "class", symbol: "Application", startLine: 1, endLine: 60 });
