@@ -53,6 +53,8 @@ export const DEFAULT_EXCLUDED_EXTENSIONS = [
   "packages.lock.json",
   "package.resolved",
   "go.sum",
+  "go.work.sum",
+  ".terraform.lock.hcl",
   ".map",
   ".min.js",
   ".min.css",

@@ -89,9 +89,12 @@ describe("walkWorkspace", () => {
       "ios/Package.resolved": '{ "pins": [] }\n',
       "server/packages.lock.json": '{ "version": 1 }\n',
       "gradle.lockfile": "com.google.code.gson:gson:2.10=runtimeClasspath\n",
+      "go.work.sum": "golang.org/x/mod v0.17.0 h1:abc=\n",
+      "infra/.terraform.lock.hcl": 'provider "registry.terraform.io/hashicorp/aws" {}\n',
+      "infra/main.tf": 'provider "aws" {}\n',
       "src/lockfile.ts": "export const lockfileName = 'package-lock.json';\n",
     });
-    expect(await listed(root)).toEqual(["go.mod", "package.json", "src/lockfile.ts"]);
+    expect(await listed(root)).toEqual(["go.mod", "infra/main.tf", "package.json", "src/lockfile.ts"]);
   });
 
   it("ignores .gitignore when respectGitignore is off but still honours .opencode-ragignore", async () => {
