@@ -12,7 +12,7 @@ import { languageForContent } from "./languages.js";
 import { parseWith } from "./parser.js";
 import { chunkPdf } from "./pdf.js";
 import { chunkRazor } from "./razor.js";
-import { handlerFor, handlerForFile, type Handler } from "./registry.js";
+import { handlerFor, handlerForFile, handlerForScript, type Handler } from "./registry.js";
 import { chunkSolution } from "./sln.js";
 import { chunkSql } from "./sql.js";
 import type { Limits } from "./line-index.js";
@@ -77,7 +77,7 @@ export async function chunkFile(
   if (filePath.toLowerCase().endsWith(".svg") && byteLength(data) > options.maxSvgSizeBytes) return [];
   const content = typeof data === "string" ? stringText(data) : decodeFileText(data);
   if (content === null) return [];
-  const handler = byName ?? handlerForFile(filePath, content);
+  const handler = byName ?? handlerForScript(content);
   if (!handler) return chunkByLines(filePath, "text", content, options);
   try {
     return await chunkWith(handler, filePath, content, options, limits);

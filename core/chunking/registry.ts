@@ -68,8 +68,11 @@ export function handlerFor(filePath: string): Handler | null {
  * line names (an extensionless script is chunked as its language, not as line windows).
  */
 export function handlerForFile(filePath: string, content: string): Handler | null {
-  const byName = handlerFor(filePath);
-  if (byName) return byName;
+  return handlerFor(filePath) ?? handlerForScript(content);
+}
+
+/** The chunker for the interpreter a text's `#!` line names, or null (for a file its name gave none). */
+export function handlerForScript(content: string): Handler | null {
   const ext = shebangExtension(content);
   return ext === null ? null : (custom.get(ext) ?? builtIn.get(ext) ?? null);
 }

@@ -44,8 +44,7 @@ const FIRST_LINE_MAX = 256;
  */
 export function shebangExtension(content: string): string | null {
   if (!content.startsWith("#!")) return null;
-  const end = content.indexOf("\n");
-  const line = content.slice(2, end < 0 ? Math.min(content.length, FIRST_LINE_MAX) : Math.min(end, FIRST_LINE_MAX));
+  const line = content.slice(2, FIRST_LINE_MAX).split("\n", 1)[0];
   const words = line.trim().split(/\s+/);
   let program = baseName(words[0] ?? "");
   if (program === "env") {
