@@ -207,19 +207,19 @@ describe("features", () => {
   });
 
   it("path coverage matches word variants by prefix, not compounds", () => {
-    expect(pathTermCoverage(analyseQuery("routing"), chunk({ filePath: "src/router.py" }))).toBe(1);
-    expect(pathTermCoverage(analyseQuery("dependencies"), chunk({ filePath: "src/dependency.py" }))).toBe(1);
-    expect(pathTermCoverage(analyseQuery("configuration loading"), chunk({ filePath: "src/config.py" }))).toBe(0.5);
-    expect(pathTermCoverage(analyseQuery("handlers"), chunk({ filePath: "src/handler.rb" }))).toBe(1);
+    expect(pathCovers("routing", "src/router.py")).toBe(1);
+    expect(pathCovers("dependencies", "src/dependency.py")).toBe(1);
+    expect(pathCovers("configuration loading", "src/config.py")).toBe(0.5);
+    expect(pathCovers("handlers", "src/handler.rb")).toBe(1);
     // `loadconfig`, the joined identifier, is no variant of `load`.
-    expect(pathTermCoverage(analyseQuery("load_config"), chunk({ filePath: "src/load.ts" }))).toBeLessThan(0.5);
+    expect(pathCovers("load_config", "src/load.ts")).toBeLessThan(0.5);
     // A three-letter word reaches only its doubled agent noun: `logging` folds to `log`, whose logger is `logger.rb`.
-    expect(pathTermCoverage(analyseQuery("logging"), chunk({ filePath: "lib/middleware/logger.rb" }))).toBe(1);
-    expect(pathTermCoverage(analyseQuery("logger"), chunk({ filePath: "src/log.go" }))).toBe(1);
-    expect(pathTermCoverage(analyseQuery("mapping"), chunk({ filePath: "src/mappers.ts" }))).toBe(1);
-    expect(pathTermCoverage(analyseQuery("log"), chunk({ filePath: "src/login.ts" }))).toBe(0);
-    expect(pathTermCoverage(analyseQuery("log"), chunk({ filePath: "src/logout.ts" }))).toBe(0);
-    expect(pathTermCoverage(analyseQuery("set"), chunk({ filePath: "src/setup.ts" }))).toBe(0);
+    expect(pathCovers("logging", "lib/middleware/logger.rb")).toBe(1);
+    expect(pathCovers("logger", "src/log.go")).toBe(1);
+    expect(pathCovers("mapping", "src/mappers.ts")).toBe(1);
+    expect(pathCovers("log", "src/login.ts")).toBe(0);
+    expect(pathCovers("log", "src/logout.ts")).toBe(0);
+    expect(pathCovers("set", "src/setup.ts")).toBe(0);
   });
 
   it("path coverage matches words of one root, both with an ending", () => {
