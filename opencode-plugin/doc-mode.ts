@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { IgnoreRules, walkWorkspace } from "../core/files/index.js";
+import { fileSizeLimits } from "../core/indexing/workspace-rules.js";
 import { resolveInWorkspace } from "./tools/context.js";
 import type { RagWorkspace } from "./workspace.js";
 
@@ -41,7 +42,7 @@ function dirOf(path: string): string {
 
 async function codeFilesByDir(ws: RagWorkspace): Promise<Map<string, string[]>> {
   const cfg = ws.config;
-  const walked = await walkWorkspace(ws.root, { rules: new IgnoreRules(ws.root, cfg.indexing), maxFileSizeBytes: cfg.indexing.maxFileSizeBytes });
+  const walked = await walkWorkspace(ws.root, { rules: new IgnoreRules(ws.root, cfg.indexing), ...fileSizeLimits(cfg.indexing) });
   const byDir = new Map<string, string[]>();
   for (const f of walked.files) {
     const lang = ws.deps.languageForPath(f.path);

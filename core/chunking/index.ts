@@ -8,7 +8,7 @@ import { normaliseChunks } from "./custom-chunkers.js";
 import { chunkByLines } from "./fallback.js";
 import { chunkLatex } from "./latex.js";
 import { chunkMarkdown } from "./markdown.js";
-import { languageForContent } from "./languages.js";
+import { isProgrammingLanguage, languageForContent } from "./languages.js";
 import { parseWith } from "./parser.js";
 import { chunkPdf } from "./pdf.js";
 import { chunkRazor } from "./razor.js";
@@ -37,6 +37,15 @@ export { setGrammarSource, type GrammarSource } from "./grammar-source.js";
 export function languageForPath(filePath: string): string | null {
   const handler = handlerFor(filePath);
   return handler ? handlerLanguage(handler) : null;
+}
+
+/**
+ * Whether a path names source code by its name: a built-in syntax chunker for a programming
+ * language (not data or markup, not a user's chunker, not a `#!` line: the name is all a walk has).
+ */
+export function isSourceCodePath(filePath: string): boolean {
+  const handler = handlerFor(filePath);
+  return handler?.type === "syntax" && isProgrammingLanguage(handler.spec);
 }
 
 function handlerLanguage(handler: Handler): string {
@@ -100,7 +109,12 @@ const MINIFIED_CHECK_CHARS = 64 * 1024;
  * file (a 0.5 MB one-line decoder grew tree-sitter's memory, which never shrinks, by ~50 MB).
  */
 function mostlyOverlongLines(content: string, maxChars: number): boolean {
-  if (content.length < MINIFIED_CHECK_CHARS) return false;
+  return content.length >= MINIFIED_CHECK_CHARS && overlongLineShare(content, maxChars) > 0.5;
+}
+
+/** Share of a text's characters that lie in lines longer than `maxChars`. */
+export function overlongLineShare(content: string, maxChars: number): number {
+  if (content.length === 0) return 0;
   let overlong = 0;
   let start = 0;
   while (start < content.length) {
@@ -109,7 +123,7 @@ function mostlyOverlongLines(content: string, maxChars: number): boolean {
     if (end - start > maxChars) overlong += end - start;
     start = end + 1;
   }
-  return overlong * 2 > content.length;
+  return overlong / content.length;
 }
 
 async function chunkWith(handler: Handler, filePath: string, content: string, options: ChunkingOptions, limits: Limits): Promise<Chunk[]> {

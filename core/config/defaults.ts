@@ -194,7 +194,13 @@ export const DEFAULT_CONFIG = {
     exclude: [] as string[],
     excludeDirs: DEFAULT_EXCLUDED_DIRS,
     excludeExtensions: DEFAULT_EXCLUDED_EXTENSIONS,
+    /** Files larger than this are left out (listed by `status` with the reason). */
     maxFileSizeBytes: 1_048_576,
+    /**
+     * Source code (by its extension, a programming language) may be this large when it reads as
+     * written by hand: not marked as generated, not minified. A compiler's checker is one such file.
+     */
+    maxSourceFileSizeBytes: 4_194_304,
     respectGitignore: true,
     /** Credential files, never indexed (see DEFAULT_SECRET_FILES); [] turns the list off. */
     secretFiles: DEFAULT_SECRET_FILES,

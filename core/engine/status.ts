@@ -11,7 +11,7 @@ import { oneLine } from "../error-line.js";
 import { readSkippedList } from "../indexing/skipped-files.js";
 import { readProgress, readWatcherStatus } from "../indexing/state-files.js";
 import { storeDamage, tableFiles } from "../indexing/store-files.js";
-import { ignoreRulesFor } from "../indexing/workspace-rules.js";
+import { fileSizeLimits, ignoreRulesFor } from "../indexing/workspace-rules.js";
 import { vectorsUnusableReason } from "../indexing/index-model.js";
 import type { EmbeddingSlot, EmbeddingState } from "./embedding-slot.js";
 import type { StoreSlot } from "./store-slot.js";
@@ -96,7 +96,7 @@ export class StatusReader {
 
   /** Which files a pass would have to look at (stat only); never indexed: every file is pending. */
   private async countPending(ctx: StatusContext, manifest: Manifest | null): Promise<{ upToDate: number; pending: number }> {
-    const walk = () => walkWorkspace(ctx.root, { rules: ignoreRulesFor(ctx.passEnv), maxFileSizeBytes: ctx.config.indexing.maxFileSizeBytes });
+    const walk = () => walkWorkspace(ctx.root, { rules: ignoreRulesFor(ctx.passEnv), ...fileSizeLimits(ctx.config.indexing) });
     if (!manifest) return { upToDate: 0, pending: (await walk()).files.length };
     const stamp = `${manifest.generation}:${manifest.lastIndexedAt}`;
     const cached = this.pendingCache;

@@ -5,6 +5,7 @@ import { isAbsolute, join, relative, sep } from "node:path";
 import { IgnoreRules } from "./ignore-rules.js";
 import { SECRET_REASON } from "./secret-files.js";
 import { yieldToEventLoop } from "../yield.js";
+import { sizeLimitFor, tooLargeReason, type FileSizeLimits } from "./size-limits.js";
 
 export interface WalkedFile {
   /** Workspace-relative, forward slashes. */
@@ -25,9 +26,8 @@ export interface WalkResult {
   skipped: SkippedFile[];
 }
 
-export interface WalkOptions {
+export interface WalkOptions extends FileSizeLimits {
   rules: IgnoreRules;
-  maxFileSizeBytes: number;
   signal?: AbortSignal;
 }
 
@@ -119,8 +119,9 @@ export async function walkWorkspace(root: string, options: WalkOptions): Promise
         skipped.push({ path: childRel, reason: `cannot stat: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` });
         continue;
       }
-      if (st.size > options.maxFileSizeBytes) {
-        skipped.push({ path: childRel, reason: `larger than indexing.maxFileSizeBytes (${st.size} > ${options.maxFileSizeBytes} bytes)` });
+      const limit = sizeLimitFor(childRel, options);
+      if (st.size > limit.bytes) {
+        skipped.push({ path: childRel, reason: tooLargeReason(st.size, limit) });
         continue;
       }
       files.push({ path: childRel, absPath: childAbs, size: st.size, mtimeMs: st.mtimeMs });
@@ -182,8 +183,9 @@ export function statPaths(
       gone.push(path);
       continue;
     }
-    if (st.size > options.maxFileSizeBytes) {
-      skipped.push({ path, reason: `larger than indexing.maxFileSizeBytes (${st.size} > ${options.maxFileSizeBytes} bytes)` });
+    const limit = sizeLimitFor(path, options);
+    if (st.size > limit.bytes) {
+      skipped.push({ path, reason: tooLargeReason(st.size, limit) });
       gone.push(path);
       continue;
     }

@@ -6,7 +6,7 @@ import { isIgnoreFile } from "../files/ignore-rules.js";
 import { statPaths, walkWorkspace, type WalkedFile } from "../files/walk.js";
 import type { PassState } from "./pass-state.js";
 import type { FileToPrepare } from "./prepare-file.js";
-import { ignoreRulesFor } from "./workspace-rules.js";
+import { fileSizeLimits, ignoreRulesFor } from "./workspace-rules.js";
 
 export interface PassPlan {
   /** Files to read, hash and chunk. */
@@ -18,7 +18,7 @@ export interface PassPlan {
 export async function planPass(pass: PassState): Promise<PassPlan> {
   const { env, config, options, summary, manifest, skippedFiles } = pass;
   const rules = ignoreRulesFor(env);
-  const walkOpts = { rules, maxFileSizeBytes: config.indexing.maxFileSizeBytes, signal: options.signal };
+  const walkOpts = { rules, ...fileSizeLimits(config.indexing), signal: options.signal };
   let present: WalkedFile[];
   let deleted: string[];
   // A partial pass looks only at the given files. An ignore file among them changes what

@@ -7,6 +7,9 @@ import { redactChunk } from "../redact.js";
 import { hashBytes } from "./hash.js";
 import { handlerFor, type FileHandlerContext } from "./handlers.js";
 import { oneLine } from "../error-line.js";
+import { sizeLimitFor } from "../files/size-limits.js";
+import { fileSizeLimits } from "./workspace-rules.js";
+import { largeSourceSkipReason } from "./large-source.js";
 
 export interface FileToPrepare {
   path: string;
@@ -36,7 +39,7 @@ export async function prepareFile(file: FileToPrepare, ctx: FileHandlerContext, 
   let bytes: Uint8Array;
   try {
     // The walker saw a regular file, but it may have become a FIFO or grown since.
-    const readOptions = { maxBytes: ctx.config.indexing.maxFileSizeBytes };
+    const readOptions = { maxBytes: sizeLimitFor(file.path, fileSizeLimits(ctx.config.indexing)).bytes };
     bytes = options.blockingReads ? readRegularFileSync(file.absPath, readOptions) : await readRegularFile(file.absPath, readOptions);
   } catch (err) {
     if (err instanceof UnreadableFileError) return { path: file.path, kind: "error", error: `cannot read: ${err.message.slice(file.absPath.length + 1)}` };
@@ -49,6 +52,11 @@ export async function prepareFile(file: FileToPrepare, ctx: FileHandlerContext, 
   const base = { path: file.path, hash, bytes: bytes.length, size: file.size, mtimeMs: file.mtimeMs };
   if (file.previousHash === hash) return { ...base, kind: "same-content" };
   if (isSecretContent(file.path, bytes, ctx)) return { ...base, kind: "skipped", reason: SECRET_REASON };
+  if (bytes.length > ctx.config.indexing.maxFileSizeBytes) {
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("latin1");
+    const reason = largeSourceSkipReason(text, ctx.config.indexing.maxFileSizeBytes, ctx.config.chunking.maxChars);
+    if (reason) return { ...base, kind: "skipped", reason };
+  }
   try {
     const result = await handlerFor(file.path, options.registeredHandlers ?? true).handle(file.path, bytes, ctx);
     if ("skipped" in result) return { ...base, kind: "skipped", reason: result.skipped };

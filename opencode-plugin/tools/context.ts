@@ -5,6 +5,8 @@ import { readdir } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { Engine, IndexStatus } from "../../core/engine-types.js";
 import { readRegularFile, UnreadableFileError } from "../../core/files/safe-read.js";
+import { sizeLimitFor, tooLargeReason } from "../../core/files/size-limits.js";
+import { fileSizeLimits } from "../../core/indexing/workspace-rules.js";
 import type { RagWorkspace } from "../workspace.js";
 import { formatCount } from "../format.js";
 
@@ -53,15 +55,15 @@ export type WorkspaceRead =
 
 /**
  * The one way the tools read a workspace file: inside the workspace after following links,
- * a regular file only (never a FIFO or device), at most indexing.maxFileSizeBytes, read
- * asynchronously. Anything else is a one-line answer for the agent.
+ * a regular file only (never a FIFO or device), at most indexing.maxFileSizeBytes (source code:
+ * indexing.maxSourceFileSizeBytes), read asynchronously. Anything else is a one-line answer for the agent.
  */
 export async function readWorkspaceFile(ws: Pick<RagWorkspace, "root" | "config">, input: string, options: { listDirectory?: boolean } = {}): Promise<WorkspaceRead | string> {
   const path = resolveInWorkspace(ws.root, input);
   if (typeof path === "string") return path;
-  const maxBytes = ws.config.indexing.maxFileSizeBytes;
+  const limit = sizeLimitFor(path.rel, fileSizeLimits(ws.config.indexing));
   try {
-    const bytes = await readRegularFile(path.abs, { maxBytes, noFollow: true });
+    const bytes = await readRegularFile(path.abs, { maxBytes: limit.bytes, noFollow: true });
     return { kind: "file", path, text: bytes.toString("utf8") };
   } catch (err) {
     if (err instanceof UnreadableFileError) {
@@ -69,7 +71,7 @@ export async function readWorkspaceFile(ws: Pick<RagWorkspace, "root" | "config"
         if (!options.listDirectory) return `\`${path.rel}\` is a directory; pass a file path.`;
         return { kind: "directory", path, entries: (await readdir(path.abs)).sort() };
       }
-      if (err.reason === "too-large") return `\`${path.rel}\` is larger than indexing.maxFileSizeBytes (${err.stats.size} > ${maxBytes} bytes); it is not read whole.`;
+      if (err.reason === "too-large") return `\`${path.rel}\` is ${tooLargeReason(err.stats.size, limit)}; it is not read whole.`;
       return `\`${path.rel}\` is not a regular file (a FIFO, socket or device); it cannot be read.`;
     }
     const code = (err as NodeJS.ErrnoException).code;

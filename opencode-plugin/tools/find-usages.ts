@@ -6,6 +6,8 @@
 import { z } from "zod";
 import { IgnoreRules, walkWorkspace } from "../../core/files/index.js";
 import { readRegularFile } from "../../core/files/safe-read.js";
+import { sizeLimitFor } from "../../core/files/size-limits.js";
+import { fileSizeLimits } from "../../core/indexing/workspace-rules.js";
 import { buildUsageReport, findOccurrences, findOccurrencesInText, type FileOccurrences, type Occurrence, type UsagePageOptions, type UsageReport } from "../../core/symbols/index.js";
 import type { RagWorkspace } from "../workspace.js";
 import { requiredText, wholeNumber } from "./args.js";
@@ -74,7 +76,8 @@ async function candidatesFromIndex(ws: UsageWorkspace, input: FindUsagesInput, p
 
 async function candidatesByScan(ws: UsageWorkspace, symbol: string, prefixes: string[]): Promise<{ files: string[]; truncated: boolean }> {
   const cfg = ws.config;
-  const walked = await walkWorkspace(ws.root, { rules: new IgnoreRules(ws.root, cfg.indexing), maxFileSizeBytes: cfg.indexing.maxFileSizeBytes });
+  const limits = fileSizeLimits(cfg.indexing);
+  const walked = await walkWorkspace(ws.root, { rules: new IgnoreRules(ws.root, cfg.indexing), ...limits });
   const files: string[] = [];
   let bytes = 0;
   let seen = 0;
@@ -84,7 +87,7 @@ async function candidatesByScan(ws: UsageWorkspace, symbol: string, prefixes: st
     bytes += f.size;
     try {
       // The walk saw a regular file; it may have been swapped for a FIFO since.
-      if ((await readRegularFile(f.absPath, { maxBytes: cfg.indexing.maxFileSizeBytes })).toString("utf8").includes(symbol)) files.push(f.path);
+      if ((await readRegularFile(f.absPath, { maxBytes: sizeLimitFor(f.path, limits).bytes })).toString("utf8").includes(symbol)) files.push(f.path);
     } catch {
       // unreadable, or no longer a regular file: skip
     }

@@ -10,6 +10,7 @@ import type { Engine } from "../../core/engine-types.js";
 import { openEngine } from "../../core/engine.js";
 import { IgnoreRules } from "../../core/files/ignore-rules.js";
 import { walkWorkspace } from "../../core/files/walk.js";
+import { fileSizeLimits } from "../../core/indexing/workspace-rules.js";
 import { silentLogger } from "../../core/logging/index.js";
 import { contentTerms } from "../../core/retrieval/query-analysis.js";
 import { countTokens } from "../../core/telemetry/tokens.js";
@@ -57,7 +58,7 @@ export async function measureAgentTokens(opts: { kit: string; out: string; repos
     const absPath = (rel: string) => `${VIRTUAL_ROOT}/${spec.name}/${prefix}${rel}`;
 
     // The files grep sees: the indexer's own walk (same ignore rules), path order, text only.
-    const walked = await walkWorkspace(root, { rules: new IgnoreRules(root, DEFAULT_CONFIG.indexing), maxFileSizeBytes: DEFAULT_CONFIG.indexing.maxFileSizeBytes });
+    const walked = await walkWorkspace(root, { rules: new IgnoreRules(root, DEFAULT_CONFIG.indexing), ...fileSizeLimits(DEFAULT_CONFIG.indexing) });
     const files: SourceFile[] = [];
     for (const f of [...walked.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
       const text = readFileSync(f.absPath, "utf8");

@@ -8,6 +8,7 @@ import { DEFAULT_CONFIG } from "../../core/config/defaults.js";
 import { IgnoreRules } from "../../core/files/ignore-rules.js";
 import { decodeFileText, looksBinary, textEncodingOf } from "../../core/files/binary.js";
 import { statPaths, walkWorkspace } from "../../core/files/walk.js";
+import { fileSizeLimits } from "../../core/indexing/workspace-rules.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -112,6 +113,25 @@ describe("walkWorkspace", () => {
     const r = await walkWorkspace(root, { rules: new IgnoreRules(root, DEFAULT_CONFIG.indexing), maxFileSizeBytes: 1000 });
     expect(r.files.map((f) => f.path)).toEqual(["small.ts"]);
     expect(r.skipped).toEqual([{ path: "big.ts", reason: expect.stringContaining("indexing.maxFileSizeBytes") }]);
+  });
+
+  it("lets source code by its name be larger (maxSourceFileSizeBytes), and names the limit a file is over", async () => {
+    const root = workspace({ "src/Sema.zig": "x".repeat(3000), "src/App.vue": "x".repeat(3000), "data/dump.json": "x".repeat(3000), "notes.md": "x".repeat(3000), "src/huge.ts": "x".repeat(9000) });
+    const limits = fileSizeLimits({ maxFileSizeBytes: 1000, maxSourceFileSizeBytes: 8000 });
+    const r = await walkWorkspace(root, { rules: new IgnoreRules(root, DEFAULT_CONFIG.indexing), ...limits });
+    expect(r.files.map((f) => f.path)).toEqual(["src/App.vue", "src/Sema.zig"]);
+    expect(Object.fromEntries(r.skipped.map((s) => [s.path, s.reason]))).toEqual({
+      "data/dump.json": "larger than indexing.maxFileSizeBytes (3000 > 1000 bytes)",
+      "notes.md": "larger than indexing.maxFileSizeBytes (3000 > 1000 bytes)",
+      "src/huge.ts": "larger than indexing.maxSourceFileSizeBytes (9000 > 8000 bytes)",
+    });
+    // The watcher's stat of given paths applies the same limits.
+    const watched = statPaths(root, ["src/Sema.zig", "data/dump.json"], { rules: new IgnoreRules(root, DEFAULT_CONFIG.indexing), ...limits });
+    expect(watched.files.map((f) => f.path)).toEqual(["src/Sema.zig"]);
+    expect(watched.gone).toEqual(["data/dump.json"]);
+    // A source limit at or below the general one changes nothing.
+    const same = await walkWorkspace(root, { rules: new IgnoreRules(root, DEFAULT_CONFIG.indexing), ...fileSizeLimits({ maxFileSizeBytes: 1000, maxSourceFileSizeBytes: 500 }) });
+    expect(same.files).toEqual([]);
   });
 
   it("gives size and mtime from stat", async () => {

@@ -20,7 +20,8 @@ let writer: ChildProcess | null = null;
 
 beforeAll(() => {
   hw = hostileWorkspace();
-  writeFileSync(join(hw.root, "big.ts"), "export const big = 1;\n".repeat(100_000));
+  // 4.4 MB: past indexing.maxSourceFileSizeBytes (4 MiB), the larger limit source code has.
+  writeFileSync(join(hw.root, "big.ts"), "export const big = 1;\n".repeat(200_000));
   // A late writer: code that blocks on the FIFO gets unstuck (and fails its test) instead of
   // hanging the run; code that never blocks does not care.
   writer = spawn("sh", ["-c", "sleep 6; printf 'export function fromPipe() {}\\n' > pipe.ts"], { cwd: hw.root, stdio: "ignore", timeout: 12000 });
@@ -60,7 +61,7 @@ describe("plugin file tools", () => {
   it("get_file_skeleton answers at once for a FIFO and an oversized file", async () => {
     const { ws } = makeWorkspace(hw.root);
     expect(await quickly(() => runFileSkeleton(ws, "pipe.ts"))).toMatch(/not a regular file/);
-    expect(await quickly(() => runFileSkeleton(ws, "big.ts"))).toMatch(/larger than indexing.maxFileSizeBytes/);
+    expect(await quickly(() => runFileSkeleton(ws, "big.ts"))).toMatch(/larger than indexing.maxSourceFileSizeBytes \(4400000 > 4194304 bytes\)/);
     expect(await quickly(() => runFileSkeleton(ws, "src/app.ts"), 20_000)).toContain("startServer");
   });
 
