@@ -27,6 +27,16 @@ export function sizeLimitFor(path: string, limits: FileSizeLimits): SizeLimit {
   return { bytes: limits.maxFileSizeBytes, key: "indexing.maxFileSizeBytes" };
 }
 
+/**
+ * The limit a file of `size` bytes is over, or null. The path is looked at only past the
+ * general limit: a walk asks for every file of the workspace on every pass.
+ */
+export function exceededLimit(path: string, size: number, limits: FileSizeLimits): SizeLimit | null {
+  if (size <= limits.maxFileSizeBytes) return null;
+  const limit = sizeLimitFor(path, limits);
+  return size > limit.bytes ? limit : null;
+}
+
 /** "larger than indexing.maxFileSizeBytes (1500000 > 1048576 bytes)". */
 export function tooLargeReason(size: number, limit: SizeLimit): string {
   return `larger than ${limit.key} (${size} > ${limit.bytes} bytes)`;

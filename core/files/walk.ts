@@ -5,7 +5,7 @@ import { isAbsolute, join, relative, sep } from "node:path";
 import { IgnoreRules } from "./ignore-rules.js";
 import { SECRET_REASON } from "./secret-files.js";
 import { yieldToEventLoop } from "../yield.js";
-import { sizeLimitFor, tooLargeReason, type FileSizeLimits } from "./size-limits.js";
+import { exceededLimit, tooLargeReason, type FileSizeLimits } from "./size-limits.js";
 
 export interface WalkedFile {
   /** Workspace-relative, forward slashes. */
@@ -119,9 +119,9 @@ export async function walkWorkspace(root: string, options: WalkOptions): Promise
         skipped.push({ path: childRel, reason: `cannot stat: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` });
         continue;
       }
-      const limit = sizeLimitFor(childRel, options);
-      if (st.size > limit.bytes) {
-        skipped.push({ path: childRel, reason: tooLargeReason(st.size, limit) });
+      const over = exceededLimit(childRel, st.size, options);
+      if (over) {
+        skipped.push({ path: childRel, reason: tooLargeReason(st.size, over) });
         continue;
       }
       files.push({ path: childRel, absPath: childAbs, size: st.size, mtimeMs: st.mtimeMs });
@@ -183,9 +183,9 @@ export function statPaths(
       gone.push(path);
       continue;
     }
-    const limit = sizeLimitFor(path, options);
-    if (st.size > limit.bytes) {
-      skipped.push({ path, reason: tooLargeReason(st.size, limit) });
+    const over = exceededLimit(path, st.size, options);
+    if (over) {
+      skipped.push({ path, reason: tooLargeReason(st.size, over) });
       gone.push(path);
       continue;
     }

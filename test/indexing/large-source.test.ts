@@ -45,7 +45,7 @@ describe("large source files", () => {
 
     // The agent's file tools read such a file whole too (a skeleton of the checker).
     const read = await readWorkspaceFile({ root, config: { ...DEFAULT_CONFIG, indexing: { ...DEFAULT_CONFIG.indexing, ...limits } } }, "src/checker.ts");
-    expect(typeof read === "string" ? read : read.text).toContain("resolveCallSignature");
+    expect(read).toMatchObject({ kind: "file", text: expect.stringContaining("resolveCallSignature") });
     const refused = await readWorkspaceFile({ root, config: { ...DEFAULT_CONFIG, indexing: { ...DEFAULT_CONFIG.indexing, ...limits } } }, "data/records.json");
     expect(refused).toMatch(/^`data\/records\.json` is larger than indexing\.maxFileSizeBytes \(\d+ > 2000 bytes\); it is not read whole\.$/);
   });
