@@ -81,6 +81,16 @@ export async function readWorkspaceFile(ws: Pick<RagWorkspace, "root" | "config"
   }
 }
 
+/**
+ * Whether a file's text is parsed with its grammar in this process. The tools run inside a
+ * long-lived host, and a syntax tree's memory stays with it once grown (a 3.4 MB file: ~100 MB
+ * for good); a source file past `indexing.maxFileSizeBytes`, which the index may hold (its
+ * chunking runs in a worker that ends with the pass), is read as text instead.
+ */
+export function parsedInProcess(ws: Pick<RagWorkspace, "config">, text: string): boolean {
+  return text.length <= ws.config.indexing.maxFileSizeBytes;
+}
+
 /** Normalises path hints to workspace-relative prefixes; hints outside the workspace are errors. */
 export function pathPrefixes(root: string, hints: string[] | undefined): string[] | string {
   const out: string[] = [];

@@ -5,7 +5,7 @@ import { countKinds, lineCount, outlineFromTree, regexOutline, type OutlineItem 
 import { fitSections } from "../format.js";
 import type { RagWorkspace } from "../workspace.js";
 import { requiredText } from "./args.js";
-import { readWorkspaceFile } from "./context.js";
+import { parsedInProcess, readWorkspaceFile } from "./context.js";
 
 
 export const fileSkeletonArgs = {
@@ -61,8 +61,9 @@ export async function runFileSkeleton(ws: RagWorkspace, filePath: string): Promi
   let items: OutlineItem[] = [];
   let method = "tree-sitter";
   let language = ws.deps.languageForPath(path.rel) ?? "text";
+  const parses = parsedInProcess(ws, content);
   try {
-    const parsed = await ws.deps.parseSource(path.rel, content);
+    const parsed = parses ? await ws.deps.parseSource(path.rel, content) : null;
     if (parsed) {
       language = parsed.language;
       items = outlineFromTree(parsed.root);
@@ -78,7 +79,8 @@ export async function runFileSkeleton(ws: RagWorkspace, filePath: string): Promi
   if (items.length === 0) return `${header}\nNo declarations found; the file has ${lines} lines. Read it directly.`;
   const out: string[] = [];
   renderOutline(items, 0, out);
-  const head = `${header}\n${summary(items)}${method === "tree-sitter" ? "" : " — found by pattern match (no grammar for this file)"}`;
+  const why = parses ? "no grammar for this file" : "a file this large is not parsed here";
+  const head = `${header}\n${summary(items)}${method === "tree-sitter" ? "" : ` — found by pattern match (${why})`}`;
   // One line per element: fit whole lines, never a half one.
   return fitSections(head, out, ws.config.openCode.toolTokenBudget, {
     separator: "\n",

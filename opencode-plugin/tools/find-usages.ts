@@ -11,7 +11,7 @@ import { fileSizeLimits } from "../../core/indexing/workspace-rules.js";
 import { buildUsageReport, findOccurrences, findOccurrencesInText, type FileOccurrences, type Occurrence, type UsagePageOptions, type UsageReport } from "../../core/symbols/index.js";
 import type { RagWorkspace } from "../workspace.js";
 import { requiredText, wholeNumber } from "./args.js";
-import { indexNotice, pathPrefixes, readWorkspaceFile, safeStatus } from "./context.js";
+import { indexNotice, parsedInProcess, pathPrefixes, readWorkspaceFile, safeStatus } from "./context.js";
 import { renderUsages, type CollectedUsages } from "./find-usages-text.js";
 
 export type { CollectedUsages };
@@ -118,7 +118,7 @@ async function usesInFile(ws: UsageWorkspace, rel: string, input: FindUsagesInpu
   if (typeof read === "string" || read.kind !== "file") return null;
   const content = read.text;
   if (!content.includes(input.symbolName)) return { file: { path: read.path.rel, language: ws.deps.languageForPath(rel) ?? "text", occurrences: [] }, content };
-  const parsed = parse ? await ws.deps.parseSource(rel, content).catch(() => null) : null;
+  const parsed = parse && parsedInProcess(ws, content) ? await ws.deps.parseSource(rel, content).catch(() => null) : null;
   const occurrences: Occurrence[] = parsed
     ? findOccurrences(parsed.root, input.symbolName, { includeCommentsAndStrings: input.includeComments })
     : findOccurrencesInText(content, input.symbolName);

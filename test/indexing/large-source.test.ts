@@ -6,6 +6,9 @@ import { isSourceCodePath } from "../../core/chunking/index.js";
 import { largeSourceSkipReason } from "../../core/indexing/large-source.js";
 import { DEFAULT_CONFIG } from "../../core/config/defaults.js";
 import { readWorkspaceFile } from "../../opencode-plugin/tools/context.js";
+import { runFileSkeleton } from "../../opencode-plugin/tools/file-skeleton.js";
+import { collectUsages } from "../../opencode-plugin/tools/find-usages.js";
+import { makeWorkspace as pluginWorkspace } from "../plugin/helpers.js";
 import { engineFor, hitPaths, KEYWORD_ONLY, makeWorkspace, trackWorkspaces, tsFunction } from "./helpers.js";
 
 const { roots, engines } = trackWorkspaces();
@@ -48,6 +51,26 @@ describe("large source files", () => {
     expect(read).toMatchObject({ kind: "file", text: expect.stringContaining("resolveCallSignature") });
     const refused = await readWorkspaceFile({ root, config: { ...DEFAULT_CONFIG, indexing: { ...DEFAULT_CONFIG.indexing, ...limits } } }, "data/records.json");
     expect(refused).toMatch(/^`data\/records\.json` is larger than indexing\.maxFileSizeBytes \(\d+ > 2000 bytes\); it is not read whole\.$/);
+  });
+
+  it("are outlined and searched for uses by the agent's tools as text, not parsed in the host's process", async () => {
+    const root = makeWorkspace({
+      "src/checker.ts": `${handWritten("resolveCallSignature", 80)}\nconst sig = resolveCallSignature(2);\n`,
+      "src/small.ts": handWritten("smallOne", 2),
+      "opencode-rag.json": JSON.stringify({ indexing: limits }),
+    });
+    roots.push(root);
+    const { ws } = pluginWorkspace(root);
+    expect(ws.config.indexing).toMatchObject(limits);
+    const skeleton = await runFileSkeleton(ws, "src/checker.ts");
+    expect(skeleton).toMatch(/found by pattern match \(a file this large is not parsed here\)/);
+    expect(skeleton).toContain("resolveCallSignature");
+    // A file within the general limit is parsed as before.
+    expect(await runFileSkeleton(ws, "src/small.ts")).not.toMatch(/pattern match/);
+    const usages = await collectUsages(ws, { symbolName: "resolveCallSignature", file: "src/checker.ts" });
+    if (typeof usages === "string") throw new Error(usages);
+    // Its one use is found, the definition left out as for a parsed file.
+    expect(usages.files).toEqual([{ path: "src/checker.ts", language: "typescript", occurrences: [expect.objectContaining({ line: 406, use: "call" })] }]);
   });
 
   it("are source code by their name: programming languages, not data or markup", () => {
