@@ -8,24 +8,41 @@ import { tooLargeReason } from "../files/size-limits.js";
 
 /** Generators say so in the first lines; the convention's words, whatever the comment syntax. */
 const HEAD_CHARS = 2048;
+const GENERATED_MARK = /\b(?:code generated|do not edit|@generated|auto-?generated|automatically generated|generated (?:automatically|by|from)|amalgamation)\b/i;
 /**
  * Hand-written code has next to no line longer than a chunk may be; a tenth of the text in such
  * lines is a bundle, or inlined data (a WebAssembly module in base64), whatever the rest holds.
  */
 const MAX_OVERLONG_SHARE = 0.1;
-const GENERATED_MARK = /\b(?:code generated|do not edit|@generated|auto-?generated|automatically generated|generated (?:automatically|by|from)|amalgamation)\b/i;
+
+/**
+ * A bundler's output reads as code but restates its inputs: esbuild's and webpack's runtime
+ * helpers open it, or a source map is named at its end (compiled output of any tool).
+ */
+const BUNDLE_MARK = /\bvar __defProp = Object\.defineProperty\b|\bvar __commonJS = |\b__webpack_require__\b|\bwebpackBootstrap\b|\bparcelRequire\b/;
+const SOURCE_MAP_MARK = /[#@] sourceMappingURL=\S+\s*(?:\*\/)?\s*$/;
+const TAIL_CHARS = 512;
 
 /**
  * Why a large source text is left out, or null when it is indexed: a generator's mark in its
- * first lines, or a tenth of it in lines longer than a chunk may be (`maxChars`).
+ * first lines, a bundler's helpers or a source map, or a tenth of it in lines longer than a
+ * chunk may be (`maxChars`).
  */
 export function largeSourceSkipReason(text: string, maxFileSizeBytes: number, maxChars: number): string | null {
-  const mark = GENERATED_MARK.exec(text.slice(0, HEAD_CHARS));
-  const share = mark ? 0 : overlongLineShare(text, maxChars);
-  if (!mark && share <= MAX_OVERLONG_SHARE) return null;
-  const what = mark
-    ? `marked as generated ("${mark[0]}" in its first lines)`
-    : `minified or holding data (${Math.round(share * 100)}% of it in lines over ${maxChars} characters)`;
+  const what = builtBy(text, maxChars);
+  if (what === null) return null;
   const limit = { bytes: maxFileSizeBytes, key: "indexing.maxFileSizeBytes" } as const;
   return `${tooLargeReason(text.length, limit)} and ${what}; source code past it is indexed only when written by hand`;
+}
+
+/** What says a text was not written by hand, in words, or null. */
+function builtBy(text: string, maxChars: number): string | null {
+  const head = text.slice(0, HEAD_CHARS);
+  const mark = GENERATED_MARK.exec(head);
+  if (mark) return `marked as generated ("${mark[0]}" in its first lines)`;
+  if (BUNDLE_MARK.test(head)) return "a bundler's output (its runtime helpers open it)";
+  if (SOURCE_MAP_MARK.test(text.slice(-TAIL_CHARS))) return "compiled output (it names its source map)";
+  const share = overlongLineShare(text, maxChars);
+  if (share > MAX_OVERLONG_SHARE) return `minified or holding data (${Math.round(share * 100)}% of it in lines over ${maxChars} characters)`;
+  return null;
 }

@@ -95,6 +95,16 @@ describe("large source files", () => {
     expect(largeSourceSkipReason(body + body + "// Code generated below by the macro\n", 1000, 4000)).toBeNull();
   });
 
+  it("are told built by a bundler's runtime helpers at their start or a source map named at their end", () => {
+    const body = "function step(x) {\n  return x + 1;\n}\n".repeat(100);
+    expect(largeSourceSkipReason(`"use strict";\nvar __create = Object.create;\nvar __defProp = Object.defineProperty;\n${body}`, 1000, 4000)).toMatch(/a bundler's output/);
+    expect(largeSourceSkipReason(`/******/ (() => { // webpackBootstrap\n${body}`, 1000, 4000)).toMatch(/a bundler's output/);
+    expect(largeSourceSkipReason(`${body}//# sourceMappingURL=parser.js.map\n`, 1000, 4000)).toMatch(/compiled output \(it names its source map\)/);
+    expect(largeSourceSkipReason(`${body}/*# sourceMappingURL=data:application/json;base64,eyJ9 */`, 1000, 4000)).toMatch(/compiled output/);
+    // Code that handles source maps is not a compiled file.
+    expect(largeSourceSkipReason(`const MARK = "//# sourceMappingURL=";\n${body}`, 1000, 4000)).toBeNull();
+  });
+
   it("are told minified by a tenth of their text in overlong lines", () => {
     const code = "function f(a) {\n  return a;\n}\n".repeat(1000); // 30,000 characters
     expect(largeSourceSkipReason(code, 1000, 1000)).toBeNull();
