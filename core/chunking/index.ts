@@ -8,7 +8,7 @@ import { normaliseChunks } from "./custom-chunkers.js";
 import { chunkByLines } from "./fallback.js";
 import { chunkLatex } from "./latex.js";
 import { chunkMarkdown } from "./markdown.js";
-import { isProgrammingLanguage, languageForContent } from "./languages.js";
+import { languageForContent } from "./languages.js";
 import { parseWith } from "./parser.js";
 import { chunkPdf } from "./pdf.js";
 import { chunkRazor } from "./razor.js";
@@ -37,15 +37,6 @@ export { setGrammarSource, type GrammarSource } from "./grammar-source.js";
 export function languageForPath(filePath: string): string | null {
   const handler = handlerFor(filePath);
   return handler ? handlerLanguage(handler) : null;
-}
-
-/**
- * Whether a path names source code by its name: a built-in syntax chunker for a programming
- * language (not data or markup, not a user's chunker, not a `#!` line: the name is all a walk has).
- */
-export function isSourceCodePath(filePath: string): boolean {
-  const handler = handlerFor(filePath);
-  return handler?.type === "syntax" && isProgrammingLanguage(handler.spec);
 }
 
 function handlerLanguage(handler: Handler): string {

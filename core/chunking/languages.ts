@@ -60,14 +60,6 @@ export const AST_LANGUAGES: AstLanguage[] = [
   toml,
 ];
 
-/** Languages of data and markup, not programs: their files past a megabyte are exports, dumps and pages. */
-const DATA_AND_MARKUP = new Set(["json", "yaml", "toml", "xml", "html", "css"]);
-
-/** Whether a language is one programs are written in (a component file, `.vue` or `.svelte`, is). */
-export function isProgrammingLanguage(spec: AstLanguage): boolean {
-  return !DATA_AND_MARKUP.has(spec.language);
-}
-
 /**
  * `.h` is shared by C and C++: a header using C++-only syntax is parsed as C++ (the C grammar
  * would see errors where classes, namespaces and templates are).

@@ -2,7 +2,8 @@
 // checker is one hand-written file of megabytes. Past indexing.maxFileSizeBytes, what the file
 // holds decides: a generator's mark or a bundle's long lines leave it out, with the reason.
 import { describe, expect, it } from "vitest";
-import { isSourceCodePath } from "../../core/chunking/index.js";
+import { isSourceCodePath, SOURCE_CODE_EXTENSIONS } from "../../core/files/source-code.js";
+import { AST_LANGUAGES } from "../../core/chunking/languages.js";
 import { largeSourceSkipReason } from "../../core/indexing/large-source.js";
 import { DEFAULT_CONFIG } from "../../core/config/defaults.js";
 import { readWorkspaceFile } from "../../opencode-plugin/tools/context.js";
@@ -71,6 +72,12 @@ describe("large source files", () => {
     if (typeof usages === "string") throw new Error(usages);
     // Its one use is found, the definition left out as for a parsed file.
     expect(usages.files).toEqual([{ path: "src/checker.ts", language: "typescript", occurrences: [expect.objectContaining({ line: 406, use: "call" })] }]);
+  });
+
+  it("are source code by their name: every grammar's extensions but data and markup formats", () => {
+    const dataAndMarkup = new Set(["json", "yaml", "toml", "xml", "html", "css"]);
+    const programs = AST_LANGUAGES.filter((l) => !dataAndMarkup.has(l.language)).flatMap((l) => l.extensions);
+    expect([...SOURCE_CODE_EXTENSIONS].sort()).toEqual([...new Set(programs)].sort());
   });
 
   it("are source code by their name: programming languages, not data or markup", () => {
