@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { peakRssMb } from "./peak-rss.mjs";
 
 const started = performance.now();
 const repoRoot = join(fileURLToPath(new URL(".", import.meta.url)), "..", "..");
@@ -38,11 +39,6 @@ function realChunks(n) {
       }
     }
   }
-}
-
-function peakRssMb() {
-  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"));
-  return m ? Number(m[1]) / 1024 : NaN;
 }
 
 const texts = realChunks(count);

@@ -4,6 +4,7 @@
 // scale.mjs starts it with the allocator settings the CLI gives its pass commands (PASS_MALLOC_ENV).
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { peakRssMb } from "./peak-rss.mjs";
 
 const repoRoot = join(fileURLToPath(new URL(".", import.meta.url)), "..", "..");
 const args = JSON.parse(process.argv[2]);
@@ -48,7 +49,7 @@ process.stdout.write(
   JSON.stringify({
     wallMs,
     cpuSecs: (cpu.user + cpu.system) / 1e6,
-    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    peakRssMb: peakRssMb(),
     chunks: status.chunks,
     tableBytes,
     summary,

@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { p50 } from "./stats.mjs";
+import { peakRssMb } from "./peak-rss.mjs";
 
 const repoRoot = join(fileURLToPath(new URL(".", import.meta.url)), "..", "..");
 const args = JSON.parse(process.argv[2]);
@@ -24,5 +25,5 @@ for (const q of args.queries) {
   warm.push(performance.now() - t);
 }
 await engine.close();
-process.stdout.write(JSON.stringify({ peakRssMb: process.resourceUsage().maxRSS / 1024, p50Ms: p50(warm), maxMs: Math.max(...warm) }) + "\n");
+process.stdout.write(JSON.stringify({ peakRssMb: peakRssMb(), p50Ms: p50(warm), maxMs: Math.max(...warm) }) + "\n");
 process.exit(0);
