@@ -1,8 +1,8 @@
 // Which files are source code by their name: the extensions of the programming languages the
 // chunker has a grammar for (not its data and markup formats: JSON, YAML, TOML, XML, HTML,
-// CSS). Kept apart from the grammars' tables so that a walk, which a one-off query's status
-// check runs too, tells source code without loading the chunkers; a test holds the list to the
-// tables (test/indexing/large-source.test.ts).
+// CSS). Kept apart from the grammars' tables so that the walk and the file tools, which a
+// one-off query's bundle holds too (the status reader walks), tell source code without the
+// chunkers' code; a test holds the list to the tables (test/indexing/large-source.test.ts).
 
 export const SOURCE_CODE_EXTENSIONS: ReadonlySet<string> = new Set([
   ".sh", ".bash", ".zsh",
