@@ -18,7 +18,14 @@ const TEST_PROJECT_FOLDER = /(^|\/)[\w.-]*[a-z0-9.](Tests?|Specs?)(\.[\w.-]+)?\/
  */
 const TEST_FILE =
   /[._-](test|spec)s?\.[\p{L}\p{N}]+$|\.snap(\.new)?$|(^|\/)test_[^/]*\.py$|(^|\/)conftest\.py$|[a-z0-9](Tests?|Specs?|Suite)\.(java|kt|kts|groovy|scala|swift|m|mm|cs|fs|vb|php)$/u;
-const GENERATED_PATH = /(^|\/)(generated|gen|__generated__)\/|\.(pb|generated|gen|g|designer)\.[a-z]+$|_pb2(_grpc)?\.py$|\.min\.[a-z]+$|\.d\.[cm]?ts$/i;
+/**
+ * Generated code by its generator's naming: `generated/` folders, `.pb.go`, `.g.cs`,
+ * `_pb2.py`, minified files, `.d.ts` declarations, Kubernetes' `zz_generated.deepcopy.go`, and
+ * Django's numbered migrations (`makemigrations` writes `app/migrations/0001_initial.py`; they
+ * restate the models' fields, and a project keeps hundreds).
+ */
+const GENERATED_PATH =
+  /(^|\/)(generated|gen|__generated__)\/|\.(pb|generated|gen|g|designer)\.[a-z]+$|_pb2(_grpc)?\.py$|\.min\.[a-z]+$|\.d\.[cm]?ts$|(^|\/)zz_generated[._][^/]*$|(^|\/)migrations\/\d{4}_[^/]*\.py$/i;
 const VENDORED_PATH = /(^|\/)(vendor|vendored|third[_-]?party|external|node_modules|bower_components)\//i;
 /**
  * Examples, demos, benchmarks, and the manual's folder (`man/`: its pages, and the sample

@@ -303,6 +303,12 @@ describe("features", () => {
     for (const p of ["src/snapshot.ts", "src/snapshots/store.rs", "lib/snap.rb"]) expect(classifyPath(p), p).toBe("source");
     expect(classifyPath("api/v1/service.pb.go")).toBe("generated");
     for (const p of ["index.d.ts", "index.d.cts", "types/index.d.mts"]) expect(classifyPath(p), p).toBe("generated");
+    // Django's numbered migrations (makemigrations writes them) and Kubernetes' deep-copy code;
+    // the migrations framework's own modules are source.
+    for (const p of ["shop/migrations/0001_initial.py", "django/contrib/auth/migrations/0012_alter_user_first_name_max_length.py", "pkg/apis/v1/zz_generated.deepcopy.go"]) {
+      expect(classifyPath(p), p).toBe("generated");
+    }
+    for (const p of ["django/db/migrations/autodetector.py", "migrations/env.py", "db/migrate.rb"]) expect(classifyPath(p), p).toBe("source");
     expect(classifyPath("vendor/github.com/x/y.go")).toBe("vendored");
     expect(classifyPath("examples/basic.rs")).toBe("example");
     expect(classifyPath("absl/hash/hash_benchmark.cc")).toBe("example");
