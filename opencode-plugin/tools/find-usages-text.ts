@@ -111,7 +111,7 @@ function headerLines(collected: CollectedUsages, report: UsageReport): string[] 
   const symbol = `\`${report.symbol}\``;
   if (report.file !== undefined) {
     const f = report.files[0];
-    return [`## Usages of ${symbol} in ${report.file} — ${references(report.total)}${f ? ` (${kindsText(f.kinds)})` : ""} (definition excluded)`];
+    return [`## Usages of ${symbol} in ${report.file} — ${references(report.total)}${f ? ` (${kindsText(f.kinds)})` : ""} (definition excluded)`, ...collected.notes];
   }
   return [`## Usages of ${symbol} — ${references(report.total)} in ${formatCount(report.files.length)} file(s) (definition excluded)`, ...collected.notes];
 }

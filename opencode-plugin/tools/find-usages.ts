@@ -110,18 +110,22 @@ async function candidateFiles(ws: UsageWorkspace, input: FindUsagesInput, prefix
   return { files: [...new Set([...fromIndex.files, ...scan.files])], notes };
 }
 
-/** One file's uses, through its grammar when it has one; null when it cannot be read. */
-async function usesInFile(ws: UsageWorkspace, rel: string, input: FindUsagesInput, parse = true): Promise<{ file: FileOccurrences; content: string } | null> {
+/**
+ * One file's uses, through its grammar when it has one; null when it cannot be read.
+ * `tooLarge`: it was to be parsed, but is too large to parse in this process (its uses were matched in its text).
+ */
+async function usesInFile(ws: UsageWorkspace, rel: string, input: FindUsagesInput, parse = true): Promise<{ file: FileOccurrences; content: string; tooLarge?: boolean } | null> {
   // Deleted, moved out through a symlink or replaced by a FIFO since it was indexed: skipped.
   const read = await readWorkspaceFile(ws, rel);
   if (typeof read === "string" || read.kind !== "file") return null;
   const content = read.text;
   if (!content.includes(input.symbolName)) return { file: { path: read.path.rel, language: ws.deps.languageForPath(rel) ?? "text", occurrences: [] }, content };
-  const parsed = parse && parsedInProcess(ws, content) ? await ws.deps.parseSource(rel, content).catch(() => null) : null;
+  const tooLarge = parse && !parsedInProcess(ws, content);
+  const parsed = parse && !tooLarge ? await ws.deps.parseSource(rel, content).catch(() => null) : null;
   const occurrences: Occurrence[] = parsed
     ? findOccurrences(parsed.root, input.symbolName, { includeCommentsAndStrings: input.includeComments })
     : findOccurrencesInText(content, input.symbolName);
-  return { file: { path: read.path.rel, language: parsed?.language ?? ws.deps.languageForPath(rel) ?? "text", occurrences }, content };
+  return { file: { path: read.path.rel, language: parsed?.language ?? ws.deps.languageForPath(rel) ?? "text", occurrences }, content, ...(tooLarge ? { tooLarge } : {}) };
 }
 
 /**
@@ -135,6 +139,7 @@ export async function collectUsages(ws: UsageWorkspace, input: FindUsagesInput):
   const found: FileOccurrences[] = [];
   let notes: string[] = [];
   let file: string | undefined;
+  const matchedInText: string[] = [];
   if (input.file !== undefined) {
     // One file asked for by name: read it alone, no index needed.
     const one = await readWorkspaceFile(ws, input.file);
@@ -145,6 +150,7 @@ export async function collectUsages(ws: UsageWorkspace, input: FindUsagesInput):
     if (uses) {
       found.push(uses.file);
       contents.set(file, uses.content);
+      if (uses.tooLarge && uses.file.occurrences.length > 0) matchedInText.push(file);
     }
   } else {
     const prefixes = pathPrefixes(ws.root, input.pathHint ? [input.pathHint] : undefined);
@@ -161,6 +167,7 @@ export async function collectUsages(ws: UsageWorkspace, input: FindUsagesInput):
       read++;
       if (uses.file.occurrences.length === 0) continue;
       countedByText ||= !parse;
+      if (uses.tooLarge) matchedInText.push(uses.file.path);
       found.push(uses.file);
       contents.set(uses.file.path, uses.content);
     }
@@ -168,9 +175,16 @@ export async function collectUsages(ws: UsageWorkspace, input: FindUsagesInput):
       notes.push(`(over ${MAX_PARSED_FILES} candidate files: those past the first ${MAX_PARSED_FILES} were counted by whole-word match, so comments may count there and kinds are guessed from the line; narrow with pathHint for exact counts)`);
     }
   }
+  if (matchedInText.length > 0) notes.push(tooLargeToParseNote(matchedInText, ws.config.indexing.maxFileSizeBytes));
   const page: UsagePageOptions = { limit, offset: input.offset, file };
   const report = buildUsageReport(input.symbolName, found, page);
   return { symbol: input.symbolName, files: found, page, report, notes, contents, ...(input.pathHint ? { pathHint: input.pathHint } : {}) };
+}
+
+/** Says which files were matched in their text for being too large to parse here (`parsedInProcess`). */
+function tooLargeToParseNote(paths: string[], maxFileSizeBytes: number): string {
+  const named = paths.slice(0, 3).map((p) => `\`${p}\``).join(", ") + (paths.length > 3 ? ` and ${paths.length - 3} more` : "");
+  return `(${named}: larger than indexing.maxFileSizeBytes (${maxFileSizeBytes} bytes), so not parsed; uses there were matched line by line, a mention in a string may count and kinds are guessed from the line)`;
 }
 
 /** The find_usages answer: every file with its count and kinds, one page of uses, and how to see the rest. */

@@ -8,7 +8,7 @@ import { largeSourceSkipReason } from "../../core/indexing/large-source.js";
 import { DEFAULT_CONFIG } from "../../core/config/defaults.js";
 import { readWorkspaceFile } from "../../opencode-plugin/tools/context.js";
 import { runFileSkeleton } from "../../opencode-plugin/tools/file-skeleton.js";
-import { collectUsages } from "../../opencode-plugin/tools/find-usages.js";
+import { collectUsages, runFindUsages } from "../../opencode-plugin/tools/find-usages.js";
 import { makeWorkspace as pluginWorkspace } from "../plugin/helpers.js";
 import { engineFor, hitPaths, KEYWORD_ONLY, makeWorkspace, trackWorkspaces, tsFunction } from "./helpers.js";
 
@@ -72,6 +72,12 @@ describe("large source files", () => {
     if (typeof usages === "string") throw new Error(usages);
     // Its one use is found, the definition left out as for a parsed file.
     expect(usages.files).toEqual([{ path: "src/checker.ts", language: "typescript", occurrences: [expect.objectContaining({ line: 406, use: "call" })] }]);
+    // The answer says how they were found.
+    expect(await runFindUsages(ws, { symbolName: "resolveCallSignature", file: "src/checker.ts" })).toContain(
+      "`src/checker.ts`: larger than indexing.maxFileSizeBytes (2000 bytes), so not parsed; uses there were matched line by line",
+    );
+    const small = await collectUsages(ws, { symbolName: "helperNumber0", file: "src/small.ts" });
+    expect(typeof small === "string" ? small : small.notes).toEqual([]);
   });
 
   it("are source code by their name: every grammar's extensions but data and markup formats", () => {
