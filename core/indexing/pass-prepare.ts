@@ -22,8 +22,11 @@ export async function prepareInBatches(pass: PassState, changed: FileToPrepare[]
   const totalBytes = changed.reduce((s, f) => s + f.size, 0);
   const cpu = env.cpu ?? null;
   // A background pass chunks in low-priority workers (never on a host's main thread), and
-  // on a one-core budget the workers and this thread take turns instead of overlapping.
-  const pool = totalBytes >= POOL_MIN_BYTES ? ChunkPool.create(config, env.root, cpu ? Math.max(1, cpu.chunkWorkers) : undefined, { lowPriority: !!cpu }) : null;
+  // on a one-core budget the workers and this thread take turns instead of overlapping. Its
+  // host lives on, and a syntax tree's memory stays with the thread that grew it: a file past
+  // indexing.maxFileSizeBytes (source up to 4 MB) is chunked in a worker that ends with the pass.
+  const hasLargeFile = cpu !== null && changed.some((f) => f.size > config.indexing.maxFileSizeBytes);
+  const pool = totalBytes >= POOL_MIN_BYTES || hasLargeFile ? ChunkPool.create(config, env.root, cpu ? Math.max(1, cpu.chunkWorkers) : undefined, { lowPriority: !!cpu }) : null;
   const prefetch = pool ? (cpu && cpu.cores < 2 ? 0 : PREFETCH_BATCHES) : 0;
   // A foreground pass's own thread chunks too while it would otherwise wait for the workers:
   // on two cores one worker plus this thread beat two workers (which contend with the

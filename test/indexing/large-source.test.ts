@@ -1,7 +1,9 @@
 // Source code may be larger than other files (indexing.maxSourceFileSizeBytes): a compiler's
 // checker is one hand-written file of megabytes. Past indexing.maxFileSizeBytes, what the file
 // holds decides: a generator's mark or a bundle's long lines leave it out, with the reason.
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { openEngine } from "../../core/engine.js";
+import { ChunkPool } from "../../core/indexing/chunk-pool.js";
 import { isSourceCodePath, SOURCE_CODE_EXTENSIONS } from "../../core/files/source-code.js";
 import { AST_LANGUAGES } from "../../core/chunking/languages.js";
 import { largeSourceSkipReason } from "../../core/indexing/large-source.js";
@@ -22,6 +24,7 @@ function handWritten(name: string, n: number): string {
 }
 
 const limits = { maxFileSizeBytes: 2000, maxSourceFileSizeBytes: 50_000 };
+afterEach(() => vi.restoreAllMocks());
 
 describe("large source files", () => {
   it("are indexed when written by hand; generated, minified and data files past the limit are skipped with why", async () => {
@@ -52,6 +55,26 @@ describe("large source files", () => {
     expect(read).toMatchObject({ kind: "file", text: expect.stringContaining("resolveCallSignature") });
     const refused = await readWorkspaceFile({ root, config: { ...DEFAULT_CONFIG, indexing: { ...DEFAULT_CONFIG.indexing, ...limits } } }, "data/records.json");
     expect(refused).toMatch(/^`data\/records\.json` is larger than indexing\.maxFileSizeBytes \(\d+ > 2000 bytes\); it is not read whole\.$/);
+  });
+
+  it("are chunked in a worker that ends with the pass when a background indexer meets one, not on its host's thread", async () => {
+    const root = makeWorkspace({ "src/checker.ts": handWritten("resolveCallSignature", 80), "src/small.ts": handWritten("smallOne", 2) });
+    roots.push(root);
+    const create = vi.spyOn(ChunkPool, "create");
+    const background = await openEngine({ root, overrides: { ...KEYWORD_ONLY, indexing: limits }, background: true });
+    engines.push(background);
+    await background.index();
+    // 7 KB in all, far below what a pass hands to workers for speed (POOL_MIN_BYTES).
+    expect(create).toHaveBeenCalledTimes(1);
+    expect(await hitPaths(background, "resolveCallSignature")).toContain("src/checker.ts");
+    await background.close();
+    // A pass run by hand (its process ends with it) chunks the same files on its own thread.
+    create.mockClear();
+    const foreground = await engineFor(root, { ...KEYWORD_ONLY, indexing: limits });
+    engines.push(foreground);
+    await foreground.index({ force: true });
+    expect(create).not.toHaveBeenCalled();
+    expect(await hitPaths(foreground, "resolveCallSignature")).toContain("src/checker.ts");
   });
 
   it("are outlined and searched for uses by the agent's tools as text, not parsed in the host's process", async () => {
