@@ -1,12 +1,14 @@
 // How a file becomes chunks, as an ordered list of handlers: the first one that claims a
-// path produces its chunks. Built in: PDFs (bytes to the PDF chunker) and text (binary files
-// and generated API documentation pages skipped). Other parts add handlers at the front (e.g. image descriptions) with
+// path produces its chunks. Built in: PDFs (bytes to the PDF chunker) and text (binary files,
+// generated API documentation pages and generated or minified source past
+// indexing.maxFileSizeBytes skipped). Other parts add handlers at the front (e.g. image descriptions) with
 // `registerFileHandler`; handlers registered in a process run in that process, never in a
 // chunking worker, so they may hold any state they like.
 import type { RagConfig } from "../config/defaults.js";
 import type { Chunk, ChunkRecord } from "../types.js";
 import { decodeFileText, isPdf } from "../files/binary.js";
 import { documentationGenerator } from "../files/generated-docs.js";
+import { largeSourceSkipReason } from "./large-source.js";
 import { chunkFile } from "../chunking/index.js";
 
 export interface FileHandlerContext {
@@ -50,6 +52,11 @@ export const textHandler: FileHandler = {
     if (text === null) return { skipped: "binary" };
     const generator = documentationGenerator(filePath, text);
     if (generator) return { skipped: `generated documentation (${generator})` };
+    // Only source code gets past indexing.maxFileSizeBytes (the walk and the read see to it).
+    if (bytes.length > ctx.config.indexing.maxFileSizeBytes) {
+      const reason = largeSourceSkipReason(text, ctx.config.indexing.maxFileSizeBytes, ctx.chunking.maxChars, bytes.length);
+      if (reason) return { skipped: reason };
+    }
     const warnings: string[] = [];
     const chunks = await chunkFile(filePath, text, ctx.chunking, (w) => warnings.push(w.message));
     return warnings.length ? { chunks, warnings } : { chunks };

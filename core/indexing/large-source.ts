@@ -26,13 +26,13 @@ const TAIL_CHARS = 512;
 /**
  * Why a large source text is left out, or null when it is indexed: a generator's mark in its
  * first lines, a bundler's helpers or a source map, or a tenth of it in lines longer than a
- * chunk may be (`maxChars`).
+ * chunk may be (`maxChars`). `size`: the file's bytes, for the reason.
  */
-export function largeSourceSkipReason(text: string, maxFileSizeBytes: number, maxChars: number): string | null {
+export function largeSourceSkipReason(text: string, maxFileSizeBytes: number, maxChars: number, size: number = text.length): string | null {
   const what = builtBy(text, maxChars);
   if (what === null) return null;
   const limit = { bytes: maxFileSizeBytes, key: "indexing.maxFileSizeBytes" } as const;
-  return `${tooLargeReason(text.length, limit)} and ${what}; source code past it is indexed only when written by hand`;
+  return `${tooLargeReason(size, limit)} and ${what}; source code past it is indexed only when written by hand`;
 }
 
 /** What says a text was not written by hand, in words, or null. */

@@ -8,7 +8,6 @@ import { hashBytes } from "./hash.js";
 import { handlerFor, type FileHandlerContext } from "./handlers.js";
 import { oneLine } from "../error-line.js";
 import { fileSizeLimits, sizeLimitFor } from "../files/size-limits.js";
-import { largeSourceSkipReason } from "./large-source.js";
 
 export interface FileToPrepare {
   path: string;
@@ -51,11 +50,6 @@ export async function prepareFile(file: FileToPrepare, ctx: FileHandlerContext, 
   const base = { path: file.path, hash, bytes: bytes.length, size: file.size, mtimeMs: file.mtimeMs };
   if (file.previousHash === hash) return { ...base, kind: "same-content" };
   if (isSecretContent(file.path, bytes, ctx)) return { ...base, kind: "skipped", reason: SECRET_REASON };
-  if (bytes.length > ctx.config.indexing.maxFileSizeBytes) {
-    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("latin1");
-    const reason = largeSourceSkipReason(text, ctx.config.indexing.maxFileSizeBytes, ctx.config.chunking.maxChars);
-    if (reason) return { ...base, kind: "skipped", reason };
-  }
   try {
     const result = await handlerFor(file.path, options.registeredHandlers ?? true).handle(file.path, bytes, ctx);
     if ("skipped" in result) return { ...base, kind: "skipped", reason: result.skipped };
