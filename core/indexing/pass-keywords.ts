@@ -1,10 +1,12 @@
 // The keyword side of one pass: the in-memory index it edits (read lazily: a no-op pass of a
 // big workspace never parses the snapshot), and its changes, written at commit as a delta
 // file or a new snapshot.
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { KeywordIndex, type KeywordDoc } from "../keyword/keyword-index.js";
 import { removeQuietly, writeFileAtomic, writeFileAtomicWith } from "./atomic-file.js";
 import {
+  KEYWORD_DELTA_MAX_BYTES,
   KEYWORD_DELTA_MAX_FILES,
   KEYWORD_DELTA_MAX_OPS,
   KEYWORD_FILE_PREFIX,
@@ -81,11 +83,14 @@ export class PassKeywords {
     const stateDir = this.env.stateDir;
     const deltas = manifest.keywordDeltas ?? [];
     const small = this.added.length + this.removed.length <= KEYWORD_DELTA_MAX_OPS;
-    if (deltaAllowed && manifest.keywordFile && small && deltas.length < KEYWORD_DELTA_MAX_FILES) {
+    // Vectors as plain arrays: a typed array would not survive JSON.
+    const delta =
+      deltaAllowed && manifest.keywordFile && small && deltas.length < KEYWORD_DELTA_MAX_FILES
+        ? JSON.stringify({ remove: this.removed, add: this.added.map((d) => (d.vector ? { ...d, vector: Array.from(d.vector) } : d)) } satisfies KeywordDelta)
+        : null;
+    if (delta !== null && filesBytes(stateDir, deltas) + Buffer.byteLength(delta) <= KEYWORD_DELTA_MAX_BYTES) {
       const deltaFile = `${KEYWORD_FILE_PREFIX}${manifest.generation}.delta.json`;
-      // Vectors as plain arrays: a typed array would not survive JSON.
-      const delta: KeywordDelta = { remove: this.removed, add: this.added.map((d) => (d.vector ? { ...d, vector: Array.from(d.vector) } : d)) };
-      writeFileAtomic(join(stateDir, deltaFile), JSON.stringify(delta));
+      writeFileAtomic(join(stateDir, deltaFile), delta);
       manifest.keywordDeltas = [...deltas, deltaFile];
     } else {
       const keywordFile = `${KEYWORD_FILE_PREFIX}${manifest.generation}.bin`;
@@ -108,4 +113,17 @@ export class PassKeywords {
     this.env.keyword = this.loaded;
     this.env.keywordGeneration = generation;
   }
+}
+
+/** The bytes of the state folder's files named; a file that cannot be read counts as too big. */
+function filesBytes(stateDir: string, files: readonly string[]): number {
+  let total = 0;
+  for (const f of files) {
+    try {
+      total += statSync(join(stateDir, f)).size;
+    } catch {
+      return Infinity;
+    }
+  }
+  return total;
 }

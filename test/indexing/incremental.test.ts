@@ -9,7 +9,8 @@ import type { FakeHttpServer } from "../fakes/http-fake.js";
 import type { Engine } from "../../core/engine-types.js";
 import { ConfigError } from "../../core/config/validate.js";
 import { openEngine } from "../../core/engine.js";
-import { engineFor, hitPaths, makeWorkspace, ollamaOverrides, removeWorkspace, tsFunction, writeFiles } from "./helpers.js";
+import { engineFor, hitPaths, KEYWORD_ONLY, makeWorkspace, ollamaOverrides, removeWorkspace, tsFunction, writeFiles } from "./helpers.js";
+import { KEYWORD_DELTA_MAX_OPS } from "../../core/indexing/keyword-files.js";
 
 let ollama: FakeHttpServer;
 const roots: string[] = [];
@@ -275,6 +276,31 @@ describe("incremental indexing", () => {
     const third = await engineFor(root, ollamaOverrides(ollama.url, "embed-a"));
     engines.push(third);
     expect((await third.search("betaVersion15", { topK: 3, mode: "keyword" }))[0]?.chunk.filePath).toBe("src/beta.ts");
+  });
+
+  it("writes a snapshot instead of a delta when the deltas to replay would pass KEYWORD_DELTA_MAX_BYTES", async () => {
+    const root = makeWorkspace(base);
+    roots.push(root);
+    const engine = await engineFor(root, KEYWORD_ONLY);
+    engines.push(engine);
+    await engine.index();
+    const manifest = () => JSON.parse(readFileSync(join(engine.stateDir, "manifest.json"), "utf8"));
+    const firstSnapshot = manifest().keywordFile;
+    // Three files of ~0.8 MB: under 2,000 keyword changes, but a delta past 2 MB.
+    const bulky = (n: number) => Array.from({ length: 400 }, (_, i) => tsFunction(`bulk${n}Handler${i}`, `ledger ${i} `.repeat(200))).join("\n");
+    writeFiles(root, { "src/bulk0.ts": bulky(0), "src/bulk1.ts": bulky(1), "src/bulk2.ts": bulky(2) });
+    const big = await engine.index();
+    expect(big.chunksAdded).toBeLessThan(KEYWORD_DELTA_MAX_OPS);
+    expect(manifest().keywordDeltas).toEqual([]);
+    expect(manifest().keywordFile).not.toBe(firstSnapshot);
+    // A small pass after it writes a delta again.
+    writeFileSync(join(root, "src/alpha.ts"), tsFunction("alphaAfterBulk", "small"));
+    await engine.index();
+    expect(manifest().keywordDeltas).toHaveLength(1);
+    const fresh = await engineFor(root, KEYWORD_ONLY);
+    engines.push(fresh);
+    expect(await hitPaths(fresh, "bulk1Handler321")).toContain("src/bulk1.ts");
+    expect(await hitPaths(fresh, "alphaAfterBulk")).toContain("src/alpha.ts");
   });
 
   it("replays a delta over a snapshot of thousands of terms as a full pass would have indexed it", async () => {
