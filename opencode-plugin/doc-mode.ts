@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { IgnoreRules, walkWorkspace } from "../core/files/index.js";
-import { fileSizeLimits } from "../core/files/size-limits.js";
+import { fileSizeLimits } from "../core/indexing/workspace-rules.js";
 import { resolveInWorkspace } from "./tools/context.js";
 import type { RagWorkspace } from "./workspace.js";
 

@@ -4,8 +4,6 @@
 // project's hardest questions are about, while the other files past 1 MB are mostly data,
 // bundles and generated tables. What such a file holds decides the rest
 // (core/indexing/large-source.ts).
-import type { RagConfig } from "../config/defaults.js";
-import { isSourceCodePath } from "./source-code.js";
 
 export interface FileSizeLimits {
   /** Any file larger than this is left out (`indexing.maxFileSizeBytes`). */
@@ -14,11 +12,6 @@ export interface FileSizeLimits {
   maxSourceFileSizeBytes?: number;
   /** Whether a path names source code in a programming language (by its name alone). */
   isSourcePath?: (path: string) => boolean;
-}
-
-/** The limits the config sets, for a walk or a whole-file read. */
-export function fileSizeLimits(indexing: Pick<RagConfig["indexing"], "maxFileSizeBytes" | "maxSourceFileSizeBytes">): FileSizeLimits {
-  return { maxFileSizeBytes: indexing.maxFileSizeBytes, maxSourceFileSizeBytes: indexing.maxSourceFileSizeBytes, isSourcePath: isSourceCodePath };
 }
 
 export interface SizeLimit {

@@ -6,8 +6,7 @@ import { isIgnoreFile } from "../files/ignore-rules.js";
 import { statPaths, walkWorkspace, type WalkedFile } from "../files/walk.js";
 import type { PassState } from "./pass-state.js";
 import type { FileToPrepare } from "./prepare-file.js";
-import { ignoreRulesFor } from "./workspace-rules.js";
-import { fileSizeLimits } from "../files/size-limits.js";
+import { fileSizeLimits, ignoreRulesFor } from "./workspace-rules.js";
 
 export interface PassPlan {
   /** Files to read, hash and chunk. */

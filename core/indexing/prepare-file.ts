@@ -7,7 +7,8 @@ import { redactChunk } from "../redact.js";
 import { hashBytes } from "./hash.js";
 import { handlerFor, type FileHandlerContext } from "./handlers.js";
 import { oneLine } from "../error-line.js";
-import { fileSizeLimits, sizeLimitFor } from "../files/size-limits.js";
+import { sizeLimitFor } from "../files/size-limits.js";
+import { fileSizeLimits } from "./workspace-rules.js";
 
 export interface FileToPrepare {
   path: string;

@@ -3,6 +3,9 @@
 import { relative, resolve } from "node:path";
 import { IgnoreRules } from "../files/ignore-rules.js";
 import { toPosix } from "../files/walk.js";
+import type { FileSizeLimits } from "../files/size-limits.js";
+import { isSourceCodePath } from "../chunking/source-code.js";
+import type { RagConfig } from "../config/defaults.js";
 import type { PassEnv } from "./pass-env.js";
 
 /** Workspace-relative paths the walker and watcher must never look at: the store, the state folder, the log. */
@@ -23,4 +26,9 @@ export function ignoreRulesFor(env: Pick<PassEnv, "root" | "config" | "stateDir"
     env.config.indexing,
     internalExcludes(env.root, env.stateDir, env.storeUri, env.config.logging.logFilePath),
   );
+}
+
+/** The size limits the config sets, for a walk or a whole-file read (core/files/size-limits.ts). */
+export function fileSizeLimits(indexing: Pick<RagConfig["indexing"], "maxFileSizeBytes" | "maxSourceFileSizeBytes">): FileSizeLimits {
+  return { maxFileSizeBytes: indexing.maxFileSizeBytes, maxSourceFileSizeBytes: indexing.maxSourceFileSizeBytes, isSourcePath: isSourceCodePath };
 }

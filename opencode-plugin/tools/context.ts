@@ -5,7 +5,8 @@ import { readdir } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { Engine, IndexStatus } from "../../core/engine-types.js";
 import { readRegularFile, UnreadableFileError } from "../../core/files/safe-read.js";
-import { fileSizeLimits, sizeLimitFor, tooLargeReason } from "../../core/files/size-limits.js";
+import { sizeLimitFor, tooLargeReason } from "../../core/files/size-limits.js";
+import { fileSizeLimits } from "../../core/indexing/workspace-rules.js";
 import type { RagWorkspace } from "../workspace.js";
 import { formatCount } from "../format.js";
 

@@ -6,7 +6,8 @@
 import { z } from "zod";
 import { IgnoreRules, walkWorkspace } from "../../core/files/index.js";
 import { readRegularFile } from "../../core/files/safe-read.js";
-import { fileSizeLimits, sizeLimitFor } from "../../core/files/size-limits.js";
+import { sizeLimitFor } from "../../core/files/size-limits.js";
+import { fileSizeLimits } from "../../core/indexing/workspace-rules.js";
 import { buildUsageReport, findOccurrences, findOccurrencesInText, type FileOccurrences, type Occurrence, type UsagePageOptions, type UsageReport } from "../../core/symbols/index.js";
 import type { RagWorkspace } from "../workspace.js";
 import { requiredText, wholeNumber } from "./args.js";

@@ -10,7 +10,7 @@ import type { Engine } from "../../core/engine-types.js";
 import { openEngine } from "../../core/engine.js";
 import { IgnoreRules } from "../../core/files/ignore-rules.js";
 import { walkWorkspace } from "../../core/files/walk.js";
-import { fileSizeLimits } from "../../core/files/size-limits.js";
+import { fileSizeLimits } from "../../core/indexing/workspace-rules.js";
 import { silentLogger } from "../../core/logging/index.js";
 import { contentTerms } from "../../core/retrieval/query-analysis.js";
 import { countTokens } from "../../core/telemetry/tokens.js";

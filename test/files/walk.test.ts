@@ -8,7 +8,7 @@ import { DEFAULT_CONFIG } from "../../core/config/defaults.js";
 import { IgnoreRules } from "../../core/files/ignore-rules.js";
 import { decodeFileText, looksBinary, textEncodingOf } from "../../core/files/binary.js";
 import { statPaths, walkWorkspace } from "../../core/files/walk.js";
-import { fileSizeLimits } from "../../core/files/size-limits.js";
+import { fileSizeLimits } from "../../core/indexing/workspace-rules.js";
 
 const dirs: string[] = [];
 afterEach(() => {

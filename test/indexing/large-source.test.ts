@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { openEngine } from "../../core/engine.js";
 import { ChunkPool } from "../../core/indexing/chunk-pool.js";
-import { isSourceCodePath, SOURCE_CODE_EXTENSIONS } from "../../core/files/source-code.js";
+import { isSourceCodePath, SOURCE_CODE_EXTENSIONS } from "../../core/chunking/source-code.js";
 import { AST_LANGUAGES } from "../../core/chunking/languages.js";
 import { largeSourceSkipReason } from "../../core/indexing/large-source.js";
 import { DEFAULT_CONFIG } from "../../core/config/defaults.js";

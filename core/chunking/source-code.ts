@@ -2,7 +2,7 @@
 // chunker has a grammar for, read from the grammars' tables, less its data and markup formats
 // (JSON, YAML, TOML, XML, HTML, CSS). The tables are plain data: reading them loads neither
 // tree-sitter nor the chunkers, so a one-off query's bundle (the status reader walks) may.
-import { AST_LANGUAGES } from "../chunking/languages.js";
+import { AST_LANGUAGES } from "./languages.js";
 
 const DATA_AND_MARKUP = new Set(["json", "yaml", "toml", "xml", "html", "css"]);
 
