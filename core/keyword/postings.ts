@@ -180,7 +180,7 @@ export class EncodedPostings implements PostingSource {
   /** Where term t's postings lie, checked against the table's neighbours and the postings' end; the bytes brought in. */
   private range(t: number): [start: number, end: number] {
     if (!(t >= 0 && t < this.termCount)) throw corruptKeywordData("term out of range");
-    const fresh = this.ensure !== inMemory && !this.brought.has(t);
+    const fresh = this.ensure !== inMemory && !this.allBrought && !this.brought.has(t);
     if (fresh) this.ensure(this.tableAt + t * 4, this.tableAt + t * 4 + 8);
     const start = this.startTable.getUint32(t * 4, true);
     const end = this.startTable.getUint32(t * 4 + 4, true);
@@ -194,6 +194,8 @@ export class EncodedPostings implements PostingSource {
 
   /** Terms whose postings were brought in. */
   private readonly brought = new Set<number>();
+  /** Whether all of the postings were brought in (then no term asks for its bytes again). */
+  private allBrought = false;
 
   /** Runs a read of the bytes; the reader's own errors (a varint running off the end) become damage. */
   private reading<T>(read: () => T): T {
@@ -207,6 +209,8 @@ export class EncodedPostings implements PostingSource {
   /** Every term's postings decoded. */
   toCsr(): CsrPostings {
     this.ensure(this.tableAt, this.postingsAt + this.bytes.length);
+    // Asked term by term, a file still partly pending would be read again in a call per term.
+    this.allBrought = true;
     if (this.termCount > 0 && this.startTable.getUint32(this.termCount * 4, true) !== this.bytes.length) throw corruptKeywordData("posting table does not match the postings");
     const offsets = new Uint32Array(this.termCount + 1);
     const docs = new Uint32Array(this.total);
