@@ -127,6 +127,16 @@ export class KeywordIndex {
    */
   private termIdsOfIdentifier = boundedMemo((identifier: string): readonly number[] => identifierTokens(identifier).map((token) => this.termIdOf(normaliseTerm(token))), MAX_REMEMBERED_IDENTIFIERS);
 
+  /**
+   * How many times merge() has folded changes into the base. A process whose replay of the
+   * deltas merges decodes every posting first, so the indexer writes a snapshot instead of a
+   * delta that would (core/indexing/pass-keywords.ts).
+   */
+  get merges(): number {
+    return this.mergeCount;
+  }
+  private mergeCount = 0;
+
   get size(): number {
     return this.liveDocs;
   }
@@ -537,6 +547,7 @@ export class KeywordIndex {
   merge(): void {
     const dead = this.docIds.count - this.liveDocs;
     if (this.deltaPostings === 0 && dead === 0) return;
+    this.mergeCount++;
     // Renumber live docs, keeping their order so posting lists stay sorted.
     const oldIds = this.docIds.all();
     const remap = new Int32Array(oldIds.length).fill(-1);

@@ -303,6 +303,35 @@ describe("incremental indexing", () => {
     expect(await hitPaths(fresh, "alphaAfterBulk")).toContain("src/alpha.ts");
   });
 
+  it("writes a snapshot instead of a delta whose removals would make every opening process merge the index", async () => {
+    const bulky = (n: number) => Array.from({ length: 400 }, (_, i) => tsFunction(`bulk${n}Handler${i}`, `ledger ${i} `.repeat(200))).join("\n");
+    const root = makeWorkspace({ ...base, "src/bulk0.ts": bulky(0), "src/bulk1.ts": bulky(1), "src/bulk2.ts": bulky(2) });
+    roots.push(root);
+    const engine = await engineFor(root, KEYWORD_ONLY);
+    engines.push(engine);
+    const first = await engine.index();
+    expect(first.chunksAdded).toBeGreaterThan(1200);
+    const manifest = () => JSON.parse(readFileSync(join(engine.stateDir, "manifest.json"), "utf8"));
+    const firstSnapshot = manifest().keywordFile;
+    // Over 1,000 removals and most of the chunks: few keyword changes, a small delta, but its
+    // replay would decode every posting of the snapshot.
+    for (const n of [0, 1, 2]) rmSync(join(root, `src/bulk${n}.ts`));
+    const removal = await engine.index();
+    expect(removal.chunksRemoved).toBeGreaterThan(1000);
+    expect(removal.chunksRemoved).toBeLessThan(KEYWORD_DELTA_MAX_OPS);
+    expect(manifest().keywordDeltas).toEqual([]);
+    expect(manifest().keywordFile).not.toBe(firstSnapshot);
+    // Removing one small file after it writes a delta again.
+    rmSync(join(root, "src/gamma.py"));
+    await engine.index();
+    expect(manifest().keywordDeltas).toHaveLength(1);
+    const fresh = await engineFor(root, KEYWORD_ONLY);
+    engines.push(fresh);
+    expect(await hitPaths(fresh, "bulk1Handler321")).toEqual([]);
+    expect(await hitPaths(fresh, "gamma_parser")).toEqual([]);
+    expect(await hitPaths(fresh, "computeAlphaChecksum")).toContain("src/alpha.ts");
+  });
+
   it("replays a delta over a snapshot of thousands of terms as a full pass would have indexed it", async () => {
     // Loaded terms are numbered in string order, so most of a real index's words have high ids;
     // an edit made only of words the snapshot knows must keep every one of them.
