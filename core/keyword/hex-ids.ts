@@ -14,6 +14,9 @@ export interface IdTable {
 export const ID_BYTES = 16;
 const HEX_ID = /^[0-9a-f]{32}$/;
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+/** Character codes of the hex digits 0-f. */
+const HEX_CODES = Uint8Array.from("0123456789abcdef", (c) => c.charCodeAt(0));
+const latin1 = new TextDecoder("latin1");
 
 /** Whether an id can be kept as bytes: 32 lower-case hex digits, as the indexer's chunk ids are. */
 export function isHexId(id: string): boolean {
@@ -34,7 +37,13 @@ export function hexIdBytes(ids: readonly string[]): Uint8Array {
 }
 
 function writeId(id: string, out: Uint8Array, at: number): void {
-  for (let k = 0; k < ID_BYTES; k++) out[at + k] = parseInt(id.slice(2 * k, 2 * k + 2), 16);
+  // By character codes: a slice and a parseInt per byte cost ~120 ms of a snapshot at 100k files.
+  for (let k = 0; k < ID_BYTES; k++) out[at + k] = (hexDigit(id.charCodeAt(2 * k)) << 4) | hexDigit(id.charCodeAt(2 * k + 1));
+}
+
+/** The value of a lower-case hex digit's character code (the id passed isHexId). */
+function hexDigit(code: number): number {
+  return code <= 57 ? code - 48 : code - 87;
 }
 
 export class HexIds implements IdTable {
@@ -81,7 +90,17 @@ export class HexIds implements IdTable {
   }
 
   toArray(): string[] {
-    return Array.from({ length: this.length }, (_, i) => this.get(i));
+    // The whole table spelled out once, then cut: id by id, 16 appends each built ropes that
+    // cost ~250 ms at 100k files.
+    const { block } = this;
+    const text = new Uint8Array(block.length * 2);
+    for (let i = 0; i < block.length; i++) {
+      text[2 * i] = HEX_CODES[block[i] >> 4];
+      text[2 * i + 1] = HEX_CODES[block[i] & 15];
+    }
+    const all = latin1.decode(text);
+    const width = 2 * ID_BYTES;
+    return Array.from({ length: this.length }, (_, i) => all.slice(i * width, (i + 1) * width));
   }
 }
 
