@@ -9,8 +9,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
 
 /** The same for a file written in pieces: `fill` calls `write` with each, in order. */
 export function writeFileAtomicWith(file: string, fill: (write: (piece: string | Uint8Array) => void) => void): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  const tmp = tmpFileFor(file);
   try {
     const fd = openSync(tmp, "w");
     try {
@@ -23,6 +22,29 @@ export function writeFileAtomicWith(file: string, fill: (write: (piece: string |
     rmSync(tmp, { force: true });
     throw err;
   }
+}
+
+/** The same, for a `fill` that pauses on its way (`runInSlices`); resolves once the file is in place. */
+export async function writeFileAtomicWithAsync(file: string, fill: (write: (piece: string | Uint8Array) => void) => Promise<void>): Promise<void> {
+  const tmp = tmpFileFor(file);
+  try {
+    const fd = openSync(tmp, "w");
+    try {
+      await fill((piece) => writeAll(fd, piece));
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** A name beside `file` (its folder made) that no other writer uses. */
+function tmpFileFor(file: string): string {
+  mkdirSync(dirname(file), { recursive: true });
+  return `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
 }
 
 /** writeSync may write less than it was given (a full pipe, a signal): the rest follows. */

@@ -24,7 +24,7 @@ export async function commitPass(pass: PassState, cache: EmbeddingCache | null):
     }
     manifest.generation += 1;
     progress.mark("commit:store-count");
-    pass.keywords.write(manifest, !pass.rebuildReason && read.status === "ok");
+    await pass.keywords.write(manifest, !pass.rebuildReason && read.status === "ok");
     progress.mark("commit:keyword");
     manifest.chunkCount = chunkCount;
     // Small fragments left by this pass's writes slow every search: compact them, keeping

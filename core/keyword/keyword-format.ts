@@ -2,10 +2,11 @@
 // Portable. See README.md in this folder for the layout.
 import { ByteReader, ByteWriter, type ByteSink } from "./bytes.js";
 import { PackedStrings, sparseStarts } from "./packed-strings.js";
-import { EncodedPostings, encodePostings, type BasePostings, type EnsureBytes } from "./postings.js";
+import { EncodedPostings, encodePostingsSteps, type BasePostings, type EnsureBytes } from "./postings.js";
 import { rowBytes } from "./vector-codes.js";
 import { allHexIds, hexIdBytes, HexIds, type IdTable } from "./hex-ids.js";
 import { readColumn, writeColumn, type DocColumn } from "./doc-columns.js";
+import type { Steps } from "../yield.js";
 
 const MAGIC = [0x4f, 0x43, 0x52, 0x4b]; // "OCRK"
 /**
@@ -98,28 +99,29 @@ export interface LoadedParts extends DocumentFields {
 /**
  * The binary form of `parts`, handed to `sink` in order. Only the term ids in `liveTerms` are
  * written, in that order, which must be string order (a loaded index binary-searches its
- * terms); offsets are by term id.
+ * terms); offsets are by term id. In steps: a pause between the tables, and every few thousand
+ * terms' postings.
  */
-export function writeParts(parts: IndexParts, liveTerms: number[], sink: ByteSink): void {
+export function* writePartsSteps(parts: IndexParts, liveTerms: number[], sink: ByteSink): Steps<void> {
   const w = new ByteWriter(1 << 20, sink);
   for (const b of MAGIC) w.u8(b);
   w.u8(FORMAT_VERSION);
-  const enc = new TextEncoder();
   const docCount = parts.docIds.length;
   w.varint(docCount);
-  const strings = (values: string[]) => {
-    const block = enc.encode(values.join("\0"));
+  function* strings(values: string[]): Steps<void> {
+    const block = yield* joinedUtf8(values);
     w.varint(values.length);
     w.block(sparseStarts(block, values.length));
     w.block(block);
-  };
+  }
   // Metadata tables in string order (a loaded index binary-searches them), renumbered to match.
   const paths = inStringOrder(parts.paths);
   const languages = inStringOrder(parts.languages);
   const kinds = inStringOrder(parts.kinds);
-  strings(paths.values);
-  strings(languages.values);
-  strings(kinds.values);
+  yield* strings(paths.values);
+  yield* strings(languages.values);
+  yield* strings(kinds.values);
+  yield;
   // Document ids: 1 and their bytes where all are hex (the indexer's), else 0 and their text.
   if (allHexIds(parts.docIds)) {
     w.u8(1);
@@ -127,16 +129,19 @@ export function writeParts(parts: IndexParts, liveTerms: number[], sink: ByteSin
     w.block(hexIdBytes(parts.docIds));
   } else {
     w.u8(0);
-    strings(parts.docIds);
+    yield* strings(parts.docIds);
   }
+  yield;
   writeColumn(w, docCount, (d) => parts.docLens[d]);
   writeColumn(w, docCount, (d) => paths.numberOf[parts.docPath[d]]);
   writeColumn(w, docCount, (d) => languages.numberOf[parts.docLang[d]]);
   writeColumn(w, docCount, (d) => kinds.numberOf[parts.docKind[d]]);
-  strings(liveTerms.map((t) => parts.terms[t]));
+  yield;
+  yield* strings(liveTerms.map((t) => parts.terms[t]));
+  yield;
   let total = 0;
   for (const t of liveTerms) total += parts.postings.offsets[t + 1] - parts.postings.offsets[t];
-  const postings = encodePostings(parts.postings, liveTerms);
+  const postings = yield* encodePostingsSteps(parts.postings, liveTerms);
   w.varint(total);
   w.varint(postings.bytes.length);
   w.varint(parts.vectors.dimension);
@@ -291,4 +296,30 @@ function inStringOrder(values: string[]): { values: string[]; numberOf: Uint32Ar
   const numberOf = new Uint32Array(values.length);
   order.forEach((old, i) => (numberOf[old] = i));
   return { values: order.map((i) => values[i]), numberOf };
+}
+
+const utf8 = new TextEncoder();
+
+/** Strings encoded between pauses by joinedUtf8(). */
+const STRINGS_PER_STEP = 16_384;
+
+/** The strings' UTF-8 joined by NULs, as `encode(values.join("\0"))` gives it, a slice of them at a time. */
+function* joinedUtf8(values: readonly string[]): Steps<Uint8Array> {
+  if (values.length <= STRINGS_PER_STEP) return utf8.encode(values.join("\0"));
+  const pieces: Uint8Array[] = [];
+  let length = 0;
+  for (let from = 0; from < values.length; from += STRINGS_PER_STEP) {
+    yield;
+    const piece = utf8.encode(values.slice(from, from + STRINGS_PER_STEP).join("\0"));
+    pieces.push(piece);
+    length += piece.length;
+  }
+  const out = new Uint8Array(length + pieces.length - 1);
+  let at = 0;
+  pieces.forEach((piece, i) => {
+    if (i > 0) out[at++] = 0; // the NUL between two slices
+    out.set(piece, at);
+    at += piece.length;
+  });
+  return out;
 }

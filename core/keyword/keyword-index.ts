@@ -8,12 +8,13 @@ import { Interner } from "./interner.js";
 import { CorruptKeywordData, corruptKeywordData } from "./corrupt.js";
 import type { ByteSink } from "./bytes.js";
 import { growable, type DocColumn } from "./doc-columns.js";
-import { readParts, writeParts, type IndexParts, type LoadedParts } from "./keyword-format.js";
-import { CsrPostings, EncodedPostings, mergePostings, type EnsureBytes } from "./postings.js";
+import { readParts, writePartsSteps, type IndexParts, type LoadedParts } from "./keyword-format.js";
+import { CsrPostings, EncodedPostings, mergePostingsSteps, TERMS_PER_STEP, type EnsureBytes } from "./postings.js";
 import { TermTable } from "./term-table.js";
 import { TopK } from "./top-k.js";
 import { VectorCodes } from "./vector-codes.js";
 import { declaredNameKeys, forEachIdentifier, identifierTokens, normaliseTerm, tokenizeCode, tokenizePath } from "./tokenize.js";
+import { runAtOnce, runInSlices, type Steps } from "../yield.js";
 
 /** What the index needs of a chunk: the text to match and the fields filters look at. */
 export interface KeywordDoc {
@@ -504,14 +505,30 @@ export class KeywordIndex {
    * holds them): a pass writes a big index to its file without a second copy of it in memory.
    */
   serializeTo(sink: ByteSink): void {
-    this.merge();
-    const base = this.decodedBase();
+    runAtOnce(this.serializeSteps(sink));
+  }
+
+  /**
+   * serializeTo() with pauses for the event loop: at 100k files the merge and the writing hold
+   * the thread ~1.5 s, and a background pass shares it with its host (OpenCode's server).
+   * Searches meanwhile see the index as it was: a merge swaps its new tables in at once.
+   * `sliceMs`: how long a slice runs (0: a pause at every step).
+   */
+  serializeToInSlices(sink: ByteSink, sliceMs?: number): Promise<void> {
+    return runInSlices(this.serializeSteps(sink), sliceMs);
+  }
+
+  private *serializeSteps(sink: ByteSink): Steps<void> {
+    yield* this.mergeSteps();
+    const base = yield* this.decodedBaseSteps();
     // Terms in string order (so a loaded index can binary-search them), without dead ones.
     const live: number[] = [];
     for (let i = 0; i < this.sortedCount; i++) {
+      if (i % TERMS_PER_STEP === 0) yield;
       const t = this.sortedTerm(i);
       if (base.count(t) > 0) live.push(t);
     }
+    const terms = yield* this.terms.allSteps();
     const parts: IndexParts = {
       docIds: this.docIds.all() as string[], // all live after merge()
       docLens: this.docLens,
@@ -521,11 +538,11 @@ export class KeywordIndex {
       paths: this.paths.values(),
       languages: this.languages.values(),
       kinds: this.kinds.values(),
-      terms: this.terms.all(),
+      terms,
       postings: base,
       vectors: this.vectors.toBytes(),
     };
-    writeParts(parts, live, sink);
+    yield* writePartsSteps(parts, live, sink);
   }
 
   /**
@@ -545,11 +562,16 @@ export class KeywordIndex {
 
   /** Folds the delta into the base and drops dead documents (renumbering the live ones). */
   merge(): void {
+    runAtOnce(this.mergeSteps());
+  }
+
+  /** merge() in steps; the new tables replace the old ones in the last, so a search never sees half of it. */
+  private *mergeSteps(): Steps<void> {
     const dead = this.docIds.count - this.liveDocs;
     if (this.deltaPostings === 0 && dead === 0) return;
-    this.mergeCount++;
     // Renumber live docs, keeping their order so posting lists stay sorted.
     const oldIds = this.docIds.all();
+    yield;
     const remap = new Int32Array(oldIds.length).fill(-1);
     const docIds = new DocIds();
     const docLens: number[] = [];
@@ -566,8 +588,12 @@ export class KeywordIndex {
       docLang.push(this.docLang[d]);
       docKind.push(this.docKind[d]);
     }
+    yield;
+    // The terms decoded now, in steps, rather than by the swap below (sortNewTerms) or the next change.
+    yield* this.terms.allSteps();
     const termCount = this.terms.length;
-    this.base = mergePostings(this.decodedBase(), this.delta, termCount, remap);
+    this.base = yield* mergePostingsSteps(yield* this.decodedBaseSteps(), this.delta, termCount, remap);
+    this.mergeCount++;
     this.sortNewTerms();
     this.delta = new Map();
     this.deltaPostings = 0;
@@ -580,7 +606,6 @@ export class KeywordIndex {
     // Nothing may keep a loaded file's bytes alive past a merge: its postings were just rebuilt.
     this.vectors.release();
     for (const table of [this.paths, this.languages, this.kinds]) table.values();
-    this.terms.all();
     this.idToDocMap = null; // renumbered: rebuilt when next asked for
   }
 
@@ -720,8 +745,8 @@ export class KeywordIndex {
   }
 
   /** The base postings as arrays, decoding a loaded index's bytes first (what merges need). */
-  private decodedBase(): CsrPostings {
-    if (this.base instanceof EncodedPostings) this.base = this.base.toCsr();
+  private *decodedBaseSteps(): Steps<CsrPostings> {
+    if (this.base instanceof EncodedPostings) this.base = yield* this.base.toCsrSteps();
     return this.base;
   }
 

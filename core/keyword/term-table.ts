@@ -2,6 +2,7 @@
 // time by the lookups of a search) and materialises them only when it is changed in bulk.
 // Portable.
 import type { PackedStrings } from "./packed-strings.js";
+import { runAtOnce, type Steps } from "../yield.js";
 
 export class TermTable {
   /** Terms [0, packed.length), as loaded; the rest are in `list`. */
@@ -31,8 +32,13 @@ export class TermTable {
 
   /** Every term by id, decoded once (what bulk changes iterate over). */
   all(): string[] {
+    return runAtOnce(this.allSteps());
+  }
+
+  /** all() in steps. */
+  *allSteps(): Steps<string[]> {
     if (this.packed) {
-      const loaded = this.packed.toArray();
+      const loaded = yield* this.packed.toArraySteps();
       for (const t of this.list) loaded.push(t);
       this.list = loaded;
       this.packed = null;

@@ -7,7 +7,8 @@ import { KeywordIndex, type KeywordDoc } from "../../core/keyword/index.js";
 import { FOOTER_BYTES, FORMAT_HEAD_BYTES, postingsPart } from "../../core/keyword/keyword-format.js";
 import { PackedStrings, SPARSE_EVERY, sparseStarts } from "../../core/keyword/packed-strings.js";
 import { Interner } from "../../core/keyword/interner.js";
-import { CsrPostings, EncodedPostings, encodePostings } from "../../core/keyword/postings.js";
+import { CsrPostings, EncodedPostings, encodePostingsSteps } from "../../core/keyword/postings.js";
+import { runAtOnce, runInSlices, type Steps } from "../../core/yield.js";
 import { keywordFileBuffer } from "../../core/keyword/vector-codes.js";
 
 const enc = new TextEncoder();
@@ -115,6 +116,77 @@ describe("a loaded keyword index", () => {
   });
 });
 
+describe("a snapshot written in slices", () => {
+  const hex = (i: number) => i.toString(16).padStart(32, "0");
+  const vector = (i: number) => Float32Array.from({ length: 16 }, (_, k) => Math.cos(i * 3 + k));
+  // Past one step of every long loop: 20k terms of their own, 6k documents.
+  const docs = Array.from({ length: 6000 }, (_, i) => doc(hex(i), `handler${i} term${3 * i} term${3 * i + 1} term${3 * i + 2} shared words ${i % 50}`, `src/m${i % 400}/f${i % 900}.ts`, { vector: vector(i) }));
+  const loadedCopy = (bytes: Uint8Array) => {
+    const into = keywordFileBuffer(bytes.length);
+    into.set(bytes);
+    return KeywordIndex.deserialize(into);
+  };
+
+  test("holds the same bytes as one written at once, and searches between its steps see the index before or after the merge", async () => {
+    const file = (() => {
+      const built = new KeywordIndex();
+      built.add(docs);
+      return built.serialize();
+    })();
+    // Under the 1,000 removals that merge at once: the snapshot merges, in steps.
+    const removed = docs.filter((_, i) => i % 7 === 0).map((d) => d.id);
+    const atOnce = loadedCopy(file);
+    atOnce.removeIds(removed);
+    const inSlices = loadedCopy(file);
+    inSlices.removeIds(removed);
+    const queries = ["handler42 shared", "term300 words 7", "handler5999"];
+    const before = queries.map((q) => inSlices.search(q, 10));
+    const expected = atOnce.serialize();
+    const after = queries.map((q) => atOnce.search(q, 10));
+
+    const pieces: Uint8Array[] = [];
+    let searches = 0;
+    const neither: string[] = []; // queries answered by half of a merge
+    let writing = true;
+    const searchMeanwhile = () => {
+      if (!writing) return;
+      queries.forEach((q, i) => {
+        const hits = JSON.stringify(inSlices.search(q, 10));
+        if (hits !== JSON.stringify(before[i]) && hits !== JSON.stringify(after[i])) neither.push(q);
+      });
+      searches++;
+      setImmediate(searchMeanwhile);
+    };
+    setImmediate(searchMeanwhile);
+    await inSlices.serializeToInSlices((piece) => pieces.push(piece.slice()), 0);
+    writing = false;
+    expect(searches).toBeGreaterThan(5);
+    expect(neither).toEqual([]);
+    expect(Buffer.concat(pieces).equals(Buffer.from(expected))).toBe(true);
+    expect(queries.map((q) => inSlices.search(q, 10))).toEqual(after);
+  });
+
+  test("runAtOnce runs every step before anything else; runInSlices lets the event loop turn between them", async () => {
+    const order: string[] = [];
+    function* steps(): Steps<number> {
+      for (let i = 0; i < 3; i++) {
+        order.push(`step ${i}`);
+        yield;
+      }
+      return 7;
+    }
+    setImmediate(() => order.push("other work"));
+    expect(runAtOnce(steps())).toBe(7);
+    expect(order).toEqual(["step 0", "step 1", "step 2"]);
+    order.length = 0;
+    const ticks = setInterval(() => order.push("other work"), 0);
+    expect(await runInSlices(steps(), 0)).toBe(7);
+    clearInterval(ticks);
+    expect(order.indexOf("other work")).toBeGreaterThan(0);
+    expect(order.indexOf("other work")).toBeLessThan(order.indexOf("step 2"));
+  });
+});
+
 describe("an index read into the vector kernel's memory", () => {
   // Hash-like components: no two rows alike.
   const vector = (i: number) => Float32Array.from({ length: 32 }, (_, k) => (Math.sin((i + 1) * 12.9898 + (k + 1) * 78.233) * 43758.5453) % 1);
@@ -173,6 +245,14 @@ describe("packed strings", () => {
     expect(() => PackedStrings.fromBlock(enc.encode("a\0b"), 3)).toThrow(/expected 3 strings, found 2/);
     expect(() => PackedStrings.fromBlock(enc.encode("a\0b\0c"), 2)).toThrow(/expected 2 strings/);
     expect(PackedStrings.fromBlock(new Uint8Array(0), 0).length).toBe(0);
+  });
+
+  test("all at once, a block far past one decoding slice comes back whole, multi-byte characters and empty strings included", () => {
+    // ~1.3 MB: the decode is cut into slices at NULs, never inside a character
+    const values = Array.from({ length: 60_000 }, (_, i) => (i % 7 === 0 ? "" : `term\u00e9\u{1F600}${i}`));
+    values.push("");
+    const table = PackedStrings.fromBlock(enc.encode(values.join("\0")), values.length);
+    expect(table.toArray()).toEqual(values);
   });
 
   test("know JavaScript string order where UTF-8 byte order says otherwise", () => {
@@ -325,7 +405,7 @@ describe("stored postings", () => {
   const csr = new CsrPostings(2, Uint32Array.from([0, 3, 4]), Uint32Array.from([1, 5, 300, 2]), Uint8Array.from([1, 2, 255, 4]));
 
   test("read back term by term and whole", () => {
-    const { bytes, startTable } = encodePostings(csr, [0, 1]);
+    const { bytes, startTable } = runAtOnce(encodePostingsSteps(csr, [0, 1]));
     const stored = EncodedPostings.from(bytes, startTable, 2, 301, 4);
     const seen: number[][] = [];
     stored.forEach(0, (d, tf) => seen.push([d, tf]));
@@ -335,14 +415,14 @@ describe("stored postings", () => {
       [300, 255],
     ]);
     expect(stored.count(1)).toBe(1);
-    const back = stored.toCsr();
+    const back = runAtOnce(stored.toCsrSteps());
     expect(Array.from(back.offsets)).toEqual([0, 3, 4]);
     expect(Array.from(back.docs)).toEqual([1, 5, 300, 2]);
     expect(Array.from(back.tfs)).toEqual([1, 2, 255, 4]);
   });
 
   test("a damaged list is reported as damage when a search reads it", () => {
-    const { bytes, startTable } = encodePostings(csr, [0, 1]);
+    const { bytes, startTable } = runAtOnce(encodePostingsSteps(csr, [0, 1]));
     // 300 documents: the third posting now points past the last one.
     expect(() => EncodedPostings.from(bytes, startTable, 2, 300, 4).forEach(0, () => undefined)).toThrow(/keyword index data is corrupt.*re-index/);
     const cut = bytes.slice();
