@@ -3,7 +3,8 @@
 // peak RSS and CPU time are the pass's alone. Per tree: the full first pass, a no-op pass in a
 // fresh process (what `opencode-rag index` costs when nothing changed), and the disk the index
 // takes beside the table's own size; then searches over that index: a one-off `opencode-rag
-// query` (a fresh CLI process each time) and a process that serves searches (serve-child.mjs).
+// query` (a fresh CLI process each time) and a process that serves searches (serve-child.mjs);
+// for the generated tree, background passes over edited files in such a process (edit-child.mjs).
 // Floors in the same run: read + hash every file once, stat every file, a bare `node` start.
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -22,6 +23,7 @@ function bundledModelDir() {
 }
 const child = join(here, "..", "pass-child.mjs");
 const serveChild = join(here, "..", "serve-child.mjs");
+const editChild = join(here, "..", "edit-child.mjs");
 const cli = join(here, "..", "..", "..", "dist", "cli.js");
 const reportRss = pathToFileURL(join(here, "..", "report-rss.mjs")).href;
 const QUERIES = ["retry a failed request", "parse the token stream", "where is the invoice total computed", "cache eviction", "handle a login session", "sortByScore", "export the metrics report"];
@@ -81,6 +83,27 @@ function oneOffQueries(root, stateDir) {
   }
 }
 
+/** Files a background pass finds edited: past the 2,000 keyword changes a delta file holds, so the pass writes a snapshot. */
+const EDITED_FILES = 1200;
+
+/**
+ * Background passes in a process serving searches (edit-child.mjs), as the plugin's indexer
+ * runs in OpenCode's: one file edited (the watcher's pass over that path), then EDITED_FILES
+ * files (a full walk whose commit writes a keyword snapshot). Edits the tree.
+ */
+function backgroundEdits(root, stateDir, paths) {
+  const run = (edit, watchPath) =>
+    JSON.parse(
+      execFileSync(process.execPath, [editChild, JSON.stringify({ root, stateDir, queries: QUERIES.slice(0, 3), edit, watchPath })], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })
+        .trim()
+        .split("\n")
+        .pop(),
+    );
+  const step = Math.max(1, Math.floor(paths.length / EDITED_FILES));
+  const many = paths.filter((_, i) => i % step === 0).slice(0, EDITED_FILES);
+  return { one: run([paths[1] ?? paths[0]], true), many: run(many, false) };
+}
+
 /** A process serving searches over the index in `stateDir` (serve-child.mjs). */
 function servingProcess(root, stateDir) {
   const out = execFileSync(process.execPath, [serveChild, JSON.stringify({ root, stateDir, queries: QUERIES })], {
@@ -110,9 +133,10 @@ function floors(root, paths) {
 
 /**
  * Full pass + fresh-process no-op pass of `root`, with the model, then searches over the index
- * it made; rows labelled `label`.
+ * it made; rows labelled `label`. `edits`: then background passes over edited files (which
+ * changes the tree: not for the cached corpus).
  */
-export function measureTree(root, label, log, targets = {}) {
+export function measureTree(root, label, log, targets = {}, { edits = false } = {}) {
   const stateDir = mkdtempSync(join(tmpdir(), "rag-bench-scale-state-"));
   try {
     const paths = listFiles(root);
@@ -126,6 +150,8 @@ export function measureTree(root, label, log, targets = {}) {
     log(`  ${label}: one-off queries and a serving process…`);
     const oneOff = oneOffQueries(root, stateDir);
     const serving = servingProcess(root, stateDir);
+    if (edits) log(`  ${label}: background passes over edited files…`);
+    const edited = edits ? backgroundEdits(root, stateDir, paths) : null;
     const mb = full.summary.bytesRead / 2 ** 20;
     const rows = [
       { metric: `${label}: full index: seconds`, value: full.wallMs / 1000, floor: floor.readMs / 1000, floorNote: "read+hash every file", target: targets.seconds ?? "" },
@@ -140,6 +166,14 @@ export function measureTree(root, label, log, targets = {}) {
       { metric: `${label}: one-off \`opencode-rag query\`: peak RSS MB`, value: oneOff.peakRssMb, floor: null, target: "" },
       { metric: `${label}: a process serving searches: peak RSS MB`, value: serving.peakRssMb, floor: null, target: targets.servingRss ?? "" },
       { metric: `${label}: a process serving searches: warm query ms p50`, value: serving.p50Ms, floor: null, target: "" },
+      ...(edited
+        ? [
+            { metric: `${label}: background pass, one file edited (watch path): ms`, value: edited.one.wallMs, floor: null, target: "" },
+            { metric: `${label}: background pass, one file edited: its host's longest event-loop wait ms`, value: edited.one.longestStallMs, floor: null, target: "" },
+            { metric: `${label}: background pass, ${edited.many.filesIndexed} files edited (a keyword snapshot): ms`, value: edited.many.wallMs, floor: null, target: "" },
+            { metric: `${label}: background pass, ${edited.many.filesIndexed} files edited: its host's longest event-loop wait ms`, value: edited.many.longestStallMs, floor: null, target: "" },
+          ]
+        : []),
     ];
     const info = {
       [`${label} files`]: paths.length,
@@ -147,6 +181,7 @@ export function measureTree(root, label, log, targets = {}) {
       [`${label} chunks`]: full.chunks,
       [`${label} full pass steps (ms)`]: JSON.stringify(full.timings),
       [`${label} no-op steps (ms)`]: JSON.stringify(noop.timings),
+      ...(edited ? { [`${label} background pass over edited files, steps (ms)`]: JSON.stringify(edited.many.timings) } : {}),
     };
     return { rows, info };
   } finally {
@@ -178,7 +213,7 @@ export default {
       const bytes = generateTree(genRoot, files);
       log(`  generated ${files} files (${(bytes / 2 ** 20).toFixed(1)} MB) in ${((performance.now() - t) / 1000).toFixed(1)} s`);
       const label = `${files / 1000}k files`;
-      const gen = measureTree(genRoot, label, log, GENERATED_TARGETS[files] ?? {});
+      const gen = measureTree(genRoot, label, log, GENERATED_TARGETS[files] ?? {}, { edits: true });
       return { info: { model: `bundled (${bundledModelDir()})`, ...bench.info, ...gen.info }, rows: [...bench.rows, ...gen.rows] };
     } finally {
       rmSync(genRoot, { recursive: true, force: true });
