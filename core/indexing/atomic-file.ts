@@ -9,42 +9,62 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
 
 /** The same for a file written in pieces: `fill` calls `write` with each, in order. */
 export function writeFileAtomicWith(file: string, fill: (write: (piece: string | Uint8Array) => void) => void): void {
-  const tmp = tmpFileFor(file);
+  const out = openBeside(file);
   try {
-    const fd = openSync(tmp, "w");
-    try {
-      fill((piece) => writeAll(fd, piece));
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, file);
+    fill(out.write);
   } catch (err) {
-    rmSync(tmp, { force: true });
+    out.discard();
     throw err;
   }
+  out.commit();
 }
 
 /** The same, for a `fill` that pauses on its way (`runInSlices`); resolves once the file is in place. */
 export async function writeFileAtomicWithAsync(file: string, fill: (write: (piece: string | Uint8Array) => void) => Promise<void>): Promise<void> {
-  const tmp = tmpFileFor(file);
+  const out = openBeside(file);
   try {
-    const fd = openSync(tmp, "w");
-    try {
-      await fill((piece) => writeAll(fd, piece));
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, file);
+    await fill(out.write);
+  } catch (err) {
+    out.discard();
+    throw err;
+  }
+  out.commit();
+}
+
+/**
+ * A temporary file beside `file` (its folder made) that no other writer uses: `commit` puts it
+ * in `file`'s place, `discard` removes it.
+ */
+function openBeside(file: string): { write: (piece: string | Uint8Array) => void; commit: () => void; discard: () => void } {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  let fd: number;
+  try {
+    fd = openSync(tmp, "w");
   } catch (err) {
     rmSync(tmp, { force: true });
     throw err;
   }
-}
-
-/** A name beside `file` (its folder made) that no other writer uses. */
-function tmpFileFor(file: string): string {
-  mkdirSync(dirname(file), { recursive: true });
-  return `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  const discard = () => {
+    try {
+      closeSync(fd);
+    } finally {
+      rmSync(tmp, { force: true });
+    }
+  };
+  return {
+    write: (piece) => writeAll(fd, piece),
+    commit: () => {
+      try {
+        closeSync(fd);
+        renameSync(tmp, file);
+      } catch (err) {
+        rmSync(tmp, { force: true });
+        throw err;
+      }
+    },
+    discard,
+  };
 }
 
 /** writeSync may write less than it was given (a full pipe, a signal): the rest follows. */

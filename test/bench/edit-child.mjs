@@ -6,15 +6,9 @@
 // pass's wall ms, the longest its host's event loop waited meanwhile, and its step timings.
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { args, lib, timingsLogger } from "./child-setup.mjs";
 
-const repoRoot = join(fileURLToPath(new URL(".", import.meta.url)), "..", "..");
-const args = JSON.parse(process.argv[2]);
-process.env.LANCEDB_LOG ??= "error";
-const lib = await import(join(repoRoot, "dist", "library.js"));
-lib.tuneOwnProcess();
-const timings = [];
-const logger = { debug: (m, d) => m.startsWith("index pass timings") && timings.push(d), info() {}, warn() {}, error() {} };
+const { timings, logger } = timingsLogger();
 const engine = await lib.openEngine({
   root: args.root,
   background: true,

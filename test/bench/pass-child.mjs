@@ -2,18 +2,10 @@
 // `node pass-child.mjs '<json>'` with { root, stateDir, embed, background, force }. Prints one
 // JSON line: wall ms, CPU seconds, peak RSS, the pass's summary and step timings.
 // scale.mjs starts it with the allocator settings the CLI gives its pass commands (PASS_MALLOC_ENV).
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { args, lib, timingsLogger } from "./child-setup.mjs";
 import { peakRssMb } from "./peak-rss.mjs";
 
-const repoRoot = join(fileURLToPath(new URL(".", import.meta.url)), "..", "..");
-const args = JSON.parse(process.argv[2]);
-process.env.LANCEDB_LOG ??= "error";
-const lib = await import(join(repoRoot, "dist", "library.js"));
-// the V8 settings the CLI runs its passes with (core/own-process.ts)
-lib.tuneOwnProcess();
-const timings = [];
-const logger = { debug: (m, d) => m.startsWith("index pass timings") && timings.push(d), info() {}, error() {} };
+const { timings, logger } = timingsLogger();
 const started = performance.now();
 const cpu0 = process.cpuUsage();
 const engine = await lib.openEngine({

@@ -2,17 +2,10 @@
 // between passes: `node serve-child.mjs '<json>'` with { root, stateDir, queries }. Opens the
 // engine with the bundled model, answers every query once to warm up and then each again, and
 // prints one JSON line: peak RSS, and the warm queries' p50 and slowest ms.
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { args, lib } from "./child-setup.mjs";
 import { p50 } from "./stats.mjs";
 import { peakRssMb } from "./peak-rss.mjs";
 
-const repoRoot = join(fileURLToPath(new URL(".", import.meta.url)), "..", "..");
-const args = JSON.parse(process.argv[2]);
-process.env.LANCEDB_LOG ??= "error";
-const lib = await import(join(repoRoot, "dist", "library.js"));
-// the V8 settings the CLI's serving commands run with (core/own-process.ts)
-lib.tuneOwnProcess();
 const engine = await lib.openEngine({
   root: args.root,
   overrides: { vectorStore: { path: args.stateDir }, logging: { logFilePath: "" }, autoIndex: { enabled: false } },
