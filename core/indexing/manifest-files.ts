@@ -9,6 +9,10 @@
 // and whole entries whose hash or ids are not the usual hex, e.g. written by hand).
 import { ID_BYTES, isHexId } from "../keyword/hex-ids.js";
 import { LITTLE_ENDIAN, unsignedLE } from "../little-endian.js";
+import type { Steps } from "../yield.js";
+
+/** Entries decoded or encoded between pauses (`Steps`): at 100k files either took ~200 ms at once. */
+const ENTRIES_PER_STEP = 8192;
 
 /** One file's entry. Entries read from disk decode `hash` and `chunkIds` on access: copy them by field, not by spread. */
 export interface ManifestFileEntry {
@@ -133,8 +137,8 @@ function f64At(bytes: Buffer, offset: number, n: number): Float64Array {
   return out;
 }
 
-/** The per-file table of a body; throws a one-line reason when the bytes are not a whole body. */
-export function decodeFiles(bytes: Buffer): Record<string, ManifestFileEntry> {
+/** The per-file table of a body, in steps; throws a one-line reason when the bytes are not a whole body. */
+export function* decodeFilesSteps(bytes: Buffer): Steps<Record<string, ManifestFileEntry>> {
   const need = (end: number) => {
     if (end > bytes.length) throw new Error("the file table is truncated");
   };
@@ -169,6 +173,7 @@ export function decodeFiles(bytes: Buffer): Record<string, ManifestFileEntry> {
   const files: Record<string, ManifestFileEntry> = {};
   const entries: StoredFileEntry[] = new Array(n);
   for (let i = 0; i < n; i++) {
+    if (i % ENTRIES_PER_STEP === 0) yield;
     entries[i] = new StoredFileEntry(sizes[i], mtimes[i], body, i);
     // A file named __proto__ is a key like any other (as JSON.parse makes it), not a prototype.
     if (paths[i] === "__proto__") Object.defineProperty(files, paths[i], { value: entries[i], enumerable: true, writable: true, configurable: true });
@@ -191,13 +196,15 @@ function fitsColumns(entry: ManifestFileEntry): boolean {
   return typeof entry.hash === "string" && HASH_HEX.test(entry.hash) && entry.chunkIds.every(isHexId);
 }
 
-/** The body bytes for a per-file table. */
-export function encodeFiles(files: Record<string, ManifestFileEntry>): Buffer {
+/** The body bytes for a per-file table, in steps. */
+export function* encodeFilesSteps(files: Record<string, ManifestFileEntry>): Steps<Buffer> {
   const paths: string[] = [];
   const entries: ManifestFileEntry[] = [];
   const extras: Extras = {};
   let totalIds = 0;
+  let seen = 0;
   for (const path in files) {
+    if (seen++ % ENTRIES_PER_STEP === 0) yield;
     const entry = files[path];
     if (!fitsColumns(entry) || path.includes("\0")) {
       (extras.other ??= {})[path] = entry instanceof StoredFileEntry ? entry.toJSON() : entry;
@@ -220,6 +227,7 @@ export function encodeFiles(files: Record<string, ManifestFileEntry>): Buffer {
   out.writeUInt32LE(totalIds, 12);
   let idAt = idsAt;
   for (let i = 0; i < n; i++) {
+    if (i % ENTRIES_PER_STEP === 0) yield;
     const e = entries[i];
     out.writeDoubleLE(e.size, 16 + i * 8);
     out.writeDoubleLE(e.mtimeMs, 16 + n * 8 + i * 8);

@@ -2,7 +2,7 @@
 // files the old manifest named removed. Until the manifest is written, readers and the next
 // pass see the previous index.
 import { removeEmbeddingCacheFile, type EmbeddingCache } from "./embedding-cache.js";
-import { entryChunkCount, writeManifest } from "./manifest.js";
+import { entryChunkCount, writeManifestInSlices } from "./manifest.js";
 import type { PassState } from "./pass-state.js";
 import { sameFiles, tableFiles } from "./store-files.js";
 
@@ -41,7 +41,7 @@ export async function commitPass(pass: PassState, cache: EmbeddingCache | null):
     progress.mark("commit:compact");
     manifest.storeCheckpoint = await store.checkpoint();
     recordStoreFiles(pass);
-    writeManifest(pass.env.stateDir, manifest, form);
+    await writeManifestInSlices(pass.env.stateDir, manifest, form);
     pass.keywords.removeOldFiles(manifest);
     // Listing every row is costly on a big store: only when dead cache entries may dominate.
     if (cache && cache.sizeOnDisk >= 1000 && cache.sizeOnDisk >= 2 * chunkCount) {
@@ -59,7 +59,7 @@ export async function commitPass(pass: PassState, cache: EmbeddingCache | null):
     const olderForm = read.status === "ok" && read.inline === true && !form.inline;
     if (pass.touchedEntries > 0 || checkpoint !== manifest.storeCheckpoint || filesMoved || olderForm) {
       manifest.storeCheckpoint = checkpoint;
-      writeManifest(pass.env.stateDir, manifest, form);
+      await writeManifestInSlices(pass.env.stateDir, manifest, form);
     }
   }
   // One copy of every vector on disk: a cache file an older version kept for this model goes.

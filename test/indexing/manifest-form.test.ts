@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { emptyManifest, readManifest, readManifestHeader, writeManifest, type Manifest } from "../../core/indexing/manifest.js";
+import { emptyManifest, readManifest, readManifestHeader, readManifestInSlices, writeManifest, writeManifestInSlices, type Manifest } from "../../core/indexing/manifest.js";
 
 const dirs: string[] = [];
 function stateDir(): string {
@@ -48,6 +48,17 @@ describe("the manifest on disk", () => {
     expect(plain(read.manifest)).toEqual(plain(m));
     const header = readManifestHeader(dir);
     expect(header.status === "ok" && header.header).toMatchObject({ generation: 3, chunkCount: m.chunkCount, listedFiles: 501 });
+  });
+
+  it("written and read in slices, as a background pass does, a table of many entries comes back the same", async () => {
+    const dir = stateDir();
+    const m = sample(30_000);
+    await writeManifestInSlices(dir, m);
+    const inSlices = await readManifestInSlices(dir);
+    const atOnce = readManifest(dir);
+    if (inSlices.status !== "ok" || atOnce.status !== "ok") throw new Error(`${inSlices.status} / ${atOnce.status}`);
+    expect(plain(inSlices.manifest)).toEqual(plain(m));
+    expect(plain(atOnce.manifest)).toEqual(plain(m));
   });
 
   it("rewrites entries read from a table, edited or not, and keeps one table per commit", () => {
