@@ -21,9 +21,12 @@ export async function prepareInBatches(pass: PassState, changed: FileToPrepare[]
   const { env, config, progress } = pass;
   const totalBytes = changed.reduce((s, f) => s + f.size, 0);
   const cpu = env.cpu ?? null;
-  // A background pass chunks in low-priority workers (never on a host's main thread), and
-  // on a one-core budget the workers and this thread take turns instead of overlapping. Its
-  // host lives on, and a syntax tree's memory stays with the thread that grew it: a file past
+  // A background pass with much to chunk does it in low-priority workers, never on its host's
+  // main thread, and on a one-core budget the workers and this thread take turns instead of
+  // overlapping. A small one (a watcher's edit) chunks here: a few milliseconds a file once
+  // the grammar is loaded (its first load, once per process, held the thread 130-195 ms at
+  // 100k files), where starting a worker would cost that load at every pass. Its host lives
+  // on, and a syntax tree's memory stays with the thread that grew it: a file past
   // indexing.maxFileSizeBytes (source up to 4 MB) is chunked in a worker that ends with the pass.
   const hasLargeFile = cpu !== null && changed.some((f) => f.size > config.indexing.maxFileSizeBytes);
   const pool = totalBytes >= POOL_MIN_BYTES || hasLargeFile ? ChunkPool.create(config, env.root, cpu ? Math.max(1, cpu.chunkWorkers) : undefined, { lowPriority: !!cpu }) : null;
