@@ -88,7 +88,9 @@ export async function readWorkspaceFile(ws: Pick<RagWorkspace, "root" | "config"
  * chunking runs in a worker that ends with the pass), is read as text instead.
  */
 export function parsedInProcess(ws: Pick<RagWorkspace, "config">, text: string): boolean {
-  return text.length <= ws.config.indexing.maxFileSizeBytes;
+  const limit = ws.config.indexing.maxFileSizeBytes;
+  // The limit is in bytes: a text of fewer characters than that may still be more bytes.
+  return text.length <= limit / 3 || (text.length <= limit && Buffer.byteLength(text, "utf8") <= limit);
 }
 
 /** Normalises path hints to workspace-relative prefixes; hints outside the workspace are errors. */

@@ -83,6 +83,8 @@ describe("large source files", () => {
     const root = makeWorkspace({
       "src/checker.ts": `${handWritten("resolveCallSignature", 80)}\nconst sig = resolveCallSignature(2);\n`,
       "src/small.ts": handWritten("smallOne", 2),
+      // fewer characters than the limit's bytes, more bytes
+      "src/accents.ts": `export function accented(): string {\n  return "${"é".repeat(1200)}";\n}\n`,
       "opencode-rag.json": JSON.stringify({ indexing: limits }),
     });
     roots.push(root);
@@ -93,6 +95,7 @@ describe("large source files", () => {
     expect(skeleton).toContain("resolveCallSignature");
     // A file within the general limit is parsed as before.
     expect(await runFileSkeleton(ws, "src/small.ts")).not.toMatch(/pattern match/);
+    expect(await runFileSkeleton(ws, "src/accents.ts")).toMatch(/a file this large is not parsed here/);
     const usages = await collectUsages(ws, { symbolName: "resolveCallSignature", file: "src/checker.ts" });
     if (typeof usages === "string") throw new Error(usages);
     // Its one use is found, the definition left out as for a parsed file.
