@@ -41,3 +41,15 @@ export async function runInSlices<T>(steps: Steps<T>, sliceMs = SLICE_MS): Promi
     }
   }
 }
+
+/**
+ * Steps that run `block(from, to)` over [0, n) in blocks of `size`, a pause before each. The
+ * loop over the items stays in `block`, a plain function: V8 optimises a loop with a pause in
+ * it less well (a first index's keyword merges ran ~15% slower so).
+ */
+export function* inBlocks(n: number, size: number, block: (from: number, to: number) => void): Steps<void> {
+  for (let from = 0; from < n; from += size) {
+    yield;
+    block(from, Math.min(n, from + size));
+  }
+}

@@ -9,7 +9,7 @@
 // and whole entries whose hash or ids are not the usual hex, e.g. written by hand).
 import { ID_BYTES, isHexId } from "../keyword/hex-ids.js";
 import { LITTLE_ENDIAN, unsignedLE } from "../little-endian.js";
-import type { Steps } from "../yield.js";
+import { inBlocks, type Steps } from "../yield.js";
 
 /** Entries decoded or encoded between pauses (`Steps`): at 100k files either took ~200 ms at once. */
 const ENTRIES_PER_STEP = 8192;
@@ -172,13 +172,14 @@ export function* decodeFilesSteps(bytes: Buffer): Steps<Record<string, ManifestF
   const body = new FilesBody(bytes, counts, hashesAt, idsAt);
   const files: Record<string, ManifestFileEntry> = {};
   const entries: StoredFileEntry[] = new Array(n);
-  for (let i = 0; i < n; i++) {
-    if (i % ENTRIES_PER_STEP === 0) yield;
-    entries[i] = new StoredFileEntry(sizes[i], mtimes[i], body, i);
-    // A file named __proto__ is a key like any other (as JSON.parse makes it), not a prototype.
-    if (paths[i] === "__proto__") Object.defineProperty(files, paths[i], { value: entries[i], enumerable: true, writable: true, configurable: true });
-    else files[paths[i]] = entries[i];
-  }
+  yield* inBlocks(n, ENTRIES_PER_STEP, (from, to) => {
+    for (let i = from; i < to; i++) {
+      entries[i] = new StoredFileEntry(sizes[i], mtimes[i], body, i);
+      // A file named __proto__ is a key like any other (as JSON.parse makes it), not a prototype.
+      if (paths[i] === "__proto__") Object.defineProperty(files, paths[i], { value: entries[i], enumerable: true, writable: true, configurable: true });
+      else files[paths[i]] = entries[i];
+    }
+  });
   for (const [i, reason] of extras.skipped ?? []) {
     if (!entries[i]) throw new Error("the file table names a skip reason for no entry");
     entries[i].skipped = reason;
@@ -202,19 +203,21 @@ export function* encodeFilesSteps(files: Record<string, ManifestFileEntry>): Ste
   const entries: ManifestFileEntry[] = [];
   const extras: Extras = {};
   let totalIds = 0;
-  let seen = 0;
-  for (const path in files) {
-    if (seen++ % ENTRIES_PER_STEP === 0) yield;
-    const entry = files[path];
-    if (!fitsColumns(entry) || path.includes("\0")) {
-      (extras.other ??= {})[path] = entry instanceof StoredFileEntry ? entry.toJSON() : entry;
-      continue;
+  const allPaths = Object.keys(files);
+  yield* inBlocks(allPaths.length, ENTRIES_PER_STEP, (from, to) => {
+    for (let k = from; k < to; k++) {
+      const path = allPaths[k];
+      const entry = files[path];
+      if (!fitsColumns(entry) || path.includes("\0")) {
+        (extras.other ??= {})[path] = entry instanceof StoredFileEntry ? entry.toJSON() : entry;
+        continue;
+      }
+      if (entry.skipped !== undefined) (extras.skipped ??= []).push([paths.length, entry.skipped]);
+      paths.push(path);
+      entries.push(entry);
+      totalIds += entryChunkCount(entry);
     }
-    if (entry.skipped !== undefined) (extras.skipped ??= []).push([paths.length, entry.skipped]);
-    paths.push(path);
-    entries.push(entry);
-    totalIds += entryChunkCount(entry);
-  }
+  });
   const n = entries.length;
   const pathBytes = Buffer.from(paths.join("\0"), "utf8");
   const extraBytes = Buffer.from(JSON.stringify(extras), "utf8");
@@ -226,19 +229,22 @@ export function* encodeFilesSteps(files: Record<string, ManifestFileEntry>): Ste
   out.writeUInt32LE(n, 8);
   out.writeUInt32LE(totalIds, 12);
   let idAt = idsAt;
-  for (let i = 0; i < n; i++) {
-    if (i % ENTRIES_PER_STEP === 0) yield;
-    const e = entries[i];
-    out.writeDoubleLE(e.size, 16 + i * 8);
-    out.writeDoubleLE(e.mtimeMs, 16 + n * 8 + i * 8);
-    out.writeUInt32LE(entryChunkCount(e), 16 + n * 16 + i * 4);
-    const rawHash = e instanceof StoredFileEntry ? e.rawHash() : null;
-    if (rawHash) rawHash.copy(out, hashesAt + i * HASH_BYTES);
-    else out.write(e.hash, hashesAt + i * HASH_BYTES, HASH_BYTES, "hex");
-    const rawIds = e instanceof StoredFileEntry ? e.rawChunkIds() : null;
-    if (rawIds) idAt += rawIds.copy(out, idAt);
-    else for (const id of e.chunkIds) idAt += out.write(id, idAt, ID_BYTES, "hex");
-  }
+  yield* inBlocks(n, ENTRIES_PER_STEP, (from, to) => {
+    let at = idAt;
+    for (let i = from; i < to; i++) {
+      const e = entries[i];
+      out.writeDoubleLE(e.size, 16 + i * 8);
+      out.writeDoubleLE(e.mtimeMs, 16 + n * 8 + i * 8);
+      out.writeUInt32LE(entryChunkCount(e), 16 + n * 16 + i * 4);
+      const rawHash = e instanceof StoredFileEntry ? e.rawHash() : null;
+      if (rawHash) rawHash.copy(out, hashesAt + i * HASH_BYTES);
+      else out.write(e.hash, hashesAt + i * HASH_BYTES, HASH_BYTES, "hex");
+      const rawIds = e instanceof StoredFileEntry ? e.rawChunkIds() : null;
+      if (rawIds) at += rawIds.copy(out, at);
+      else for (const id of e.chunkIds) at += out.write(id, at, ID_BYTES, "hex");
+    }
+    idAt = at;
+  });
   out.writeUInt32LE(pathBytes.length, pathsAt);
   pathBytes.copy(out, pathsAt + 4);
   out.writeUInt32LE(extraBytes.length, pathsAt + 4 + pathBytes.length);

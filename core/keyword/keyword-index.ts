@@ -14,7 +14,7 @@ import { TermTable } from "./term-table.js";
 import { TopK } from "./top-k.js";
 import { VectorCodes } from "./vector-codes.js";
 import { declaredNameKeys, forEachIdentifier, identifierTokens, normaliseTerm, tokenizeCode, tokenizePath } from "./tokenize.js";
-import { runAtOnce, runInSlices, type Steps } from "../yield.js";
+import { inBlocks, runAtOnce, runInSlices, type Steps } from "../yield.js";
 
 /** What the index needs of a chunk: the text to match and the fields filters look at. */
 export interface KeywordDoc {
@@ -523,11 +523,12 @@ export class KeywordIndex {
     const base = yield* this.decodedBaseSteps();
     // Terms in string order (so a loaded index can binary-search them), without dead ones.
     const live: number[] = [];
-    for (let i = 0; i < this.sortedCount; i++) {
-      if (i % TERMS_PER_STEP === 0) yield;
-      const t = this.sortedTerm(i);
-      if (base.count(t) > 0) live.push(t);
-    }
+    yield* inBlocks(this.sortedCount, TERMS_PER_STEP, (from, to) => {
+      for (let i = from; i < to; i++) {
+        const t = this.sortedTerm(i);
+        if (base.count(t) > 0) live.push(t);
+      }
+    });
     const terms = yield* this.terms.allSteps();
     const parts: IndexParts = {
       docIds: this.docIds.all() as string[], // all live after merge()
@@ -572,22 +573,7 @@ export class KeywordIndex {
     // Renumber live docs, keeping their order so posting lists stay sorted.
     const oldIds = this.docIds.all();
     yield;
-    const remap = new Int32Array(oldIds.length).fill(-1);
-    const docIds = new DocIds();
-    const docLens: number[] = [];
-    const docPath: number[] = [];
-    const docLang: number[] = [];
-    const docKind: number[] = [];
-    for (let d = 0; d < oldIds.length; d++) {
-      const id = oldIds[d];
-      if (id === null) continue;
-      remap[d] = docIds.count;
-      docIds.push(id);
-      docLens.push(this.docLens[d]);
-      docPath.push(this.docPath[d]);
-      docLang.push(this.docLang[d]);
-      docKind.push(this.docKind[d]);
-    }
+    const { remap, docIds, docLens, docPath, docLang, docKind } = this.liveDocuments(oldIds);
     yield;
     // The terms decoded now, in steps, rather than by the swap below (sortNewTerms) or the next change.
     yield* this.terms.allSteps();
@@ -607,6 +593,27 @@ export class KeywordIndex {
     this.vectors.release();
     for (const table of [this.paths, this.languages, this.kinds]) table.values();
     this.idToDocMap = null; // renumbered: rebuilt when next asked for
+  }
+
+  /** The live documents renumbered in their order, and where each old number went (-1: dropped). */
+  private liveDocuments(oldIds: Array<string | null>) {
+    const remap = new Int32Array(oldIds.length).fill(-1);
+    const docIds = new DocIds();
+    const docLens: number[] = [];
+    const docPath: number[] = [];
+    const docLang: number[] = [];
+    const docKind: number[] = [];
+    for (let d = 0; d < oldIds.length; d++) {
+      const id = oldIds[d];
+      if (id === null) continue;
+      remap[d] = docIds.count;
+      docIds.push(id);
+      docLens.push(this.docLens[d]);
+      docPath.push(this.docPath[d]);
+      docLang.push(this.docLang[d]);
+      docKind.push(this.docKind[d]);
+    }
+    return { remap, docIds, docLens, docPath, docLang, docKind };
   }
 
   /**

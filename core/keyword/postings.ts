@@ -3,7 +3,7 @@
 // stored form. Portable.
 import { ByteReader, ByteWriter } from "./bytes.js";
 import { corruptKeywordData } from "./corrupt.js";
-import type { Steps } from "../yield.js";
+import { inBlocks, type Steps } from "../yield.js";
 
 /** Terms a long pass over every term handles between pauses (`Steps`). */
 export const TERMS_PER_STEP = 4096;
@@ -25,16 +25,17 @@ export interface BasePostings {
 export function* mergePostingsSteps(base: BasePostings, delta: Map<number, number[]>, termCount: number, remap: Int32Array): Steps<CsrPostings> {
   // Count surviving postings per term, then fill: two passes, no intermediate arrays.
   const counts = new Uint32Array(termCount);
-  for (let t = 0; t < termCount; t++) {
-    if (t % TERMS_PER_STEP === 0) yield;
-    let c = 0;
-    if (t < base.termCount) {
-      for (let i = base.offsets[t]; i < base.offsets[t + 1]; i++) if (remap[base.docs[i]] >= 0) c++;
+  yield* inBlocks(termCount, TERMS_PER_STEP, (from, to) => {
+    for (let t = from; t < to; t++) {
+      let c = 0;
+      if (t < base.termCount) {
+        for (let i = base.offsets[t]; i < base.offsets[t + 1]; i++) if (remap[base.docs[i]] >= 0) c++;
+      }
+      const list = delta.get(t);
+      if (list) for (let i = 0; i < list.length; i += 2) if (remap[list[i]] >= 0) c++;
+      counts[t] = c;
     }
-    const list = delta.get(t);
-    if (list) for (let i = 0; i < list.length; i += 2) if (remap[list[i]] >= 0) c++;
-    counts[t] = c;
-  }
+  });
   // Term ids stay as they are; a term left without postings keeps an empty range.
   let total = 0;
   for (let t = 0; t < termCount; t++) total += counts[t];
@@ -42,30 +43,33 @@ export function* mergePostingsSteps(base: BasePostings, delta: Map<number, numbe
   const docs = new Uint32Array(total);
   const tfs = new Uint8Array(total);
   let pos = 0;
-  for (let t = 0; t < termCount; t++) {
-    if (t % TERMS_PER_STEP === 0) yield;
-    offsets[t] = pos;
-    if (counts[t] === 0) continue;
-    if (t < base.termCount) {
-      for (let i = base.offsets[t]; i < base.offsets[t + 1]; i++) {
-        const d = remap[base.docs[i]];
-        if (d >= 0) {
-          docs[pos] = d;
-          tfs[pos++] = base.tfs[i];
+  yield* inBlocks(termCount, TERMS_PER_STEP, (from, to) => {
+    let p = pos;
+    for (let t = from; t < to; t++) {
+      offsets[t] = p;
+      if (counts[t] === 0) continue;
+      if (t < base.termCount) {
+        for (let i = base.offsets[t]; i < base.offsets[t + 1]; i++) {
+          const d = remap[base.docs[i]];
+          if (d >= 0) {
+            docs[p] = d;
+            tfs[p++] = base.tfs[i];
+          }
+        }
+      }
+      const list = delta.get(t);
+      if (list) {
+        for (let i = 0; i < list.length; i += 2) {
+          const d = remap[list[i]];
+          if (d >= 0) {
+            docs[p] = d;
+            tfs[p++] = list[i + 1];
+          }
         }
       }
     }
-    const list = delta.get(t);
-    if (list) {
-      for (let i = 0; i < list.length; i += 2) {
-        const d = remap[list[i]];
-        if (d >= 0) {
-          docs[pos] = d;
-          tfs[pos++] = list[i + 1];
-        }
-      }
-    }
-  }
+    pos = p;
+  });
   offsets[termCount] = pos;
   return new CsrPostings(termCount, offsets, docs, tfs);
 }
@@ -228,22 +232,25 @@ export class EncodedPostings implements PostingSource {
     const r = new ByteReader(this.bytes);
     let at = 0;
     try {
-      for (let t = 0; t < this.termCount; t++) {
-        if (t % TERMS_PER_STEP === 0) yield;
-        offsets[t] = at;
-        const [start, end] = this.range(t);
-        r.pos = start;
-        const n = r.varint();
-        if (at + n > this.total) throw corruptKeywordData("posting lists overrun");
-        let doc = 0;
-        for (let k = 0; k < n; k++) {
-          doc += r.varint();
-          if (r.pos >= end || doc >= this.docCount) throw corruptKeywordData("posting refers to a missing document");
-          docs[at] = doc;
-          tfs[at++] = r.u8();
+      yield* inBlocks(this.termCount, TERMS_PER_STEP, (from, to) => {
+        let a = at;
+        for (let t = from; t < to; t++) {
+          offsets[t] = a;
+          const [start, end] = this.range(t);
+          r.pos = start;
+          const n = r.varint();
+          if (a + n > this.total) throw corruptKeywordData("posting lists overrun");
+          let doc = 0;
+          for (let k = 0; k < n; k++) {
+            doc += r.varint();
+            if (r.pos >= end || doc >= this.docCount) throw corruptKeywordData("posting refers to a missing document");
+            docs[a] = doc;
+            tfs[a++] = r.u8();
+          }
+          if (r.pos !== end) throw corruptKeywordData("posting list length mismatch");
         }
-        if (r.pos !== end) throw corruptKeywordData("posting list length mismatch");
-      }
+        at = a;
+      });
     } catch (err) {
       // the reader's own errors (a varint running off the end) are damage too
       throw err instanceof RangeError ? corruptKeywordData(err.message) : err;
@@ -259,15 +266,16 @@ export function* encodePostingsSteps(base: BasePostings, terms: number[]): Steps
   const w = new ByteWriter(Math.max(1 << 16, base.docs.length * 3));
   const startTable = new Uint8Array((terms.length + 1) * 4);
   const starts = new DataView(startTable.buffer);
-  for (let i = 0; i < terms.length; i++) {
-    if (i % TERMS_PER_STEP === 0) yield;
-    const t = terms[i];
-    starts.setUint32(i * 4, w.length, true);
-    const start = base.offsets[t];
-    const end = base.offsets[t + 1];
-    w.varint(end - start);
-    w.gapPairs(base.docs, base.tfs, start, end);
-  }
+  yield* inBlocks(terms.length, TERMS_PER_STEP, (from, to) => {
+    for (let i = from; i < to; i++) {
+      const t = terms[i];
+      starts.setUint32(i * 4, w.length, true);
+      const start = base.offsets[t];
+      const end = base.offsets[t + 1];
+      w.varint(end - start);
+      w.gapPairs(base.docs, base.tfs, start, end);
+    }
+  });
   starts.setUint32(terms.length * 4, w.length, true);
   return { bytes: w.finish(), startTable };
 }
