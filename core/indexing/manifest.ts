@@ -142,8 +142,8 @@ export function readManifest(stateDir: string): ManifestRead {
  * readManifest() with a turn of the event loop every few thousand entries: a background pass
  * shares its thread with its host, and at 100k files the table took ~200 ms to decode at once.
  */
-export function readManifestInSlices(stateDir: string): Promise<ManifestRead> {
-  return runInSlices(readManifestSteps(stateDir));
+export function readManifestInSlices(stateDir: string, sliceMs?: number): Promise<ManifestRead> {
+  return runInSlices(readManifestSteps(stateDir), sliceMs);
 }
 
 function* readManifestSteps(stateDir: string): Steps<ManifestRead> {
@@ -194,8 +194,8 @@ export function writeManifest(stateDir: string, manifest: Manifest, options: Wri
 }
 
 /** writeManifest() with a turn of the event loop every few thousand entries (readManifestInSlices). */
-export function writeManifestInSlices(stateDir: string, manifest: Manifest, options: WriteManifestOptions = {}): Promise<void> {
-  return runInSlices(writeManifestSteps(stateDir, manifest, options));
+export function writeManifestInSlices(stateDir: string, manifest: Manifest, options: WriteManifestOptions = {}, sliceMs?: number): Promise<void> {
+  return runInSlices(writeManifestSteps(stateDir, manifest, options), sliceMs);
 }
 
 function* writeManifestSteps(stateDir: string, manifest: Manifest, options: WriteManifestOptions): Steps<void> {

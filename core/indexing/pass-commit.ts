@@ -3,6 +3,7 @@
 // pass see the previous index.
 import { removeEmbeddingCacheFile, type EmbeddingCache } from "./embedding-cache.js";
 import { entryChunkCount, writeManifestInSlices } from "./manifest.js";
+import { passSliceMs } from "./pass-env.js";
 import type { PassState } from "./pass-state.js";
 import { sameFiles, tableFiles } from "./store-files.js";
 
@@ -41,7 +42,7 @@ export async function commitPass(pass: PassState, cache: EmbeddingCache | null):
     progress.mark("commit:compact");
     manifest.storeCheckpoint = await store.checkpoint();
     recordStoreFiles(pass);
-    await writeManifestInSlices(pass.env.stateDir, manifest, form);
+    await writeManifestInSlices(pass.env.stateDir, manifest, form, passSliceMs(pass.env));
     pass.keywords.removeOldFiles(manifest);
     // Listing every row is costly on a big store: only when dead cache entries may dominate.
     if (cache && cache.sizeOnDisk >= 1000 && cache.sizeOnDisk >= 2 * chunkCount) {
@@ -59,7 +60,7 @@ export async function commitPass(pass: PassState, cache: EmbeddingCache | null):
     const olderForm = read.status === "ok" && read.inline === true && !form.inline;
     if (pass.touchedEntries > 0 || checkpoint !== manifest.storeCheckpoint || filesMoved || olderForm) {
       manifest.storeCheckpoint = checkpoint;
-      await writeManifestInSlices(pass.env.stateDir, manifest, form);
+      await writeManifestInSlices(pass.env.stateDir, manifest, form, passSliceMs(pass.env));
     }
   }
   // One copy of every vector on disk: a cache file an older version kept for this model goes.

@@ -35,6 +35,16 @@ export interface PassEnv {
   shared?: SharedIndex | null;
 }
 
+/**
+ * How long a pass's long synchronous work (its keyword snapshot, the manifest's file table) runs
+ * before the event loop gets a turn (`runInSlices`): a background pass shares its host's thread
+ * (OpenCode's server, an MCP session), so the default slice; a foreground pass owns its process,
+ * where nothing waits on it, so never.
+ */
+export function passSliceMs(env: Pick<PassEnv, "cpu">): number | undefined {
+  return env.cpu ? undefined : Infinity;
+}
+
 /** The store operations a pass uses beyond the VectorStore contract, where the store has them. */
 export interface StoreLike extends VectorStore {
   waitForAnnBuild?(): Promise<void>;

@@ -16,7 +16,7 @@ import {
   type KeywordDelta,
 } from "./keyword-files.js";
 import type { Manifest } from "./manifest.js";
-import type { PassEnv } from "./pass-env.js";
+import { passSliceMs, type PassEnv } from "./pass-env.js";
 
 export class PassKeywords {
   /** Removals apply before additions in a delta: a pass never removes and re-adds the same id. */
@@ -106,7 +106,7 @@ export class PassKeywords {
       const keywordFile = `${KEYWORD_FILE_PREFIX}${manifest.generation}.bin`;
       // In slices: a background pass shares its thread with the host, and at 100k files the
       // snapshot held it 1.6 s.
-      await writeFileAtomicWithAsync(join(stateDir, keywordFile), (write) => this.index().serializeToInSlices(write));
+      await writeFileAtomicWithAsync(join(stateDir, keywordFile), (write) => this.index().serializeToInSlices(write, passSliceMs(this.env)));
       manifest.keywordFile = keywordFile;
       manifest.keywordDeltas = [];
     }

@@ -7,7 +7,7 @@ import { chunkingChangeReason, chunkingFingerprint } from "./fingerprint.js";
 import { keywordFilesUsable } from "./keyword-files.js";
 import { recordedModelName } from "./index-model.js";
 import { emptyManifest, readManifestHeader, readManifestInSlices, type Manifest, type ManifestRead } from "./manifest.js";
-import { localTableDir, type PassEnv, type StoreLike } from "./pass-env.js";
+import { localTableDir, passSliceMs, type PassEnv, type StoreLike } from "./pass-env.js";
 import { oneLine } from "../error-line.js";
 import { reconcileStore } from "./recover.js";
 import { storeDamage } from "./store-files.js";
@@ -53,7 +53,7 @@ export async function startPass(env: PassEnv, options: IndexOptions): Promise<Pa
   const modelName = provider ? recordedModelName(provider) : "";
   const fingerprint = chunkingFingerprint(config);
   let store = (await env.store(dimension)) as StoreLike;
-  const read = await readManifestInSlices(stateDir);
+  const read = await readManifestInSlices(stateDir, passSliceMs(env));
   const tableDir = localTableDir(env);
   // Damage found by a search, or files of the committed table missing or truncated: the table
   // cannot be trusted (or even cleared), so it is moved aside and the index rebuilt.
