@@ -37,6 +37,8 @@ import { keywordOnlyReasonOf, StatusReader } from "./engine/status.js";
 import { DamageRebuilds } from "./engine/store-damage.js";
 import { StoreSlot } from "./engine/store-slot.js";
 import { publishedExamplesUnder } from "./files/published-paths.js";
+import { markedGeneratedUnder } from "./files/generated-files.js";
+import type { PathHints } from "./path-class.js";
 
 /** A shared index's manifest is looked up in the bucket at most this often by searches. */
 const SHARED_REFRESH_MS = 1000;
@@ -59,8 +61,8 @@ class WorkspaceEngine implements Engine {
   private readonly quirks: QuirkTable;
   private readonly statusReader = new StatusReader();
   private readonly query: QueryContext;
-  /** The workspace's published example folders as of the committed index they were read for (`publishedExamples`). */
-  private published: { index: CommittedHeader; isPublishedExample: (filePath: string) => boolean } | null = null;
+  /** What the workspace's files tell of their paths, as of the committed index it was read for (`pathHints`). */
+  private hints: { index: CommittedHeader; hints: PathHints } | null = null;
   /** Passes in this process run one after another (watch + manual index). */
   private passChain: Promise<unknown> = Promise.resolve();
   private watchers = new Set<Watcher>();
@@ -129,7 +131,7 @@ class WorkspaceEngine implements Engine {
       refreshShared: () => this.refreshShared(),
       dropReplacedStore: () => this.dropReplacedStore(),
       recoverOnce: (store) => this.recoverOnce(store),
-      publishedExamples: (index) => this.publishedExamples(index),
+      pathHints: (index) => this.pathHints(index),
     };
     this.shared = this.openShared();
   }
@@ -144,10 +146,12 @@ class WorkspaceEngine implements Engine {
     return this.loaded.storeUri;
   }
 
-  /** The published-examples lookup of the committed index the search read: a pass may have changed a package.json. */
-  private publishedExamples(index: CommittedHeader): (filePath: string) => boolean {
-    if (this.published?.index !== index) this.published = { index, isPublishedExample: publishedExamplesUnder(this.root) };
-    return this.published.isPublishedExample;
+  /** The path hints of the committed index the search read: a pass may have changed a package.json or a generated file. */
+  private pathHints(index: CommittedHeader): PathHints {
+    if (this.hints?.index !== index) {
+      this.hints = { index, hints: { isPublishedExample: publishedExamplesUnder(this.root), isMarkedGenerated: markedGeneratedUnder(this.root) } };
+    }
+    return this.hints.hints;
   }
 
   private makeLogger(): Logger {

@@ -45,15 +45,25 @@ export function isTestPath(filePath: string): boolean {
   return TEST_FOLDER.test(filePath) || TEST_PROJECT_FOLDER.test(filePath) || TEST_FILE.test(filePath);
 }
 
+/** What a path alone does not tell, looked up where the files are (the engine does); none: the path decides. */
+export interface PathHints {
+  /** Whether an example folder is one the project publishes as importable code (core/files/published-paths.ts): then source. */
+  isPublishedExample?: (filePath: string) => boolean;
+  /** Whether a file's first lines say a tool generated it (core/files/generated-files.ts): then generated. */
+  isMarkedGenerated?: (filePath: string) => boolean;
+}
+
 /**
  * The first class that applies, in order: vendored, generated, test, example, else source. An
  * example folder that the project itself publishes as importable code (`isPublishedExample`: a
- * package's `exports` pointing into it, core/files/package-exports.ts) is source.
+ * package's `exports` pointing into it, core/files/package-exports.ts) is source; a source file
+ * marked as generated in its first lines (`isMarkedGenerated`) is generated. The path's classes
+ * come first: a marked file in a test folder stays a test.
  */
-export function classifyPath(filePath: string, isPublishedExample?: (filePath: string) => boolean): PathClass {
+export function classifyPath(filePath: string, hints: PathHints = {}): PathClass {
   if (VENDORED_PATH.test(filePath)) return "vendored";
   if (GENERATED_PATH.test(filePath)) return "generated";
   if (isTestPath(filePath)) return "test";
-  if (EXAMPLE_PATH.test(filePath)) return isPublishedExample?.(filePath) ? "source" : "example";
-  return "source";
+  if (EXAMPLE_PATH.test(filePath) && !hints.isPublishedExample?.(filePath)) return "example";
+  return hints.isMarkedGenerated?.(filePath) ? "generated" : "source";
 }

@@ -13,6 +13,7 @@ import { vectorsUnusableReason } from "../indexing/index-model.js";
 import { redact } from "../redact.js";
 import { hybridSearch, searchText, type RetrievalMode } from "../retrieval/index.js";
 import type { CommittedHeader, CommittedIndex } from "./committed-index.js";
+import type { PathHints } from "../path-class.js";
 import type { EmbeddingSlot } from "./embedding-slot.js";
 import { diagnoseReadFailure, type DamageRebuilds } from "./store-damage.js";
 import type { StoreSlot } from "./store-slot.js";
@@ -31,8 +32,8 @@ export interface QueryContext {
   dropReplacedStore(): Promise<void>;
   /** The first search of an opened store checks it for damage and rolls back a killed pass's rows. */
   recoverOnce(store: VectorStore): Promise<void>;
-  /** Whether a path lies in an example folder a package of the workspace publishes: a lookup read anew for each committed index. */
-  publishedExamples(index: CommittedHeader): (filePath: string) => boolean;
+  /** What the workspace's files tell of their paths (published example folders, generators' marks): lookups read anew for each committed index. */
+  pathHints(index: CommittedHeader): PathHints;
 }
 
 /** A rebuild may replace the store mid-search: that read is retried once on the new store. */
@@ -93,7 +94,7 @@ export async function runQuery(ctx: QueryContext, query: string, options: Search
       rank: options.rank ?? r.rank,
       pool: options.pool,
       rankFeatures: r.rankFeatures,
-      isPublishedExample: ctx.publishedExamples(committed),
+      ...ctx.pathHints(committed),
       embedder: provider,
       onNamesFailed: (err) => ctx.logger.info("ranked without the names' lift: the model could not embed them", { error: oneLine(err) }),
     });

@@ -65,6 +65,28 @@ export function readRegularFileSync(path: string, options: SafeReadOptions): Buf
   }
 }
 
+/**
+ * Up to `maxBytes` of a regular file's start, with blocking calls (a few KB: the query path
+ * reads generators' marks so). UnreadableFileError for anything but a regular file.
+ */
+export function readRegularFileHeadSync(path: string, maxBytes: number): Buffer {
+  const fd = openSync(path, OPEN_FLAGS);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new UnreadableFileError(`${path} is not a regular file`, "not-regular", st);
+    const buf = Buffer.allocUnsafe(Math.min(st.size, maxBytes));
+    let n = 0;
+    while (n < buf.length) {
+      const bytesRead = readSync(fd, buf, n, buf.length - n, n);
+      if (bytesRead === 0) break;
+      n += bytesRead;
+    }
+    return buf.subarray(0, n);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function openFlags(options: SafeReadOptions): number {
   return OPEN_FLAGS | (options.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0);
 }

@@ -4,11 +4,15 @@
 // library's files) or minified (a bundle, inlined data) as it is a compiler's checker: those
 // would fill the index with thousands of chunks nobody asks for.
 import { overlongLineShare } from "../chunking/index.js";
+import { generatedMark } from "../files/generated-mark.js";
 import { tooLargeReason } from "../files/size-limits.js";
 
-/** Generators say so in the first lines; the convention's words, whatever the comment syntax. */
+/**
+ * Generators say so in the first lines. Past a megabyte looser words than a generator's mark
+ * (generated-mark.ts) suffice: "generated from", "do not edit", "amalgamation".
+ */
 const HEAD_CHARS = 2048;
-const GENERATED_MARK = /\b(?:code generated|do not edit|@generated|auto-?generated|automatically generated|generated (?:automatically|by|from)|amalgamation)\b/i;
+const LOOSE_GENERATED_WORDS = /\b(?:code generated|do not edit|auto-?generated|automatically generated|generated (?:automatically|by|from)|amalgamation)\b/i;
 /**
  * Hand-written code has next to no line longer than a chunk may be; a tenth of the text in such
  * lines is a bundle, or inlined data (a WebAssembly module in base64), whatever the rest holds.
@@ -38,8 +42,8 @@ export function largeSourceSkipReason(text: string, maxFileSizeBytes: number, ma
 /** What says a text was not written by hand, in words, or null. */
 function builtBy(text: string, maxChars: number): string | null {
   const head = text.slice(0, HEAD_CHARS);
-  const mark = GENERATED_MARK.exec(head);
-  if (mark) return `marked as generated ("${mark[0]}" in its first lines)`;
+  const mark = generatedMark(head) ?? LOOSE_GENERATED_WORDS.exec(head)?.[0];
+  if (mark) return `marked as generated ("${mark}" in its first lines)`;
   if (BUNDLE_MARK.test(head)) return "a bundler's output (its runtime helpers open it)";
   if (SOURCE_MAP_MARK.test(text.slice(-TAIL_CHARS))) return "compiled output (it names its source map)";
   const share = overlongLineShare(text, maxChars);

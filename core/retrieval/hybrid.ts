@@ -10,6 +10,7 @@ import { analyseQuery, searchText } from "./query-analysis.js";
 import { yieldToEventLoop } from "../yield.js";
 import { dot } from "../store/vectors.js";
 import { sourceFirstPool, VECTOR_SCAN_DEPTH } from "./vector-pool.js";
+import type { PathHints } from "../path-class.js";
 
 /** A packed chunk is named by the member the query asks for (analysed once, on the first pack). */
 function memberFocus(query: string): (record: ChunkRecord) => ChunkRecord {
@@ -19,7 +20,8 @@ function memberFocus(query: string): (record: ChunkRecord) => ChunkRecord {
 
 export type RetrievalMode = "hybrid" | "keyword" | "vector";
 
-export interface HybridInput {
+/** `PathHints`: what the paths of the vectors' pool and the ranking do not tell (none: the paths decide). */
+export interface HybridInput extends PathHints {
   query: string;
   /** The embedded query; null when no embedding model is available (keyword-only). */
   queryVector: Float32Array | null;
@@ -38,8 +40,6 @@ export interface HybridInput {
   pool?: boolean;
   /** The ranking stage's switches (config `retrieval.rankFeatures`); all on when absent. */
   rankFeatures?: Partial<RankFeatureFlags>;
-  /** Whether a path lies in an example folder the project publishes (`RankOptions.isPublishedExample`); none: no path does. */
-  isPublishedExample?: (filePath: string) => boolean;
   /** The ranking stage used when `rank` is true; rankCandidates() with the names' lift unless replaced (tests). */
   ranker?: (query: string, candidates: RankCandidate[], options: RankOptions) => RankCandidate[];
   /**
@@ -96,7 +96,7 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
   keywordRead?.catch(() => undefined); // awaited below
   if (keywordRead) await yieldToEventLoop(); // the read starts before the scan
   const vectorHits = scanHere
-    ? sourceFirstPool(keyword.searchVector(queryVector as Float32Array, vectorK * VECTOR_SCAN_DEPTH, filter), vectorK, input.isPublishedExample)
+    ? sourceFirstPool(keyword.searchVector(queryVector as Float32Array, vectorK * VECTOR_SCAN_DEPTH, filter), vectorK, input)
     : ((await vectorSearch) ?? []);
 
   const fused = fuseCandidates(keywordHits, vectorHits, { keyword: useKeyword, vector: useVector, vectorK });
@@ -137,6 +137,7 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
       ...(early ?? fileEvidence(candidates.map((c) => c.record.filePath))),
       features: input.rankFeatures,
       isPublishedExample: input.isPublishedExample,
+      isMarkedGenerated: input.isMarkedGenerated,
       indexChunks: keyword.size,
     };
     const namesBy =

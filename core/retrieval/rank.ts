@@ -8,7 +8,7 @@ import type { ChunkRecord } from "../types.js";
 import { DEFAULT_CONFIG, type RagConfig } from "../config/defaults.js";
 import { analyseQuery, type QueryAnalysis } from "./query-analysis.js";
 import { orderingScores, type FusedScores } from "./fusion.js";
-import { classifyPath, type PathClass } from "../path-class.js";
+import { classifyPath, type PathClass, type PathHints } from "../path-class.js";
 import {
   definesIdentifier,
   exactSymbolMatch,
@@ -146,7 +146,8 @@ export interface RankWeights {
   demote: Record<PathClass, number>;
 }
 
-export interface RankOptions {
+/** `PathHints`: an example folder the project publishes is not demoted, a file marked as generated is. */
+export interface RankOptions extends PathHints {
   /** Switch parts off (missing keys stay on). */
   features?: Partial<RankFeatureFlags>;
   /** File-level BM25 of the candidates' files (KeywordIndex.fileScores), for `fileMatch`. */
@@ -155,8 +156,6 @@ export interface RankOptions {
   fileSizes?: ReadonlyMap<string, number>;
   /** Other weights than the calibrated ones (calibration runs only). */
   weights?: Partial<RankWeights>;
-  /** Whether a path lies in an example folder the project publishes as importable code: not demoted. */
-  isPublishedExample?: (filePath: string) => boolean;
   /** Chunks in the whole index, for the vectors' share (`vectorShareFor`); none: `vectorShare` as it is. */
   indexChunks?: number;
 }
@@ -386,7 +385,7 @@ function finishRanking(q: QueryAnalysis, candidates: RankCandidate[], first: Sco
   scored = scored.map((x) => {
     let m = 1;
     if (f.definitions && q.kind === "symbol" && onlyReferencesIdentifier(q, x.c.record, x.declares)) m *= w.referencePenalty;
-    if (f.demoteNonSource && !q.wantsTests) m *= w.demote[classifyPath(x.c.record.filePath, options.isPublishedExample)];
+    if (f.demoteNonSource && !q.wantsTests) m *= w.demote[classifyPath(x.c.record.filePath, options)];
     if (f.chunkKind) {
       if (isShortChunk(x.c.record) && !CALLABLE_KINDS.has(x.c.record.kind)) m *= w.shortChunk;
       if (!q.wantsDocs && isProse(x.c.record)) m *= w.prose;

@@ -339,11 +339,23 @@ describe("features", () => {
   });
 
   it("counts an example folder the project publishes as source", () => {
-    const published = (p: string) => p.startsWith("examples/jsm/");
-    expect(classifyPath("examples/jsm/postprocessing/EffectComposer.js", published)).toBe("source");
-    expect(classifyPath("examples/webgl_animation.js", published)).toBe("example");
+    const hints = { isPublishedExample: (p: string) => p.startsWith("examples/jsm/") };
+    expect(classifyPath("examples/jsm/postprocessing/EffectComposer.js", hints)).toBe("source");
+    expect(classifyPath("examples/webgl_animation.js", hints)).toBe("example");
     // Published or not, tests stay tests.
-    expect(classifyPath("examples/jsm/tests/composer.test.js", published)).toBe("test");
+    expect(classifyPath("examples/jsm/tests/composer.test.js", hints)).toBe("test");
+  });
+
+  it("counts a source file its generator marked as generated; the path's classes come first", () => {
+    const asked: string[] = [];
+    const hints = { isMarkedGenerated: (p: string) => (asked.push(p), true) };
+    expect(classifyPath("pkg/client/typed/pod.go", hints)).toBe("generated");
+    expect(classifyPath("pkg/client/pod_test.go", hints)).toBe("test");
+    expect(classifyPath("vendor/k8s.io/api/types.go", hints)).toBe("vendored");
+    expect(classifyPath("examples/main.go", hints)).toBe("example");
+    // Only a file the path calls source is looked at.
+    expect(asked).toEqual(["pkg/client/typed/pod.go"]);
+    expect(classifyPath("pkg/client/typed/pod.go", { isMarkedGenerated: () => false })).toBe("source");
   });
 });
 

@@ -21,9 +21,15 @@ describe("sourceFirstPool", () => {
 
   test("an example folder the project publishes counts as source; hits that do not name their file stop the pool at its size", () => {
     const hits = [hit("tests/a.js", 0), hit("examples/jsm/Pass.js", 1), hit("examples/demo.js", 2)];
-    expect(sourceFirstPool(hits, 1, (p) => p.startsWith("examples/jsm/")).map((h) => h.filePath)).toEqual(["tests/a.js", "examples/jsm/Pass.js"]);
+    expect(sourceFirstPool(hits, 1, { isPublishedExample: (p) => p.startsWith("examples/jsm/") }).map((h) => h.filePath)).toEqual(["tests/a.js", "examples/jsm/Pass.js"]);
     const unnamed = [0, 1, 2, 3].map((i) => ({ id: `c${i}`, score: 1 - i / 10 }));
     expect(sourceFirstPool(unnamed, 2)).toEqual(unnamed.slice(0, 2));
+  });
+
+  test("a file its generator marked does not count as source", () => {
+    const hits = [hit("src/auth.py", 0), hit("src/auth_pb.py", 1), hit("src/session.py", 2), hit("src/tokens.py", 3)];
+    const pool = sourceFirstPool(hits, 2, { isMarkedGenerated: (p) => p === "src/auth_pb.py" });
+    expect(pool.map((h) => h.filePath)).toEqual(["src/auth.py", "src/auth_pb.py", "src/session.py"]);
   });
 });
 
