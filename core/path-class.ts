@@ -26,7 +26,15 @@ const TEST_FILE =
  */
 const GENERATED_PATH =
   /(^|\/)(generated|gen|__generated__)\/|\.(pb|generated|gen|g|designer)\.[a-z]+$|_pb2(_grpc)?\.py$|\.min\.[a-z]+$|\.d\.[cm]?ts$|(^|\/)zz_generated[._][^/]*$|(^|\/)migrations\/\d{4}_[^/]*\.py$/i;
-const VENDORED_PATH = /(^|\/)(vendor|vendored|third[_-]?party|external|node_modules|bower_components)\//i;
+/**
+ * Other projects' code kept in the tree: Go's and Ruby's `vendor/`, `third_party/` and `3rdparty/`
+ * (Chromium, OpenCV), `external/` and `externals/`, `deps/` (redis's jemalloc and Lua, Node's V8,
+ * libgit2's zlib, Mix's fetched packages), package managers' folders (`node_modules/`,
+ * `bower_components/`, `jspm_packages/`, CocoaPods' `Pods/`, Carthage's checkouts).
+ */
+const VENDORED_PATH = /(^|\/)(vendor|vendored|third[_-]?party|3rd[_-]?party|externals?|deps|node_modules|bower_components|jspm_packages)\//i;
+/** In their own letters: Kubernetes keeps its code for pods in `pods/`. */
+const VENDORED_PATH_CASED = /(^|\/)(Pods|Carthage\/Checkouts)\//;
 /**
  * Examples, demos, benchmarks, and the manual's folder (`man/`: its pages, and the sample
  * configuration a manual ships, such as xmonad's `man/xmonad.hs`).
@@ -61,7 +69,7 @@ export interface PathHints {
  * come first: a marked file in a test folder stays a test.
  */
 export function classifyPath(filePath: string, hints: PathHints = {}): PathClass {
-  if (VENDORED_PATH.test(filePath)) return "vendored";
+  if (VENDORED_PATH.test(filePath) || VENDORED_PATH_CASED.test(filePath)) return "vendored";
   if (GENERATED_PATH.test(filePath)) return "generated";
   if (isTestPath(filePath)) return "test";
   if (EXAMPLE_PATH.test(filePath) && !hints.isPublishedExample?.(filePath)) return "example";

@@ -310,6 +310,12 @@ describe("features", () => {
     }
     for (const p of ["django/db/migrations/autodetector.py", "migrations/env.py", "db/migrate.rb"]) expect(classifyPath(p), p).toBe("source");
     expect(classifyPath("vendor/github.com/x/y.go")).toBe("vendored");
+    // Other projects' trees by the names C, C++, Node, Mix and iOS projects keep them under.
+    for (const p of ["deps/jemalloc/src/arena.c", "deps/v8/src/api/api.cc", "3rdparty/libpng/png.c", "externals/zlib/inflate.c", "Pods/Alamofire/Source/Session.swift", "Carthage/Checkouts/Nimble/Sources/Nimble/DSL.swift"]) {
+      expect(classifyPath(p), p).toBe("vendored");
+    }
+    // Code about pods and dependencies is the project's own.
+    for (const p of ["pkg/kubelet/pods/pod_manager.go", "app/api/deps.py", "src/dependencies/graph.ts"]) expect(classifyPath(p), p).toBe("source");
     expect(classifyPath("examples/basic.rs")).toBe("example");
     expect(classifyPath("absl/hash/hash_benchmark.cc")).toBe("example");
     expect(classifyPath("bench/parse.js")).toBe("example");
