@@ -45,6 +45,8 @@ import { openSembleEngine } from "./semble-engine.js";
 import { loadTasks } from "./semble-score.js";
 import { layOutKitRepos, type KitRepoSpec } from "./kit-layout.js";
 import { publishedExamplesUnder } from "../../core/files/published-paths.js";
+import { markedGeneratedUnder } from "../../core/files/generated-files.js";
+import type { PathHints } from "../../core/path-class.js";
 
 const argv = process.argv.slice(2);
 const opt = (name: string, fallback?: string): string | undefined => {
@@ -189,14 +191,14 @@ async function collect(): Promise<void> {
   writeFileSync(join(dir, "dev.json"), JSON.stringify(dev));
 }
 
-type Ranker = (query: string, candidates: RankCandidate[], sizes: FileSizes | undefined, isPublishedExample?: (filePath: string) => boolean) => RankCandidate[];
+type Ranker = (query: string, candidates: RankCandidate[], sizes: FileSizes | undefined, hints?: PathHints) => RankCandidate[];
 
-/** Each tree's published-examples lookup (what the engine passes the ranking), by repository or set. */
-const publishedLookups = new Map<string, (filePath: string) => boolean>();
-function publishedIn(root: string): (filePath: string) => boolean {
-  let lookup = publishedLookups.get(root);
-  if (!lookup) publishedLookups.set(root, (lookup = publishedExamplesUnder(root)));
-  return lookup;
+/** Each tree's path hints (what the engine passes the ranking), by repository or set. */
+const hintLookups = new Map<string, PathHints>();
+function hintsIn(root: string): PathHints {
+  let hints = hintLookups.get(root);
+  if (!hints) hintLookups.set(root, (hints = { isPublishedExample: publishedExamplesUnder(root), isMarkedGenerated: markedGeneratedUnder(root) }));
+  return hints;
 }
 const sembleRoot = (repo: SembleRepo) => join(repo.out ?? sembleOut, "repos", repo.repo, repo.prefix);
 const devRoot = (set: DevSet) => resolve(repoRoot, "test", ".cache", "eval", set.repo, set.set === "natural" ? "repo" : "docstring/corpus");
@@ -211,12 +213,12 @@ const FILE_B = [0, 0.3, 0.5, 0.75, 1];
 
 function rankerOf(weights: Partial<RankWeights>, features: Partial<RankFeatureFlags>, fileB?: number): Ranker {
   const bIndex = fileB === undefined ? -1 : FILE_B.indexOf(fileB);
-  return (query, candidates, indexSizes, isPublishedExample) => {
+  return (query, candidates, indexSizes, hints) => {
     const table = bIndex >= 0 ? fileScoreTable?.[query] : undefined;
     const fileScores = table ? new Map(Object.entries(table).map(([p, v]) => [p, v[bIndex]])) : undefined;
     const sizes = fileSizeTable?.[query];
     const fileSizes = sizes ? new Map(Object.entries(sizes)) : undefined;
-    const ranking = startRanking(searchText(query), candidates, { weights, features, fileScores, fileSizes, isPublishedExample, indexChunks: indexSizes?.totalChunks });
+    const ranking = startRanking(searchText(query), candidates, { weights, features, fileScores, fileSizes, ...hints, indexChunks: indexSizes?.totalChunks });
     // As hybrid.ts: names are compared when vectors are in play (not keyword-only) and the ranking asks for them.
     const names = nameTable?.[query];
     const withVectors = candidates.some((c) => c.vectorScore !== null);
@@ -294,7 +296,7 @@ function scoreSemble(repos: SembleRepo[], rank: Ranker, mode: Mode) {
     const all: number[] = [];
     const sizes = sizesOf(repo.fileChunks);
     for (const q of repo.queries) {
-      const ranked = rank(q.query, candidatesOf(repo, q, mode), sizes, publishedIn(sembleRoot(repo))).sort((a, b) => b.score - a.score);
+      const ranked = rank(q.query, candidatesOf(repo, q, mode), sizes, hintsIn(sembleRoot(repo))).sort((a, b) => b.score - a.score);
       const n = ndcgAt10(repo, q, topTen(ranked));
       all.push(n);
       (per[q.category] ??= []).push(n);
@@ -310,7 +312,7 @@ function scoreSemble(repos: SembleRepo[], rank: Ranker, mode: Mode) {
 /** Questions answered badly: the target files against the first files ranked. */
 function dumpLosses(repo: SembleRepo, rank: Ranker): void {
   for (const q of repo.queries) {
-    const top = topTen(rank(q.query, candidatesOf(repo, q, "hybrid"), sizesOf(repo.fileChunks), publishedIn(sembleRoot(repo))).sort((a, b) => b.score - a.score));
+    const top = topTen(rank(q.query, candidatesOf(repo, q, "hybrid"), sizesOf(repo.fileChunks), hintsIn(sembleRoot(repo))).sort((a, b) => b.score - a.score));
     const n = ndcgAt10(repo, q, top);
     if (n >= 0.7) continue;
     const files = [...new Set(top.map((r) => r.filePath))].slice(0, 4);
@@ -320,7 +322,7 @@ function dumpLosses(repo: SembleRepo, rank: Ranker): void {
 
 /** One dev query ranked by `rank` in `mode`, best first (`sizes`: sizesOf(set.fileChunks), worked out once per set). */
 function rankDev(rank: Ranker, set: DevSet, q: DevQuery, mode: Mode, sizes: FileSizes | undefined): RankCandidate[] {
-  return rank(q.query.query, candidatesOf(set, q, mode), sizes, publishedIn(devRoot(set))).sort((a, b) => b.score - a.score);
+  return rank(q.query.query, candidatesOf(set, q, mode), sizes, hintsIn(devRoot(set))).sort((a, b) => b.score - a.score);
 }
 
 /** The dev suite: natural NDCG@10; docstring MRR@10, lenient and strict, split as the issue tracker asks. */
@@ -562,7 +564,7 @@ if (command === "collect") {
   for (const repo of semble) {
     const sizes = sizesOf(repo.fileChunks);
     for (const q of repo.queries) {
-      const run = (m: Mode) => ndcgAt10(repo, q, topTen(rank(q.query, candidatesOf(repo, q, m), sizes, publishedIn(sembleRoot(repo))).sort((a, b) => b.score - a.score)));
+      const run = (m: Mode) => ndcgAt10(repo, q, topTen(rank(q.query, candidatesOf(repo, q, m), sizes, hintsIn(sembleRoot(repo))).sort((a, b) => b.score - a.score)));
       const h = run("hybrid");
       const k = run("keyword");
       const v = run("vector");
