@@ -5,6 +5,7 @@
 import { bash } from "./languages/bash.js";
 import { c, cpp } from "./languages/c.js";
 import { csharp } from "./languages/csharp.js";
+import { dart } from "./languages/dart.js";
 import { css } from "./languages/css.js";
 import { elixir } from "./languages/elixir.js";
 import { go } from "./languages/go.js";
@@ -58,6 +59,7 @@ export const AST_LANGUAGES: AstLanguage[] = [
   haskell,
   yaml,
   toml,
+  dart,
 ];
 
 /**

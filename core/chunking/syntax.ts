@@ -30,6 +30,7 @@ const NAME_TYPES = new Set([
 
 const PARAM_TYPES = new Set([
   "formal_parameters",
+  "formal_parameter_list",
   "parameters",
   "parameter_list",
   "function_value_parameters",

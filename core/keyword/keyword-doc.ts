@@ -13,14 +13,14 @@ export function keywordDocOf(r: ChunkRecord, text: string, vector: ArrayLike<num
 }
 
 /** Languages in which an assignment at the start of a line declares a module-level name. */
-const ASSIGNING_LANGUAGES = new Set(["python", "javascript", "typescript", "tsx", "jsx", "ruby", "lua", "go", "kotlin", "scala", "bash", "r", "julia"]);
+const ASSIGNING_LANGUAGES = new Set(["python", "javascript", "typescript", "tsx", "jsx", "ruby", "lua", "go", "kotlin", "scala", "bash", "r", "julia", "dart"]);
 
 /**
- * `name = …`, `name: Type = …`, `const name = …`, `export let name = …`, `NAME=value`, at the
+ * `name = …`, `name: Type = …`, `const name = …`, `export let name = …`, Dart's `final name = …`, `NAME=value`, at the
  * start of a line: flask's `g: _AppCtxGlobalsProxy = LocalProxy(…)`, a module's `DEFAULT_TIMEOUT = 5`.
  * Not `a.b = …`, `a, b = …` or a comparison.
  */
-const TOP_LEVEL_ASSIGNMENT = /^(?:export\s+)?(?:(?:const|let|var|val|local|readonly|declare)\s+)?([A-Za-z_$][\w$]*)\s*(?::[^=\n]*)?=(?![=>~])/gm;
+const TOP_LEVEL_ASSIGNMENT = /^(?:export\s+)?(?:(?:const|let|var|val|final|local|readonly|declare)\s+)?([A-Za-z_$][\w$]*)\s*(?::[^=\n]*)?=(?![=>~])/gm;
 
 /**
  * Names a chunk assigns at module level: the chunker names a chunk by its function or class,

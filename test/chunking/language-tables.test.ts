@@ -36,6 +36,7 @@ const SAMPLES: Record<string, { source: string; kind: string; symbol: string }> 
   ".hs": { source: "add :: Int -> Int\nadd a = a\n", kind: "function", symbol: "add" },
   ".yaml": { source: "name: cart\n", kind: "key", symbol: "name" },
   ".toml": { source: "[server]\nport = 1\n", kind: "table", symbol: "server" },
+  ".dart": { source: "int add(int a) {\n  return a;\n}\n", kind: "function", symbol: "add" },
 };
 
 describe("language tables", () => {

@@ -1,4 +1,4 @@
-// Languages beyond the required set (PHP, Scala, Elixir, Bash, Zig, Lua, Haskell, YAML, TOML), and a guard
+// Languages beyond the required set (PHP, Scala, Elixir, Bash, Zig, Lua, Haskell, YAML, TOML, Dart), and a guard
 // that every language table compiles against its grammar.
 import { describe, expect, it } from "vitest";
 import { chunkFile } from "../../core/chunking/index.js";
@@ -179,6 +179,24 @@ describe("Haskell", () => {
       "function c_sin 14-14",
     ]);
     expect(find(chunks, "c_sin").context).toBe("function c_sin :: Double -> Double");
+  });
+});
+
+describe("Dart", () => {
+  it("classes, mixins, extensions, enums and functions; a body takes its signature, annotations and doc comment", async () => {
+    const chunks = await chunkFixture("repository.dart", { minChars: 0, maxLines: 8 });
+    // The grammar keeps a signature and its body as two siblings: one unit here.
+    expect(find(chunks, "fetchAll", "method")).toMatchObject({ startLine: 16, endLine: 21, context: "class Repository > method fetchAll({int limit = 10})" });
+    expect(find(chunks, "Repository", "constructor")).toMatchObject({ startLine: 5, endLine: 7 });
+    expect(find(chunks, "Repository.inMemory", "constructor").context).toBe("class Repository > constructor Repository.inMemory()");
+    expect(find(chunks, "cached", "method").startLine).toBe(25);
+    expect(find(chunks, "capacity", "method").startLine).toBe(27);
+    expect(find(chunks, "operator ==", "method").context).toBe("class Repository > method operator ==(Object other)");
+    expect(find(chunks, "Logging", "trait").startLine).toBe(34);
+    expect(find(chunks, "Titles", "extension").startLine).toBe(38);
+    expect(find(chunks, "Status", "enum").startLine).toBe(42);
+    expect(find(chunks, "Loader", "type").startLine).toBe(44);
+    expect(find(chunks, "ticks", "function")).toMatchObject({ startLine: 46, endLine: 52, context: "function ticks(Duration every)" });
   });
 });
 

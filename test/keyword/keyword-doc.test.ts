@@ -36,6 +36,8 @@ describe("keywordDocOf", () => {
     expect(keywordDocOf(record(js, { language: "javascript", symbol: "" }), js).declares).toEqual(["DEFAULTS", "cache", "handler"]);
     const sh = "NVM_DIR=\"$HOME/.nvm\"\nexport NVM_CD_FLAGS=''\nif [ -z \"$X\" ]; then\n  Y=1\nfi";
     expect(keywordDocOf(record(sh, { language: "bash", symbol: "" }), sh).declares).toEqual(["NVM_DIR", "NVM_CD_FLAGS"]);
+    const dart = "final navigatorKey = GlobalKey<NavigatorState>();\nconst kTimeout = Duration(seconds: 5);\nvar retries = 3;";
+    expect(keywordDocOf(record(dart, { language: "dart", symbol: "" }), dart).declares).toEqual(["navigatorKey", "kTimeout", "retries"]);
     const toml = "name = \"demo\"\nversion = \"1.0\"";
     expect(keywordDocOf(record(toml, { language: "toml", kind: "key", symbol: "" }), toml).declares).toEqual([]);
     const md = "Setting = the value you want";
