@@ -123,6 +123,7 @@ async function chunkWith(handler: Handler, filePath: string, content: string, op
       return normaliseChunks(await handler.chunker.chunk(filePath, content), handler.chunker, filePath);
     case "syntax": {
       const spec = languageForContent(handler.spec, filePath, content);
+      if (!spec) return chunkByLines(filePath, "text", content, options);
       if (mostlyOverlongLines(content, limits.maxChars)) return chunkByLines(filePath, spec.language, content, options);
       return chunkWithSyntax(spec, filePath, content, limits, options.nodeTypes?.[spec.language] ?? []);
     }
@@ -144,6 +145,7 @@ export async function parseSource(filePath: string, content: string): Promise<{ 
   const handler = handlerForFile(filePath, content);
   if (handler?.type !== "syntax") return null;
   const spec = languageForContent(handler.spec, filePath, content);
+  if (!spec) return null;
   return { language: spec.language, tree: await parseWith(spec.grammar, content) };
 }
 

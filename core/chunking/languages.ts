@@ -16,6 +16,7 @@ import { javascript, tsx, typescript } from "./languages/javascript.js";
 import { json } from "./languages/json.js";
 import { kotlin } from "./languages/kotlin.js";
 import { lua } from "./languages/lua.js";
+import { objc } from "./languages/objc.js";
 import { php } from "./languages/php.js";
 import { python } from "./languages/python.js";
 import { ruby } from "./languages/ruby.js";
@@ -60,15 +61,23 @@ export const AST_LANGUAGES: AstLanguage[] = [
   yaml,
   toml,
   dart,
+  objc,
 ];
 
 /**
- * `.h` is shared by C and C++: a header using C++-only syntax is parsed as C++ (the C grammar
- * would see errors where classes, namespaces and templates are).
+ * `.h` is shared by C, C++ and Objective-C: a header using C++-only syntax is parsed as C++ (the
+ * C grammar would see errors where classes, namespaces and templates are), one declaring
+ * Objective-C classes or protocols as Objective-C.
  */
 const CPP_HEADER_HINT = /^\s*(class\s+\w+[^;]*\{|namespace\s+[\w:]*\s*\{|template\s*<|(public|private|protected)\s*:)/m;
+/** Objective-C's own directives at the start of a line; MATLAB and Mercury, which share `.m`, have none. */
+const OBJC_HINT = /^\s*(?:@(?:interface|implementation|protocol|end)\b|#import\b)/m;
 
-export function languageForContent(spec: AstLanguage, filePath: string, content: string): AstLanguage {
-  if (spec.language !== "c" || !filePath.toLowerCase().endsWith(".h") || !CPP_HEADER_HINT.test(content)) return spec;
-  return cpp;
+/** The grammar for a file whose extension several languages share, or null: not one with a grammar (line windows). */
+export function languageForContent(spec: AstLanguage, filePath: string, content: string): AstLanguage | null {
+  const path = filePath.toLowerCase();
+  if (spec.language === "objc" && path.endsWith(".m")) return OBJC_HINT.test(content) ? spec : null;
+  if (spec.language !== "c" || !path.endsWith(".h")) return spec;
+  if (OBJC_HINT.test(content)) return objc;
+  return CPP_HEADER_HINT.test(content) ? cpp : spec;
 }

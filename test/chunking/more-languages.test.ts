@@ -1,4 +1,4 @@
-// Languages beyond the required set (PHP, Scala, Elixir, Bash, Zig, Lua, Haskell, YAML, TOML, Dart), and a guard
+// Languages beyond the required set (PHP, Scala, Elixir, Bash, Zig, Lua, Haskell, YAML, TOML, Dart, Objective-C), and a guard
 // that every language table compiles against its grammar.
 import { describe, expect, it } from "vitest";
 import { chunkFile } from "../../core/chunking/index.js";
@@ -197,6 +197,29 @@ describe("Dart", () => {
     expect(find(chunks, "Status", "enum").startLine).toBe(42);
     expect(find(chunks, "Loader", "type").startLine).toBe(44);
     expect(find(chunks, "ticks", "function")).toMatchObject({ startLine: 46, endLine: 52, context: "function ticks(Duration every)" });
+  });
+});
+
+describe("Objective-C", () => {
+  it("classes by @interface and @implementation, methods named by their selector, protocols and C declarations", async () => {
+    const chunks = await chunkFixture("ImageCache.m", { minChars: 0, maxLines: 7 });
+    expect(find(chunks, "sharedCache", "method")).toMatchObject({ startLine: 11, endLine: 16, context: "class ImageCache > method sharedCache" });
+    // The comment above a method belongs to it.
+    expect(find(chunks, "imageForKey:", "method")).toMatchObject({ startLine: 18, endLine: 21 });
+    expect(find(chunks, "setImage:forKey:", "method").context).toBe("class ImageCache > method setImage:forKey:");
+    expect(find(chunks, "ImageLoader", "protocol").startLine).toBe(33);
+    expect(find(chunks, "ImageSize", "struct").startLine).toBe(37);
+    expect(find(chunks, "aspectRatio", "function").context).toBe("function aspectRatio(ImageSize size)");
+    expect(chunks[0]).toMatchObject({ language: "objc", kind: "preamble" });
+  });
+
+  it("takes a .m file for Objective-C only when it reads so, and a header declaring classes", async () => {
+    const matlab = "function y = square(x)\n% SQUARE returns x squared.\n  y = x .^ 2;\nend\n";
+    expect((await chunkFile("stats/square.m", matlab, options())).map((c) => c.language)).toEqual(["text"]);
+    const header = "#import <Foundation/Foundation.h>\n\n@interface ImageCache : NSObject\n- (UIImage *)imageForKey:(NSString *)key;\n@end\n";
+    expect(find(await chunkFile("Sources/ImageCache.h", header, options({ minChars: 0 })), "ImageCache", "class").language).toBe("objc");
+    const cHeader = "#include <stddef.h>\n\nsize_t buffer_len(const char *buffer);\n";
+    expect((await chunkFile("src/buffer.h", cHeader, options())).map((c) => c.language)).toEqual(["c"]);
   });
 });
 
