@@ -75,3 +75,9 @@ export function classifyPath(filePath: string, hints: PathHints = {}): PathClass
   if (EXAMPLE_PATH.test(filePath) && !hints.isPublishedExample?.(filePath)) return "example";
   return hints.isMarkedGenerated?.(filePath) ? "generated" : "source";
 }
+
+/** `generated` or `vendored` for a file that is not the project's own hand-written code (`SearchResult.origin`), else null. */
+export function foreignOrigin(filePath: string, hints: PathHints = {}): "generated" | "vendored" | null {
+  const pathClass = classifyPath(filePath, hints);
+  return pathClass === "generated" || pathClass === "vendored" ? pathClass : null;
+}

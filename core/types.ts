@@ -169,6 +169,12 @@ export interface SearchResult {
   chunk: ChunkRecord;
   /** In [0,1], higher is better. */
   score: number;
+  /**
+   * Set when the file is not the project's own hand-written code (`core/path-class.ts`):
+   * `generated` (by its path or its generator's mark: a change belongs in the generator's
+   * input) or `vendored` (another project's copy).
+   */
+  origin?: "generated" | "vendored";
 }
 
 // The chat model behind chunk and image descriptions and quirk capture (core/description/llm.ts).

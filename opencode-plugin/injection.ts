@@ -53,7 +53,7 @@ export function formatFileList(results: SearchResult[]): string[] {
     .sort((a, b) => Math.max(...b[1].map((r) => r.score)) - Math.max(...a[1].map((r) => r.score)))
     .slice(0, MAX_INJECTED_FILES)
     // An image has no lines worth naming.
-    .map(([path, rs]) => (rs[0].chunk.kind === "image" ? `${path} (image)` : `${path} (${rs[0].chunk.language}, lines ${lineRanges(rs)})`));
+    .map(([path, rs]) => (rs[0].chunk.kind === "image" ? `${path} (image)` : `${path} (${rs[0].chunk.language}, lines ${lineRanges(rs)}${rs[0].origin ? `, ${rs[0].origin}` : ""})`));
 }
 
 export async function buildInjection(ws: RagWorkspace, query: string, mode: InjectionMode): Promise<Injection | null> {
@@ -71,7 +71,7 @@ export async function buildInjection(ws: RagWorkspace, query: string, mode: Inje
   } else {
     const sections = results.map((r) => {
       const c = r.chunk;
-      return `### ${c.filePath}:${c.startLine}-${c.endLine} (${c.language}${c.symbol ? `, ${c.kind} ${c.symbol}` : ""})\n${fence(c.content, c.language)}`;
+      return `### ${c.filePath}:${c.startLine}-${c.endLine} (${c.language}${c.symbol ? `, ${c.kind} ${c.symbol}` : ""}${r.origin ? `, ${r.origin}` : ""})\n${fence(c.content, c.language)}`;
     });
     fitted = fitSections("Code related to this message (opencode-rag):", sections, budget, { omittedNote: (n) => `_${n} more chunk(s) left out (token budget)._` });
   }

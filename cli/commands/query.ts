@@ -26,6 +26,8 @@ export interface JsonResult {
   preview: string;
   /** The LLM-written description (F14), only when the chunk has one. */
   description?: string;
+  /** `generated` or `vendored` (SearchResult.origin), only for such a file. */
+  origin?: "generated" | "vendored";
 }
 
 export function toJsonResult(r: SearchResult): JsonResult {
@@ -41,13 +43,14 @@ export function toJsonResult(r: SearchResult): JsonResult {
     symbol: c.symbol,
     preview,
     ...(c.description ? { description: c.description } : {}),
+    ...(r.origin ? { origin: r.origin } : {}),
   };
 }
 
 /** One result for a terminal: nothing from the index may move the cursor, retitle the window or fake a line. */
 export function humanResult(r: SearchResult): string {
   const c = r.chunk;
-  const what = terminalSafe([c.kind, c.symbol].filter(Boolean).join(" "));
+  const what = terminalSafe([c.kind, c.symbol, r.origin ? `(${r.origin})` : ""].filter(Boolean).join(" "));
   const head = `${terminalSafe(c.filePath)}:${c.startLine}-${c.endLine}  ${r.score.toFixed(2)}${what ? `  ${what}` : ""}`;
   const lines = c.content.split("\n").filter((l) => l.trim()).slice(0, PREVIEW_LINES);
   const body = lines.map((l) => `    ${terminalSafe(l.length > 120 ? l.slice(0, 117) + "…" : l)}`).join("\n");
@@ -92,6 +95,7 @@ export const queryCommand: Command = {
   --path PREFIX    only files under this workspace-relative prefix (repeatable)
   --language L     only chunks of this language, e.g. typescript (repeatable)
   --json           print [{filePath, startLine, endLine, score, language, kind, symbol, preview}]
+                   (and origin: "generated" or "vendored" for such a file)
   --batch FILE     one query per line (FILE "-" reads stdin); prints one JSON array per line`,
   options: {
     "top-k": { type: "string", short: "k" },

@@ -10,7 +10,7 @@ import { analyseQuery, searchText } from "./query-analysis.js";
 import { yieldToEventLoop } from "../yield.js";
 import { dot } from "../store/vectors.js";
 import { sourceFirstPool, VECTOR_SCAN_DEPTH } from "./vector-pool.js";
-import type { PathHints } from "../path-class.js";
+import { foreignOrigin, type PathHints } from "../path-class.js";
 
 /** A packed chunk is named by the member the query asks for (analysed once, on the first pack). */
 function memberFocus(query: string): (record: ChunkRecord) => ChunkRecord {
@@ -156,7 +156,8 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
     const score = clamp01(c.score);
     if (score < input.minScore) break; // sorted: nothing later can pass
     if (overlapsKept(kept, c.record)) continue;
-    results.push({ chunk: focus(c.record), score });
+    const origin = foreignOrigin(c.record.filePath, input);
+    results.push({ chunk: focus(c.record), score, ...(origin ? { origin } : {}) });
     if (results.length >= input.topK) break;
   }
   return results;

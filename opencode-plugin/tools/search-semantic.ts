@@ -31,7 +31,9 @@ export function formatSearchResult(r: SearchResult, rank: number): string {
     return text ? `${head}\n> ${text}` : head;
   }
   const what = c.symbol ? ` · ${c.kind} \`${c.symbol}\`` : c.kind ? ` · ${c.kind}` : "";
-  const lines = [`### ${rank}. ${c.filePath}:${c.startLine}-${c.endLine} · ${c.language}${what} · score ${r.score.toFixed(2)}`];
+  // A generated or vendored file says so: an agent changes its generator's input or its upstream, not it.
+  const origin = r.origin ? ` · ${r.origin}` : "";
+  const lines = [`### ${rank}. ${c.filePath}:${c.startLine}-${c.endLine} · ${c.language}${what}${origin} · score ${r.score.toFixed(2)}`];
   // The context line earns its tokens only when it says more than the header (a signature, a parent).
   if (c.context && c.context !== c.symbol && c.context !== `${c.kind} ${c.symbol}`) lines.push(`context: ${c.context}`);
   if (c.description) lines.push(`> ${c.description.replace(/\s+/g, " ").trim()}`);

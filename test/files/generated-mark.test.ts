@@ -111,12 +111,17 @@ describe("searching a code base with generated clients beside its own code", () 
     engines.push(engine);
     await engine.index();
     const order = async () => (await engine.search("evict pods eviction", { topK: 5 })).map((r) => r.chunk.filePath);
+    const originOf = async (path: string) => (await engine.search("evict pods eviction", { topK: 5 })).find((r) => r.chunk.filePath === path)?.origin;
     expect((await order())[0]).toBe("pkg/drain/drain.go");
     expect(await order()).toContain("client/typed/core_client.go");
+    // The result says so: a change belongs in the generator's input.
+    expect(await originOf("client/typed/core_client.go")).toBe("generated");
+    expect(await originOf("pkg/drain/drain.go")).toBeUndefined();
 
     // The mark removed (the file now kept by hand): the next pass's index reads it anew.
     writeFileSync(join(root, "client/typed/core_client.go"), client(false));
     await engine.index();
     expect((await order())[0]).toBe("client/typed/core_client.go");
+    expect(await originOf("client/typed/core_client.go")).toBeUndefined();
   });
 });

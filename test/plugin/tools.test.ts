@@ -70,6 +70,17 @@ describe("search_semantic", () => {
     expect(out.indexOf("session.ts")).toBeLessThan(out.indexOf("pool.ts"));
   });
 
+  it("says when a result lies in generated or vendored code", async () => {
+    const foreign = [
+      { chunk: chunk("client/typed/pods.go", 1, 9, "func (c *pods) Evict(ctx context.Context) error {\n\treturn nil\n}", { symbol: "Evict" }), score: 0.8, origin: "generated" as const },
+      { chunk: chunk("deps/lua/lapi.c", 5, 9, "int lua_gettop (lua_State *L) {\n  return 0;\n}", { symbol: "lua_gettop" }), score: 0.5, origin: "vendored" as const },
+    ];
+    const { ws } = makeWorkspace(root(), { results: foreign });
+    const out = await runSearchSemantic(ws, { query: "evict" });
+    expect(out).toContain("### 1. client/typed/pods.go:1-9 · go · function `Evict` · generated · score 0.80");
+    expect(out).toContain("### 2. deps/lua/lapi.c:5-9 · c · function `lua_gettop` · vendored · score 0.50");
+  });
+
   it("passes hints as filters and rejects hints outside the workspace", async () => {
     const r = root();
     const { ws, state } = makeWorkspace(r, { results });
