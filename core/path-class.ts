@@ -20,12 +20,17 @@ const TEST_FILE =
   /[._-](test|spec)s?\.[\p{L}\p{N}]+$|\.snap(\.new)?$|(^|\/)test_[^/]*\.py$|(^|\/)conftest\.py$|[a-z0-9](Tests?|Specs?|Suite)\.(java|kt|kts|groovy|scala|swift|m|mm|cs|fs|vb|php)$/u;
 /**
  * Generated code by its generator's naming: `generated/` folders, `.pb.go`, `.g.cs`,
- * `_pb2.py`, minified files, `.d.ts` declarations, Kubernetes' `zz_generated.deepcopy.go`, and
- * Django's numbered migrations (`makemigrations` writes `app/migrations/0001_initial.py`; they
- * restate the models' fields, and a project keeps hundreds).
+ * `_pb2.py`, minified files, Kubernetes' `zz_generated.deepcopy.go`.
  */
 const GENERATED_PATH =
-  /(^|\/)(generated|gen|__generated__)\/|\.(pb|generated|gen|g|designer)\.[a-z]+$|_pb2(_grpc)?\.py$|\.min\.[a-z]+$|\.d\.[cm]?ts$|(^|\/)zz_generated[._][^/]*$|(^|\/)migrations\/\d{4}_[^/]*\.py$/i;
+  /(^|\/)(generated|gen|__generated__)\/|\.(pb|generated|gen|g|designer)\.[a-z]+$|_pb2(_grpc)?\.py$|\.min\.[a-z]+$|(^|\/)zz_generated[._][^/]*$/i;
+/**
+ * Files a tool writes first and people often keep by hand after: `.d.ts` declarations, and
+ * Django's numbered migrations (`makemigrations` writes `app/migrations/0001_initial.py`; they
+ * restate the models' fields, and a project keeps hundreds). Ranked as generated code, but not
+ * called generated to an agent (`foreignOrigin`): editing one may be the right change.
+ */
+const TOOL_STARTED_PATH = /\.d\.[cm]?ts$|(^|\/)migrations\/\d{4}_[^/]*\.py$/i;
 /**
  * Other projects' code kept in the tree: Go's and Ruby's `vendor/`, `third_party/` and `3rdparty/`
  * (Chromium, OpenCV), `external/` and `externals/`, `deps/` (redis's jemalloc and Lua, Node's V8,
@@ -70,14 +75,18 @@ export interface PathHints {
  */
 export function classifyPath(filePath: string, hints: PathHints = {}): PathClass {
   if (VENDORED_PATH.test(filePath) || VENDORED_PATH_CASED.test(filePath)) return "vendored";
-  if (GENERATED_PATH.test(filePath)) return "generated";
+  if (GENERATED_PATH.test(filePath) || TOOL_STARTED_PATH.test(filePath)) return "generated";
   if (isTestPath(filePath)) return "test";
   if (EXAMPLE_PATH.test(filePath) && !hints.isPublishedExample?.(filePath)) return "example";
   return hints.isMarkedGenerated?.(filePath) ? "generated" : "source";
 }
 
-/** `generated` or `vendored` for a file that is not the project's own hand-written code (`SearchResult.origin`), else null. */
+/**
+ * `generated` or `vendored` for a file that is not the project's own code to edit
+ * (`SearchResult.origin`), else null: not for declarations and migrations a tool only started.
+ */
 export function foreignOrigin(filePath: string, hints: PathHints = {}): "generated" | "vendored" | null {
   const pathClass = classifyPath(filePath, hints);
-  return pathClass === "generated" || pathClass === "vendored" ? pathClass : null;
+  if (pathClass === "vendored") return pathClass;
+  return pathClass === "generated" && !TOOL_STARTED_PATH.test(filePath) ? pathClass : null;
 }

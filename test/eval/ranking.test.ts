@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { analyseQuery, searchText } from "../../core/retrieval/query-analysis.js";
 import { definesIdentifier, exactSymbolMatch, fileNameCoverage, pathTermCoverage, reExportsIdentifier, symbolTermCoverage, unitNames } from "../../core/retrieval/features.js";
-import { classifyPath } from "../../core/path-class.js";
+import { classifyPath, foreignOrigin } from "../../core/path-class.js";
 import { NAMED_CANDIDATES, RANK_WEIGHTS, rankCandidates, startRanking, vectorShareFor, type RankCandidate, type RankFeatureFlags, type RankWeights } from "../../core/retrieval/rank.js";
 import type { ChunkRecord } from "../../core/types.js";
 
@@ -350,6 +350,18 @@ describe("features", () => {
     expect(classifyPath("examples/webgl_animation.js", hints)).toBe("example");
     // Published or not, tests stay tests.
     expect(classifyPath("examples/jsm/tests/composer.test.js", hints)).toBe("test");
+  });
+
+  it("calls a file generated or vendored to an agent only when it is not the project's to edit", () => {
+    expect(foreignOrigin("api/v1/types.pb.go")).toBe("generated");
+    expect(foreignOrigin("deps/lua/lapi.c")).toBe("vendored");
+    expect(foreignOrigin("client/typed/pods.go", { isMarkedGenerated: () => true })).toBe("generated");
+    // Ranked as generated, but often kept by hand.
+    for (const p of ["types/index.d.ts", "shop/migrations/0002_add_price.py"]) {
+      expect(classifyPath(p), p).toBe("generated");
+      expect(foreignOrigin(p), p).toBeNull();
+    }
+    for (const p of ["src/app.ts", "tests/test_app.py", "examples/basic.rs"]) expect(foreignOrigin(p), p).toBeNull();
   });
 
   it("counts a source file its generator marked as generated; the path's classes come first", () => {
