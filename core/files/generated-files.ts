@@ -9,18 +9,23 @@ import { join } from "node:path";
 import { generatedMark, GENERATED_MARK_HEAD_BYTES } from "./generated-mark.js";
 import { readRegularFileHeadSync } from "./safe-read.js";
 
-/** A lookup for workspace-relative paths under `root`; a file that cannot be read has no mark. */
+/**
+ * A lookup for workspace-relative paths under `root`; a file that cannot be read has no mark,
+ * nor has a path that would leave the workspace (an index's paths never do).
+ */
 export function markedGeneratedUnder(root: string): (filePath: string) => boolean {
   const known = new Map<string, boolean>();
   return (filePath) => {
     let marked = known.get(filePath);
     if (marked === undefined) {
-      marked = hasMark(join(root, filePath));
+      marked = !LEAVES_ROOT.test(filePath) && hasMark(join(root, filePath));
       known.set(filePath, marked);
     }
     return marked;
   };
 }
+
+const LEAVES_ROOT = /^\/|^[A-Za-z]:|(^|[/\\])\.\.([/\\]|$)/;
 
 function hasMark(absPath: string): boolean {
   try {
