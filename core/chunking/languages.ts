@@ -22,6 +22,7 @@ import { python } from "./languages/python.js";
 import { ruby } from "./languages/ruby.js";
 import { rust } from "./languages/rust.js";
 import { scala } from "./languages/scala.js";
+import { solidity } from "./languages/solidity.js";
 import { swift } from "./languages/swift.js";
 import { toml } from "./languages/toml.js";
 import type { AstLanguage } from "./languages/types.js";
@@ -62,6 +63,7 @@ export const AST_LANGUAGES: AstLanguage[] = [
   toml,
   dart,
   objc,
+  solidity,
 ];
 
 /**

@@ -1,5 +1,5 @@
-// Languages beyond the required set (PHP, Scala, Elixir, Bash, Zig, Lua, Haskell, YAML, TOML, Dart, Objective-C), and a guard
-// that every language table compiles against its grammar.
+// Languages beyond the required set (PHP, Scala, Elixir, Bash, Zig, Lua, Haskell, YAML, TOML,
+// Dart, Objective-C, Solidity), and a guard that every language table compiles against its grammar.
 import { describe, expect, it } from "vitest";
 import { chunkFile } from "../../core/chunking/index.js";
 import { AST_LANGUAGES } from "../../core/chunking/languages.js";
@@ -220,6 +220,21 @@ describe("Objective-C", () => {
     expect(find(await chunkFile("Sources/ImageCache.h", header, options({ minChars: 0 })), "ImageCache", "class").language).toBe("objc");
     const cHeader = "#include <stddef.h>\n\nsize_t buffer_len(const char *buffer);\n";
     expect((await chunkFile("src/buffer.h", cHeader, options())).map((c) => c.language)).toEqual(["c"]);
+  });
+});
+
+describe("Solidity", () => {
+  it("contracts, interfaces and libraries, and the functions, modifiers, events and types they declare", async () => {
+    const chunks = await chunkFixture("Vault.sol", { minChars: 0, maxLines: 8 });
+    expect(find(chunks, "Vault", "class").startLine).toBe(4);
+    // The NatSpec comment above a function belongs to it.
+    expect(find(chunks, "deposit", "method")).toMatchObject({ startLine: 20, endLine: 24, context: "class Vault > method deposit" });
+    expect(find(chunks, "onlyOpen", "method").startLine).toBe(13);
+    expect(chunks.find((c) => c.kind === "constructor")?.context).toBe("class Vault > constructor(address owner)");
+    expect(find(chunks, "Deposited", "type").context).toBe("class Vault > type Deposited");
+    expect(find(chunks, "Lock", "struct").startLine).toBe(10);
+    expect(find(chunks, "IVault", "interface").startLine).toBe(27);
+    expect(find(chunks, "Math", "class").startLine).toBe(31);
   });
 });
 
