@@ -17,6 +17,7 @@ import { json } from "./languages/json.js";
 import { kotlin } from "./languages/kotlin.js";
 import { lua } from "./languages/lua.js";
 import { objc } from "./languages/objc.js";
+import { ocaml } from "./languages/ocaml.js";
 import { php } from "./languages/php.js";
 import { python } from "./languages/python.js";
 import { ruby } from "./languages/ruby.js";
@@ -64,6 +65,7 @@ export const AST_LANGUAGES: AstLanguage[] = [
   dart,
   objc,
   solidity,
+  ocaml,
 ];
 
 /**

@@ -38,6 +38,7 @@ const SAMPLES: Record<string, { source: string; kind: string; symbol: string }> 
   ".toml": { source: "[server]\nport = 1\n", kind: "table", symbol: "server" },
   ".mm": { source: "@implementation Cart\n- (int)total {\n  return 0;\n}\n@end\n", kind: "class", symbol: "Cart" },
   ".sol": { source: "contract Vault {\n  uint256 total;\n}\n", kind: "class", symbol: "Vault" },
+  ".ml": { source: "let add a b =\n  a + b\n", kind: "function", symbol: "add" },
   ".dart": { source: "int add(int a) {\n  return a;\n}\n", kind: "function", symbol: "add" },
 };
 

@@ -1,5 +1,5 @@
 // Languages beyond the required set (PHP, Scala, Elixir, Bash, Zig, Lua, Haskell, YAML, TOML,
-// Dart, Objective-C, Solidity), and a guard that every language table compiles against its grammar.
+// Dart, Objective-C, Solidity, OCaml), and a guard that every language table compiles against its grammar.
 import { describe, expect, it } from "vitest";
 import { chunkFile } from "../../core/chunking/index.js";
 import { AST_LANGUAGES } from "../../core/chunking/languages.js";
@@ -235,6 +235,23 @@ describe("Solidity", () => {
     expect(find(chunks, "Lock", "struct").startLine).toBe(10);
     expect(find(chunks, "IVault", "interface").startLine).toBe(27);
     expect(find(chunks, "Math", "class").startLine).toBe(31);
+  });
+});
+
+describe("OCaml", () => {
+  it("modules, module types, classes and methods, types and exceptions, let definitions named one level down", async () => {
+    const chunks = await chunkFixture("stack.ml", { minChars: 0, maxLines: 4 });
+    // A doc comment directly above belongs to what it describes.
+    expect(find(chunks, "Stack", "module").startLine).toBe(1);
+    expect(find(chunks, "push", "function")).toMatchObject({ startLine: 5, endLine: 6, context: "module Stack > function push" });
+    expect(find(chunks, "pop", "function").endLine).toBe(10);
+    // A let that takes nothing and binds no function is a variable.
+    expect(find(chunks, "empty", "variable").startLine).toBe(12);
+    expect(find(chunks, "SHOW", "module").startLine).toBe(15);
+    expect(find(chunks, "color", "type").startLine).toBe(19);
+    expect(find(chunks, "Empty", "type").startLine).toBe(21);
+    expect(find(chunks, "fact", "function").startLine).toBe(23);
+    expect(find(chunks, "incr", "method").context).toBe("class counter > method incr");
   });
 });
 
