@@ -1,11 +1,13 @@
 // What the plugin needs from the core, as one seam: index.ts wires the real core, unit tests
 // may hand in an engine of their own.
 import type { Engine, OpenEngineOptions } from "../core/engine-types.js";
-import type { SyntaxNodeLike } from "../core/symbols/index.js";
+import type { OutlineItem, SyntaxNodeLike } from "../core/symbols/index.js";
 
 export interface ParsedSource {
   language: string;
   root: SyntaxNodeLike;
+  /** The file's outline where the chunker's units give it (a grammar the skeleton's node-type table does not know). */
+  outline?: OutlineItem[];
 }
 
 export interface CoreDeps {

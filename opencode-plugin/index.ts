@@ -12,7 +12,7 @@ export const coreDeps: CoreDeps = {
   openEngine,
   async parseSource(filePath, content) {
     const parsed = await parseSource(filePath, content);
-    return parsed ? { language: parsed.language, root: parsed.tree.rootNode as unknown as SyntaxNodeLike } : null;
+    return parsed ? { language: parsed.language, root: parsed.tree.rootNode as unknown as SyntaxNodeLike, ...(parsed.outline ? { outline: parsed.outline } : {}) } : null;
   },
   languageForPath: (filePath) => languageForPath(filePath) ?? null,
 };

@@ -3,7 +3,8 @@
 import type { Tree } from "web-tree-sitter";
 import { DEFAULT_CONFIG, type RagConfig } from "../config/defaults.js";
 import type { Chunk } from "../types.js";
-import { ChunkingConfigError, chunkWithSyntax } from "./ast-chunker.js";
+import { ChunkingConfigError, chunkWithSyntax, outlineOfUnits } from "./ast-chunker.js";
+import type { OutlineItem } from "../symbols/outline-item.js";
 import { normaliseChunks } from "./custom-chunkers.js";
 import { chunkByLines } from "./fallback.js";
 import { chunkLatex } from "./latex.js";
@@ -138,15 +139,23 @@ async function chunkWith(handler: Handler, filePath: string, content: string, op
 
 /**
  * The syntax tree of a source file, for features that reuse the chunker's grammars (file
- * skeletons, find-usages). null when neither the path nor a script's `#!` line names a
+ * skeletons, find-usages), and for a grammar whose skeleton the chunker's units give
+ * (`outlineByUnits`), that outline. null when neither the path nor a script's `#!` line names a
  * tree-sitter grammar. The caller owns the tree: call `tree.delete()` when done.
  */
-export async function parseSource(filePath: string, content: string): Promise<{ language: string; tree: Tree } | null> {
+export async function parseSource(filePath: string, content: string): Promise<{ language: string; tree: Tree; outline?: OutlineItem[] } | null> {
   const handler = handlerForFile(filePath, content);
   if (handler?.type !== "syntax") return null;
   const spec = languageForContent(handler.spec, filePath, content);
   if (!spec) return null;
-  return { language: spec.language, tree: await parseWith(spec.grammar, content) };
+  const tree = await parseWith(spec.grammar, content);
+  if (!spec.outlineByUnits) return { language: spec.language, tree };
+  try {
+    return { language: spec.language, tree, outline: await outlineOfUnits(spec, tree, content) };
+  } catch (err) {
+    tree.delete();
+    throw err;
+  }
 }
 
 /** Text handed over as a string: null when it looks binary (a NUL in its first 8 KiB). */

@@ -21,10 +21,13 @@ export interface FindOccurrencesOptions {
   includeCommentsAndStrings?: boolean;
 }
 
+/** OCaml's names: a leaf per namespace (values, modules, types, constructors, classes, methods). */
+const OCAML_NAMES = new Set(["value_name", "module_name", "module_type_name", "type_constructor", "constructor_name", "class_name", "method_name", "field_name"]);
+
 /** Leaf node types that are identifiers in the bundled grammars. */
 function isIdentifierType(type: string): boolean {
   // Haskell's lower-case names are `variable` leaves.
-  return type.endsWith("identifier") || type === "constant" || type === "name" || type === "word" || type === "variable" || type === "shorthand_property_identifier_pattern";
+  return type.endsWith("identifier") || type === "constant" || type === "name" || type === "word" || type === "variable" || type === "shorthand_property_identifier_pattern" || OCAML_NAMES.has(type);
 }
 
 function isCommentType(type: string): boolean {
@@ -52,10 +55,45 @@ const DEFINING_PARENTS = new Set([
   "signature",
   "function",
   "bind",
+  // Dart: a function's name is in its signature, apart from its body.
+  "function_signature",
+  "getter_signature",
+  "setter_signature",
+  "constructor_signature",
+  "factory_constructor_signature",
+  "mixin_declaration",
+  // Solidity
+  "contract_declaration",
+  "library_declaration",
+  "modifier_definition",
+  "event_definition",
+  "error_declaration",
+  // OCaml: `let name …` (its pattern), `module Name = …`, `type name = …`
+  "let_binding",
+  "module_binding",
+  "module_type_definition",
+  "type_binding",
+  "class_binding",
+  // Objective-C
+  "class_interface",
+  "class_implementation",
 ]);
 
 /** Kotlin and Swift declarations whose name has no field (not impl_item: `impl Point` uses Point). */
 const UNFIELDED_DECLARATIONS = new Set(["class_declaration", "object_declaration", "function_declaration", "protocol_declaration", "protocol_function_declaration"]);
+/**
+ * Objective-C declarations, also without a name field: the name is their first `identifier`
+ * (a method's is its selector's first part). OCaml's module types name theirs in a leaf of its own.
+ */
+const FIRST_NAME_CHILD: Readonly<Record<string, string>> = {
+  class_interface: "identifier",
+  class_implementation: "identifier",
+  method_definition: "identifier",
+  method_declaration: "identifier",
+  module_type_definition: "module_type_name",
+  type_binding: "type_constructor",
+  class_binding: "class_name",
+};
 
 /** True when `node` is the name a declaration introduces (e.g. `foo` in `function foo()`). */
 export function isDefinitionName(node: SyntaxNodeLike): boolean {
@@ -65,9 +103,12 @@ export function isDefinitionName(node: SyntaxNodeLike): boolean {
   for (let depth = 0; parent && depth < 6; depth++) {
     if (!DEFINING_PARENTS.has(parent.type)) return false;
     // Grammars without a name field (Kotlin, Swift) hold the name as the first identifier child.
+    const firstNamed = Object.hasOwn(FIRST_NAME_CHILD, parent.type) ? FIRST_NAME_CHILD[parent.type] : null;
     const name =
       parent.childForFieldName("name") ??
       parent.childForFieldName("declarator") ??
+      (parent.type === "let_binding" ? parent.childForFieldName("pattern") : null) ??
+      (firstNamed ? (namedChildren(parent).find((c) => c.type === firstNamed) ?? null) : null) ??
       (UNFIELDED_DECLARATIONS.has(parent.type) ? namedChildren(parent).find((c) => c.type === "simple_identifier" || c.type === "type_identifier") ?? null : null);
     if (!name || name.startIndex !== child.startIndex || name.type !== child.type) return false;
     if (!DECLARATORS.has(parent.type)) return true;

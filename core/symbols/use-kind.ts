@@ -26,6 +26,9 @@ const CALL_TYPES = new Set([
   "object_creation_expression",
   // A shell command runs what its command_name names.
   "command",
+  // Objective-C's message send names its method (`[self increment]`); OCaml applies a function.
+  "message_expression",
+  "application_expression",
 ]);
 
 /** Fields a call or construction names its callee with, across the grammars. */
@@ -69,7 +72,9 @@ function importKind(node: SyntaxNodeLike): UseKind | null {
 function isCallee(node: SyntaxNodeLike): boolean {
   let target = node;
   const parent = node.parent;
-  if (parent && (parent.type === "command_name" || (!CALL_TYPES.has(parent.type) && MEMBER_FIELDS.some((f) => same(parent.childForFieldName(f), node))))) target = parent;
+  // A shell command's name and OCaml's `Module.name` path stand for the name they hold.
+  const holder = parent?.type === "command_name" || parent?.type === "value_path";
+  if (parent && (holder || (!CALL_TYPES.has(parent.type) && MEMBER_FIELDS.some((f) => same(parent.childForFieldName(f), node))))) target = parent;
   const call = target.parent;
   if (!call || !CALL_TYPES.has(call.type)) return false;
   for (const field of CALLEE_FIELDS) {

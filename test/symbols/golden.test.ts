@@ -37,6 +37,10 @@ const FIXTURES: Array<[file: string, language: string, symbol: string]> = [
   ["haskell/Sample.hs", "haskell", "area"],
   ["lua/sample.lua", "lua", "clamp"],
   ["zig/sample.zig", "zig", "absolute"],
+  ["dart/sample.dart", "dart", "scale"],
+  ["objc/Counter.m", "objc", "increment"],
+  ["solidity/Counter.sol", "solidity", "increment"],
+  ["ocaml/counter.ml", "ocaml", "increment"],
 ];
 
 // No index: find_usages scans the workspace, as it does before the first pass.

@@ -24,6 +24,7 @@ export const dart: AstLanguage = {
     type: ["type_alias"],
     function: ["function_body"],
   },
+  outlineByUnits: true,
   leading: [...COMMENTS, "documentation_comment", "annotation", ...SIGNATURES],
   refine(node, kind) {
     if (node.type !== "function_body") return null;

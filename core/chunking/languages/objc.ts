@@ -18,6 +18,7 @@ export const objc: AstLanguage = {
   },
   // A method's comment sits before the `implementation_definition` that holds it.
   wrappers: ["implementation_definition"],
+  outlineByUnits: true,
   leading: COMMENTS,
   refine(node, kind) {
     if (node.type === "method_definition") return { symbol: selectorOf(node), params: "" };

@@ -26,6 +26,7 @@ export const ocaml: AstLanguage = {
     function: ["value_definition"],
     method: ["method_definition"],
   },
+  outlineByUnits: true,
   leading: ["comment"],
   refine(node, kind): Refinement | null {
     const where = NAMES[node.type];

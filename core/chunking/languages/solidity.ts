@@ -15,5 +15,6 @@ export const solidity: AstLanguage = {
     enum: ["enum_declaration"],
     type: ["event_definition", "error_declaration", "user_defined_type_definition"],
   },
+  outlineByUnits: true,
   leading: COMMENTS,
 };

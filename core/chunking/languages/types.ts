@@ -48,6 +48,11 @@ export interface AstLanguage {
    * the imports). Default: the previous named sibling.
    */
   previous?: (node: Node) => Node | null;
+  /**
+   * The file skeleton (`get_file_skeleton`) is read from this table's units rather than the
+   * skeleton's own node-type table (core/symbols/skeleton.ts), which does not know the grammar.
+   */
+  outlineByUnits?: boolean;
 }
 
 /** Comment node types most grammars use; a unit takes the comments directly above it. */
