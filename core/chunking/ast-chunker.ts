@@ -11,7 +11,6 @@
 // Invariant: pieces never overlap and together cover every non-blank line of the file.
 import type { Language, Node, Query, Tree } from "web-tree-sitter";
 import type { Chunk } from "../types.js";
-import type { OutlineItem } from "../symbols/outline-item.js";
 import type { AstLanguage } from "./languages.js";
 import { fits, LineIndex, splitByLines, type Limits } from "./line-index.js";
 import { PACK_SEPARATOR } from "./pack.js";
@@ -129,13 +128,23 @@ export async function chunkWithSyntax(
   }
 }
 
+/** One unit in a file's outline: the shape of core/symbols' OutlineItem (a floor above this one). */
+export interface UnitOutline {
+  kind: string;
+  name: string;
+  /** 1-based, inclusive. */
+  startLine: number;
+  endLine: number;
+  children: UnitOutline[];
+}
+
 /**
  * A parsed text's units as a file outline, nested as the chunker nests them: kind, name, and
  * lines from the first of its leading comments and annotations to its end.
  */
-export async function outlineOfUnits(spec: AstLanguage, tree: Tree, content: string): Promise<OutlineItem[]> {
+export async function outlineOfUnits(spec: AstLanguage, tree: Tree, content: string): Promise<UnitOutline[]> {
   const query = await unitQuery(spec, []);
-  const item = (u: Unit): OutlineItem => ({ kind: u.kind, name: u.symbol, startLine: u.start + 1, endLine: u.end + 1, children: u.children.map(item) });
+  const item = (u: Unit): UnitOutline => ({ kind: u.kind, name: u.symbol, startLine: u.start + 1, endLine: u.end + 1, children: u.children.map(item) });
   return collectUnits(spec, tree, query, new LineIndex(content)).map(item);
 }
 

@@ -3,8 +3,7 @@
 import type { Tree } from "web-tree-sitter";
 import { DEFAULT_CONFIG, type RagConfig } from "../config/defaults.js";
 import type { Chunk } from "../types.js";
-import { ChunkingConfigError, chunkWithSyntax, outlineOfUnits } from "./ast-chunker.js";
-import type { OutlineItem } from "../symbols/outline-item.js";
+import { ChunkingConfigError, chunkWithSyntax, outlineOfUnits, type UnitOutline } from "./ast-chunker.js";
 import { normaliseChunks } from "./custom-chunkers.js";
 import { chunkByLines } from "./fallback.js";
 import { chunkLatex } from "./latex.js";
@@ -143,7 +142,7 @@ async function chunkWith(handler: Handler, filePath: string, content: string, op
  * (`outlineByUnits`), that outline. null when neither the path nor a script's `#!` line names a
  * tree-sitter grammar. The caller owns the tree: call `tree.delete()` when done.
  */
-export async function parseSource(filePath: string, content: string): Promise<{ language: string; tree: Tree; outline?: OutlineItem[] } | null> {
+export async function parseSource(filePath: string, content: string): Promise<{ language: string; tree: Tree; outline?: UnitOutline[] } | null> {
   const handler = handlerForFile(filePath, content);
   if (handler?.type !== "syntax") return null;
   const spec = languageForContent(handler.spec, filePath, content);
