@@ -109,7 +109,7 @@ export async function chunkWithSyntax(
   const lines = new LineIndex(content);
   if (lines.lineCount === 0) return [];
   const query = await unitQuery(spec, extraTypes);
-  const tree = await parseWith(spec.grammar, content);
+  const tree = await parseWith(spec.grammar, spec.forParsing?.(content) ?? content);
   try {
     const units = collectUnits(spec, tree, query, lines);
     const pieces = emitRegion(tree.rootNode, 0, lines.lineCount - 1, units, null, "", lines, limits);

@@ -147,7 +147,7 @@ export async function parseSource(filePath: string, content: string): Promise<{ 
   if (handler?.type !== "syntax") return null;
   const spec = languageForContent(handler.spec, filePath, content);
   if (!spec) return null;
-  const tree = await parseWith(spec.grammar, content);
+  const tree = await parseWith(spec.grammar, spec.forParsing?.(content) ?? content);
   if (!spec.outlineByUnits) return { language: spec.language, tree };
   try {
     return { language: spec.language, tree, outline: await outlineOfUnits(spec, tree, content) };

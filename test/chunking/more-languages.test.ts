@@ -213,6 +213,39 @@ describe("Objective-C", () => {
     expect(chunks[0]).toMatchObject({ language: "objc", kind: "preamble" });
   });
 
+  it("reads a header inside Apple's audit macros: each declared method and property, with its doc comment", async () => {
+    const header = [
+      "#import <Foundation/Foundation.h>",
+      "",
+      "NS_ASSUME_NONNULL_BEGIN",
+      "",
+      "@interface SessionManager : NSObject",
+      "",
+      "/** The URL requests are relative to. */",
+      "@property (readonly, nonatomic, strong, nullable) NSURL *baseURL;",
+      "",
+      "/**",
+      " Creates a manager for `url`.",
+      " */",
+      "- (instancetype)initWithBaseURL:(nullable NSURL *)url configuration:(nullable id)configuration NS_DESIGNATED_INITIALIZER;",
+      "",
+      "/** Sends a GET request. */",
+      "- (void)GET:(NSString *)path parameters:(nullable id)parameters;",
+      "",
+      "@end",
+      "",
+      "NS_ASSUME_NONNULL_END",
+      "",
+    ].join("\n");
+    const chunks = await chunkFile("Sources/SessionManager.h", header, options({ minChars: 0, maxLines: 4 }));
+    expect(find(chunks, "baseURL", "property")).toMatchObject({ startLine: 7, endLine: 8, context: "class SessionManager > property baseURL" });
+    // The macro after the last parameter is not part of the selector.
+    expect(find(chunks, "initWithBaseURL:configuration:", "method")).toMatchObject({ startLine: 10, endLine: 13 });
+    expect(find(chunks, "GET:parameters:", "method").startLine).toBe(15);
+    // The file's text is what the chunks hold, the macros included.
+    expect(chunks.map((c) => c.content).join("\n")).toContain("NS_ASSUME_NONNULL_BEGIN");
+  });
+
   it("takes a .m file for Objective-C only when it reads so, and a header declaring classes", async () => {
     const matlab = "function y = square(x)\n% SQUARE returns x squared.\n  y = x .^ 2;\nend\n";
     expect((await chunkFile("stats/square.m", matlab, options())).map((c) => c.language)).toEqual(["text"]);

@@ -4,6 +4,13 @@ import type { Node } from "web-tree-sitter";
 import { c } from "./c.js";
 import { COMMENTS, type AstLanguage } from "./types.js";
 
+/**
+ * Apple's headers open and close their declarations with macros on lines of their own
+ * (`NS_ASSUME_NONNULL_BEGIN` … `_END`); the grammar cannot read them, and with one before it an
+ * `@interface` parsed as errors. They are blanked for the parse.
+ */
+const AUDIT_MACRO_LINE = /^[ \t]*(?:NS|CF)_(?:ASSUME_NONNULL|HEADER_AUDIT|EXTERN_C|IMPLICIT_BRIDGING_ENABLED|IMPLICIT_BRIDGING_DISABLED)(?:_BEGIN|_END)?\b[^\n]*$/gm;
+
 export const objc: AstLanguage = {
   language: "objc",
   grammar: "tree-sitter-objc",
@@ -14,25 +21,46 @@ export const objc: AstLanguage = {
     ...c.units,
     class: ["class_interface", "class_implementation"],
     protocol: ["protocol_declaration"],
-    method: ["method_definition"],
+    // Declared in an @interface or @protocol too: a header's doc comment sits on each.
+    method: ["method_definition", "method_declaration"],
+    property: ["property_declaration"],
   },
   // A method's comment sits before the `implementation_definition` that holds it.
   wrappers: ["implementation_definition"],
   outlineByUnits: true,
+  forParsing: (content) => content.replace(AUDIT_MACRO_LINE, (line) => " ".repeat(line.length)),
   leading: COMMENTS,
   refine(node, kind) {
-    if (node.type === "method_definition") return { symbol: selectorOf(node), params: "" };
+    if (node.type === "method_definition" || node.type === "method_declaration") return { symbol: selectorOf(node), params: "" };
+    if (node.type === "property_declaration") return { symbol: propertyName(node) };
     return c.refine?.(node, kind) ?? null;
   },
 };
 
-/** `sharedCache`, or `setImage:forKey:` for a method taking arguments: the selector's parts, each before its parameter. */
+/**
+ * `sharedCache`, or `setImage:forKey:` for a method taking arguments: each part of the selector
+ * is the name before a parameter (a macro after the last one, `NS_DESIGNATED_INITIALIZER`, is not).
+ */
 function selectorOf(node: Node): string {
+  const children = node.namedChildren.filter((c): c is Node => c !== null);
   const parts: string[] = [];
-  let takesArguments = false;
-  for (const child of node.namedChildren) {
-    if (child?.type === "identifier") parts.push(child.text);
-    else if (child?.type === "method_parameter") takesArguments = true;
-  }
-  return takesArguments ? parts.map((p) => `${p}:`).join("") : (parts[0] ?? "");
+  children.forEach((child, i) => {
+    if (child.type === "identifier" && children[i + 1]?.type === "method_parameter") parts.push(`${child.text}:`);
+  });
+  return parts.length > 0 ? parts.join("") : (children.find((c) => c.type === "identifier")?.text ?? "");
+}
+
+/** `baseURL` in `@property (nonatomic) NSURL *baseURL;`, `handler` in a block property. */
+function propertyName(node: Node): string {
+  const declarator = node.namedChildren.find((c) => c?.type === "struct_declaration")?.namedChildren.find((c) => c?.type === "struct_declarator");
+  const first = (n: Node): Node | null => {
+    if (n.type === "identifier" || n.type === "field_identifier") return n;
+    for (const child of n.namedChildren) {
+      if (!child || child.type === "parameter_list") continue;
+      const found = first(child);
+      if (found) return found;
+    }
+    return null;
+  };
+  return declarator ? (first(declarator)?.text ?? "") : "";
 }

@@ -53,6 +53,11 @@ export interface AstLanguage {
    * skeleton's own node-type table (core/symbols/skeleton.ts), which does not know the grammar.
    */
   outlineByUnits?: boolean;
+  /**
+   * The text the grammar is given, when the language's files hold what it cannot read (macros
+   * on lines of their own): the same length and lines, so every position stays the file's.
+   */
+  forParsing?: (content: string) => string;
 }
 
 /** Comment node types most grammars use; a unit takes the comments directly above it. */
