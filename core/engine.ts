@@ -36,8 +36,7 @@ import { QuirkTable } from "./engine/quirk-table.js";
 import { keywordOnlyReasonOf, StatusReader } from "./engine/status.js";
 import { DamageRebuilds } from "./engine/store-damage.js";
 import { StoreSlot } from "./engine/store-slot.js";
-import { publishedExamplesUnder } from "./files/published-paths.js";
-import { markedGeneratedUnder } from "./files/generated-files.js";
+import { pathHintsUnder } from "./files/path-hints.js";
 import type { PathHints } from "./path-class.js";
 
 /** A shared index's manifest is looked up in the bucket at most this often by searches. */
@@ -148,9 +147,7 @@ class WorkspaceEngine implements Engine {
 
   /** The path hints of the committed index the search read: a pass may have changed a package.json or a generated file. */
   private pathHints(index: CommittedHeader): PathHints {
-    if (this.hints?.index !== index) {
-      this.hints = { index, hints: { isPublishedExample: publishedExamplesUnder(this.root), isMarkedGenerated: markedGeneratedUnder(this.root) } };
-    }
+    if (this.hints?.index !== index) this.hints = { index, hints: pathHintsUnder(this.root) };
     return this.hints.hints;
   }
 

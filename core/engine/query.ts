@@ -94,7 +94,7 @@ export async function runQuery(ctx: QueryContext, query: string, options: Search
       rank: options.rank ?? r.rank,
       pool: options.pool,
       rankFeatures: r.rankFeatures,
-      ...ctx.pathHints(committed),
+      hints: ctx.pathHints(committed),
       embedder: provider,
       onNamesFailed: (err) => ctx.logger.info("ranked without the names' lift: the model could not embed them", { error: oneLine(err) }),
     });

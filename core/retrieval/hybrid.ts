@@ -20,8 +20,7 @@ function memberFocus(query: string): (record: ChunkRecord) => ChunkRecord {
 
 export type RetrievalMode = "hybrid" | "keyword" | "vector";
 
-/** `PathHints`: what the paths of the vectors' pool and the ranking do not tell (none: the paths decide). */
-export interface HybridInput extends PathHints {
+export interface HybridInput {
   query: string;
   /** The embedded query; null when no embedding model is available (keyword-only). */
   queryVector: Float32Array | null;
@@ -40,6 +39,8 @@ export interface HybridInput extends PathHints {
   pool?: boolean;
   /** The ranking stage's switches (config `retrieval.rankFeatures`); all on when absent. */
   rankFeatures?: Partial<RankFeatureFlags>;
+  /** What the paths of the vectors' pool, the ranking and the results' `origin` do not tell; none: the paths decide. */
+  hints?: PathHints;
   /** The ranking stage used when `rank` is true; rankCandidates() with the names' lift unless replaced (tests). */
   ranker?: (query: string, candidates: RankCandidate[], options: RankOptions) => RankCandidate[];
   /**
@@ -96,7 +97,7 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
   keywordRead?.catch(() => undefined); // awaited below
   if (keywordRead) await yieldToEventLoop(); // the read starts before the scan
   const vectorHits = scanHere
-    ? sourceFirstPool(keyword.searchVector(queryVector as Float32Array, vectorK * VECTOR_SCAN_DEPTH, filter), vectorK, input)
+    ? sourceFirstPool(keyword.searchVector(queryVector as Float32Array, vectorK * VECTOR_SCAN_DEPTH, filter), vectorK, input.hints)
     : ((await vectorSearch) ?? []);
 
   const fused = fuseCandidates(keywordHits, vectorHits, { keyword: useKeyword, vector: useVector, vectorK });
@@ -136,8 +137,7 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
     const options: RankOptions = {
       ...(early ?? fileEvidence(candidates.map((c) => c.record.filePath))),
       features: input.rankFeatures,
-      isPublishedExample: input.isPublishedExample,
-      isMarkedGenerated: input.isMarkedGenerated,
+      ...input.hints,
       indexChunks: keyword.size,
     };
     const namesBy =
@@ -156,7 +156,7 @@ export async function hybridSearch(input: HybridInput): Promise<SearchResult[]> 
     const score = clamp01(c.score);
     if (score < input.minScore) break; // sorted: nothing later can pass
     if (overlapsKept(kept, c.record)) continue;
-    const origin = foreignOrigin(c.record.filePath, input);
+    const origin = foreignOrigin(c.record.filePath, input.hints);
     results.push({ chunk: focus(c.record), score, ...(origin ? { origin } : {}) });
     if (results.length >= input.topK) break;
   }

@@ -44,8 +44,7 @@ import { candidatesOf, ndcgAt10, topTen, type CollectedRepo, type Mode } from ".
 import { openSembleEngine } from "./semble-engine.js";
 import { loadTasks } from "./semble-score.js";
 import { layOutKitRepos, type KitRepoSpec } from "./kit-layout.js";
-import { publishedExamplesUnder } from "../../core/files/published-paths.js";
-import { markedGeneratedUnder } from "../../core/files/generated-files.js";
+import { pathHintsUnder } from "../../core/files/path-hints.js";
 import type { PathHints } from "../../core/path-class.js";
 
 const argv = process.argv.slice(2);
@@ -197,7 +196,7 @@ type Ranker = (query: string, candidates: RankCandidate[], sizes: FileSizes | un
 const hintLookups = new Map<string, PathHints>();
 function hintsIn(root: string): PathHints {
   let hints = hintLookups.get(root);
-  if (!hints) hintLookups.set(root, (hints = { isPublishedExample: publishedExamplesUnder(root), isMarkedGenerated: markedGeneratedUnder(root) }));
+  if (!hints) hintLookups.set(root, (hints = pathHintsUnder(root)));
   return hints;
 }
 const sembleRoot = (repo: SembleRepo) => join(repo.out ?? sembleOut, "repos", repo.repo, repo.prefix);
