@@ -6,8 +6,8 @@ import type { OutlineItem, SyntaxNodeLike } from "../core/symbols/index.js";
 export interface ParsedSource {
   language: string;
   root: SyntaxNodeLike;
-  /** The file's outline where the chunker's units give it (a grammar the skeleton's node-type table does not know). */
-  outline?: OutlineItem[];
+  /** The file's outline where the chunker's units give it (a grammar the skeleton's node-type table does not know), read when asked for. */
+  outline?: () => Promise<OutlineItem[]>;
 }
 
 export interface CoreDeps {

@@ -109,7 +109,7 @@ export async function chunkWithSyntax(
   const lines = new LineIndex(content);
   if (lines.lineCount === 0) return [];
   const query = await unitQuery(spec, extraTypes);
-  const tree = await parseWith(spec.grammar, spec.forParsing?.(content) ?? content);
+  const tree = await parseAs(spec, content);
   try {
     const units = collectUnits(spec, tree, query, lines);
     const pieces = emitRegion(tree.rootNode, 0, lines.lineCount - 1, units, null, "", lines, limits);
@@ -126,6 +126,11 @@ export async function chunkWithSyntax(
   } finally {
     tree.delete();
   }
+}
+
+/** The syntax tree of `content` in `spec`'s grammar, given the text as the language asks (`forParsing`). */
+export function parseAs(spec: AstLanguage, content: string): Promise<Tree> {
+  return parseWith(spec.grammar, spec.forParsing?.(content) ?? content);
 }
 
 /** One unit in a file's outline: the shape of core/symbols' OutlineItem (a floor above this one). */

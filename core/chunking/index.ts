@@ -3,13 +3,12 @@
 import type { Tree } from "web-tree-sitter";
 import { DEFAULT_CONFIG, type RagConfig } from "../config/defaults.js";
 import type { Chunk } from "../types.js";
-import { ChunkingConfigError, chunkWithSyntax, outlineOfUnits, type UnitOutline } from "./ast-chunker.js";
+import { ChunkingConfigError, chunkWithSyntax, outlineOfUnits, parseAs, type UnitOutline } from "./ast-chunker.js";
 import { normaliseChunks } from "./custom-chunkers.js";
 import { chunkByLines } from "./fallback.js";
 import { chunkLatex } from "./latex.js";
 import { chunkMarkdown } from "./markdown.js";
 import { languageForContent } from "./languages.js";
-import { parseWith } from "./parser.js";
 import { chunkPdf } from "./pdf.js";
 import { chunkRazor } from "./razor.js";
 import { handlerFor, handlerForFile, handlerForScript, type Handler } from "./registry.js";
@@ -139,22 +138,17 @@ async function chunkWith(handler: Handler, filePath: string, content: string, op
 /**
  * The syntax tree of a source file, for features that reuse the chunker's grammars (file
  * skeletons, find-usages), and for a grammar whose skeleton the chunker's units give
- * (`outlineByUnits`), that outline. null when neither the path nor a script's `#!` line names a
- * tree-sitter grammar. The caller owns the tree: call `tree.delete()` when done.
+ * (`outlineByUnits`), a way to that outline (read from the same tree, only when asked for).
+ * null when neither the path nor a script's `#!` line names a tree-sitter grammar. The caller
+ * owns the tree: call `tree.delete()` when done, after the outline if it wants one.
  */
-export async function parseSource(filePath: string, content: string): Promise<{ language: string; tree: Tree; outline?: UnitOutline[] } | null> {
+export async function parseSource(filePath: string, content: string): Promise<{ language: string; tree: Tree; outline?: () => Promise<UnitOutline[]> } | null> {
   const handler = handlerForFile(filePath, content);
   if (handler?.type !== "syntax") return null;
   const spec = languageForContent(handler.spec, filePath, content);
   if (!spec) return null;
-  const tree = await parseWith(spec.grammar, spec.forParsing?.(content) ?? content);
-  if (!spec.outlineByUnits) return { language: spec.language, tree };
-  try {
-    return { language: spec.language, tree, outline: await outlineOfUnits(spec, tree, content) };
-  } catch (err) {
-    tree.delete();
-    throw err;
-  }
+  const tree = await parseAs(spec, content);
+  return { language: spec.language, tree, ...(spec.outlineByUnits ? { outline: () => outlineOfUnits(spec, tree, content) } : {}) };
 }
 
 /** Text handed over as a string: null when it looks binary (a NUL in its first 8 KiB). */

@@ -66,7 +66,7 @@ export async function runFileSkeleton(ws: RagWorkspace, filePath: string): Promi
     const parsed = parses ? await ws.deps.parseSource(path.rel, content) : null;
     if (parsed) {
       language = parsed.language;
-      items = parsed.outline ?? outlineFromTree(parsed.root);
+      items = parsed.outline ? await parsed.outline() : outlineFromTree(parsed.root);
     }
   } catch (err) {
     ws.logger.error("skeleton parse failed", { filePath: path.rel, error: err as Error });
