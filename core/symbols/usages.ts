@@ -79,20 +79,25 @@ const DEFINING_PARENTS = new Set([
   "class_implementation",
 ]);
 
-/** Kotlin and Swift declarations whose name has no field (not impl_item: `impl Point` uses Point). */
-const UNFIELDED_DECLARATIONS = new Set(["class_declaration", "object_declaration", "function_declaration", "protocol_declaration", "protocol_function_declaration"]);
 /**
- * Objective-C declarations, also without a name field: the name is their first `identifier`
- * (a method's is its selector's first part). OCaml's module types name theirs in a leaf of its own.
+ * Declarations whose name has no field, and the node types their name may be: the first child of
+ * one of them. Kotlin and Swift (not impl_item: `impl Point` uses Point), Objective-C (a
+ * method's is its selector's first part), and OCaml's leaves of their own.
  */
-const FIRST_NAME_CHILD: Readonly<Record<string, string>> = {
-  class_interface: "identifier",
-  class_implementation: "identifier",
-  method_definition: "identifier",
-  method_declaration: "identifier",
-  module_type_definition: "module_type_name",
-  type_binding: "type_constructor",
-  class_binding: "class_name",
+const KOTLIN_SWIFT_NAME = ["simple_identifier", "type_identifier"];
+const NAME_CHILD_TYPES: Readonly<Record<string, readonly string[]>> = {
+  class_declaration: KOTLIN_SWIFT_NAME,
+  object_declaration: KOTLIN_SWIFT_NAME,
+  function_declaration: KOTLIN_SWIFT_NAME,
+  protocol_declaration: [...KOTLIN_SWIFT_NAME, "identifier"],
+  protocol_function_declaration: KOTLIN_SWIFT_NAME,
+  class_interface: ["identifier"],
+  class_implementation: ["identifier"],
+  method_definition: ["identifier"],
+  method_declaration: ["identifier"],
+  module_type_definition: ["module_type_name"],
+  type_binding: ["type_constructor"],
+  class_binding: ["class_name"],
 };
 
 /** True when `node` is the name a declaration introduces (e.g. `foo` in `function foo()`). */
@@ -102,14 +107,13 @@ export function isDefinitionName(node: SyntaxNodeLike): boolean {
   // C/C++ nest the name in declarators: climb through them to the declaration.
   for (let depth = 0; parent && depth < 6; depth++) {
     if (!DEFINING_PARENTS.has(parent.type)) return false;
-    // Grammars without a name field (Kotlin, Swift) hold the name as the first identifier child.
-    const firstNamed = Object.hasOwn(FIRST_NAME_CHILD, parent.type) ? FIRST_NAME_CHILD[parent.type] : null;
+    // Grammars without a name field (Kotlin, Swift, Objective-C) hold the name as a child of its own type.
+    const nameTypes = Object.hasOwn(NAME_CHILD_TYPES, parent.type) ? NAME_CHILD_TYPES[parent.type] : null;
     const name =
       parent.childForFieldName("name") ??
       parent.childForFieldName("declarator") ??
       (parent.type === "let_binding" ? parent.childForFieldName("pattern") : null) ??
-      (firstNamed ? (namedChildren(parent).find((c) => c.type === firstNamed) ?? null) : null) ??
-      (UNFIELDED_DECLARATIONS.has(parent.type) ? namedChildren(parent).find((c) => c.type === "simple_identifier" || c.type === "type_identifier") ?? null : null);
+      (nameTypes ? (namedChildren(parent).find((c) => nameTypes.includes(c.type)) ?? null) : null);
     if (!name || name.startIndex !== child.startIndex || name.type !== child.type) return false;
     if (!DECLARATORS.has(parent.type)) return true;
     child = parent;
