@@ -14,6 +14,6 @@ export interface CoreDeps {
   openEngine(options: OpenEngineOptions): Promise<Engine>;
   /** Parses a file with its tree-sitter grammar; null when no grammar covers it. */
   parseSource(filePath: string, content: string): Promise<ParsedSource | null>;
-  /** Language name for a path (as the index records it), or null. */
-  languageForPath(filePath: string): string | null;
+  /** Language name for a path (as the index records it), or null; given the text, the file's own (core/chunking languageForPath). */
+  languageForPath(filePath: string, content?: string): string | null;
 }

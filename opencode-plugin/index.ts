@@ -14,7 +14,7 @@ export const coreDeps: CoreDeps = {
     const parsed = await parseSource(filePath, content);
     return parsed ? { language: parsed.language, root: parsed.tree.rootNode as unknown as SyntaxNodeLike, ...(parsed.outline ? { outline: parsed.outline } : {}) } : null;
   },
-  languageForPath: (filePath) => languageForPath(filePath) ?? null,
+  languageForPath: (filePath, content) => languageForPath(filePath, content) ?? null,
 };
 
 export const server = createServer(coreDeps);

@@ -56,7 +56,7 @@ function cliWorkspace(ctx: CommandContext): UsageWorkspace {
         const parsed = await parseSource(filePath, content);
         return parsed ? { language: parsed.language, root: parsed.tree.rootNode as unknown as SyntaxNodeLike } : null;
       },
-      languageForPath: (filePath) => languageForPath(filePath) ?? null,
+      languageForPath: (filePath, content) => languageForPath(filePath, content) ?? null,
     },
   };
 }

@@ -32,10 +32,17 @@ export { loadCustomChunkers, type CustomChunkerEntry } from "./custom-chunkers.j
 export { embeddingText } from "./embedding-text.js";
 export { setGrammarSource, type GrammarSource } from "./grammar-source.js";
 
-/** Language of a path as chunks report it ("typescript", "markdown"…); null = line fallback. */
-export function languageForPath(filePath: string): string | null {
-  const handler = handlerFor(filePath);
-  return handler ? handlerLanguage(handler) : null;
+/**
+ * Language of a path as chunks report it ("typescript", "markdown"…); null = line fallback.
+ * Given the file's text as well, the language its chunks get: by a script's `#!` line where the
+ * name says nothing, and "text" for a shared extension whose text is not the grammar's (MATLAB's
+ * `.m`, which line windows chunk).
+ */
+export function languageForPath(filePath: string, content?: string): string | null {
+  const handler = content === undefined ? handlerFor(filePath) : handlerForFile(filePath, content);
+  if (!handler) return null;
+  if (handler.type === "syntax" && content !== undefined) return languageForContent(handler.spec, filePath, content)?.language ?? "text";
+  return handlerLanguage(handler);
 }
 
 function handlerLanguage(handler: Handler): string {

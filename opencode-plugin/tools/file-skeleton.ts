@@ -60,7 +60,7 @@ export async function runFileSkeleton(ws: RagWorkspace, filePath: string): Promi
   const lines = lineCount(content);
   let items: OutlineItem[] = [];
   let method = "tree-sitter";
-  let language = ws.deps.languageForPath(path.rel) ?? "text";
+  let language = ws.deps.languageForPath(path.rel, content) ?? "text";
   const parses = parsedInProcess(ws, content);
   try {
     const parsed = parses ? await ws.deps.parseSource(path.rel, content) : null;

@@ -120,13 +120,13 @@ async function usesInFile(ws: UsageWorkspace, rel: string, input: FindUsagesInpu
   const read = await readWorkspaceFile(ws, rel);
   if (typeof read === "string" || read.kind !== "file") return null;
   const content = read.text;
-  if (!content.includes(input.symbolName)) return { file: { path: read.path.rel, language: ws.deps.languageForPath(rel) ?? "text", occurrences: [] }, content };
+  if (!content.includes(input.symbolName)) return { file: { path: read.path.rel, language: ws.deps.languageForPath(rel, content) ?? "text", occurrences: [] }, content };
   const tooLarge = parse && !parsedInProcess(ws, content);
   const parsed = parse && !tooLarge ? await ws.deps.parseSource(rel, content).catch(() => null) : null;
   const occurrences: Occurrence[] = parsed
     ? findOccurrences(parsed.root, input.symbolName, { includeCommentsAndStrings: input.includeComments })
     : findOccurrencesInText(content, input.symbolName);
-  return { file: { path: read.path.rel, language: parsed?.language ?? ws.deps.languageForPath(rel) ?? "text", occurrences }, content, ...(tooLarge ? { tooLarge } : {}) };
+  return { file: { path: read.path.rel, language: parsed?.language ?? ws.deps.languageForPath(rel, content) ?? "text", occurrences }, content, ...(tooLarge ? { tooLarge } : {}) };
 }
 
 /**

@@ -154,6 +154,16 @@ describe("parseSource and languageForPath", () => {
     };
     for (const [path, language] of Object.entries(cases)) expect(languageForPath(path), path).toBe(language);
   });
+
+  it("given the text, names the language the file's chunks get", () => {
+    // `.m` is Objective-C's and MATLAB's; `.h` C's, C++'s and Objective-C's.
+    expect(languageForPath("lib/Counter.m", "#import <Foundation/Foundation.h>\n@implementation Counter\n@end\n")).toBe("objc");
+    expect(languageForPath("lib/scaled.m", "function y = scaled(x)\n  y = 2 * x;\nend\n")).toBe("text");
+    expect(languageForPath("lib/Counter.h", "@interface Counter : NSObject\n@end\n")).toBe("objc");
+    expect(languageForPath("lib/box.h", "namespace box {\nclass Box {};\n}\n")).toBe("cpp");
+    expect(languageForPath("bin/deploy", "#!/usr/bin/env bash\necho hi\n")).toBe("bash");
+    expect(languageForPath("notes.txt", "plain words\n")).toBeNull();
+  });
 });
 
 describe("scripts named by their #! line", () => {
