@@ -170,14 +170,16 @@ export function findOccurrences(root: SyntaxNodeLike, name: string, options: Fin
 
 /**
  * For files without a grammar: whole-word matches per line, skipping lines that only hold a
- * comment and lines that look like the definition (`function name`, `def name`, `class name`…).
+ * comment (`//`, `#`, `--`, `/*`, and MATLAB's and TeX's `%`) and lines that look like the
+ * definition (`function name`, `def name`, `class name`…, MATLAB's `function y = name`).
  */
 export function findOccurrencesInText(content: string, name: string): Occurrence[] {
   const word = wholeWordRegExp(name);
-  const definition = new RegExp(`\\b(?:function|def|class|fn|func|interface|type|struct|enum|trait|const|let|var)\\s+${escapeRegExp(name)}(?![A-Za-z0-9_$])`);
+  const after = `${escapeRegExp(name)}(?![A-Za-z0-9_$])`;
+  const definition = new RegExp(`\\b(?:function|def|class|fn|func|interface|type|struct|enum|trait|const|let|var)\\s+${after}|\\bfunction\\s+(?:\\[[^\\]]*\\]|\\w+)\\s*=\\s*${after}`);
   const found: Occurrence[] = [];
   content.split("\n").forEach((text, i) => {
-    if (/^\s*(?:\/\/|#|--|\*|\/\*)/.test(text) || definition.test(text)) return;
+    if (/^\s*(?:\/\/|#|--|\*|\/\*|%)/.test(text) || definition.test(text)) return;
     for (const m of text.matchAll(word)) found.push({ line: i + 1, column: m.index ?? 0, where: "code", use: classifyUseInLine(text, name, m.index ?? 0) });
   });
   return found;

@@ -2,7 +2,7 @@
 // from the node types the bundled grammars share, so find_usages can say how each file uses a
 // symbol and not only how often. Heuristic but grammar-neutral; anything unmatched is "other".
 // Portable: no Node.
-import type { SyntaxNodeLike } from "./syntax-node.js";
+import { namedChildren, type SyntaxNodeLike } from "./syntax-node.js";
 
 export type UseKind = "import" | "re-export" | "call" | "type" | "other" | "mention";
 
@@ -85,6 +85,22 @@ function isCallee(node: SyntaxNodeLike): boolean {
   return same(call.namedChildren.find((c) => c !== null) ?? null, target);
 }
 
+/** Dart's member access (`a.f`, `a?.f`) holds the member in a selector of its own. */
+const DART_MEMBER_SELECTORS = new Set(["unconditional_assignable_selector", "conditional_assignable_selector"]);
+
+/**
+ * Dart writes no call node: a callee is followed by a selector that holds the arguments, `f(1)`
+ * as `f` then `(1)`, `a.f(1)` as `a`, `.f`, `(1)`. Constructors (`Counter()`) read the same.
+ */
+function isDartCallee(node: SyntaxNodeLike): boolean {
+  const parent = node.parent;
+  const target = parent && DART_MEMBER_SELECTORS.has(parent.type) ? parent.parent : node;
+  if (!target?.parent) return false;
+  const siblings = namedChildren(target.parent);
+  const next = siblings[siblings.findIndex((s) => same(s, target)) + 1];
+  return next?.type === "selector" && namedChildren(next)[0]?.type === "argument_part";
+}
+
 function isTypeReference(node: SyntaxNodeLike): boolean {
   if (node.type.includes("type_identifier")) return true;
   const parentType = node.parent?.type ?? "";
@@ -95,7 +111,7 @@ function isTypeReference(node: SyntaxNodeLike): boolean {
 export function classifyUse(node: SyntaxNodeLike): UseKind {
   const imported = importKind(node);
   if (imported) return imported;
-  if (isCallee(node)) return "call";
+  if (isCallee(node) || isDartCallee(node)) return "call";
   if (isTypeReference(node)) return "type";
   return "other";
 }
