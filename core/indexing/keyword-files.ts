@@ -64,11 +64,7 @@ export async function readKeywordSnapshot(stateDir: string, manifest: KeywordFie
 
 function withDeltas(snapshot: Uint8Array, deltaTexts: string[], ensure?: EnsureBytes): KeywordIndex {
   const index = KeywordIndex.deserialize(snapshot, ensure);
-  for (const text of deltaTexts) {
-    const delta = JSON.parse(text) as KeywordDelta;
-    index.removeIds(delta.remove);
-    index.add(delta.add);
-  }
+  index.replay(deltaTexts.map((text) => JSON.parse(text) as KeywordDelta));
   return index;
 }
 

@@ -9,9 +9,22 @@ import { unsignedLE } from "../little-endian.js";
 /** One number per document, by document number. */
 export type DocColumn = number[] | Uint8Array | Uint16Array | Uint32Array;
 
-/** The column as an array that add() can push to: itself, or a copy of a loaded one. */
-export function growable(column: DocColumn): number[] {
-  return Array.isArray(column) ? column : Array.from(column);
+/** Typed columns this module made to be written; a loaded column is a view of its file's bytes. */
+const writable = new WeakSet<Uint32Array>();
+
+/**
+ * The column, ready for add() to write documents [used, room) by number: a plain array grows as
+ * it is written; a loaded column is copied once into a Uint32Array with spare room (a native
+ * copy, whatever its width), grown the same way when full. Array.from() of a loaded index's four
+ * columns was ~60 ms of every process that replayed a keyword delta at 100k files.
+ */
+export function withRoom(column: DocColumn, used: number, room: number): DocColumn {
+  if (Array.isArray(column)) return column;
+  if (column instanceof Uint32Array && writable.has(column) && column.length >= room) return column;
+  const copy = new Uint32Array(Math.max(room, used + (used >> 2) + 1024));
+  copy.set(column.subarray(0, used));
+  writable.add(copy);
+  return copy;
 }
 
 /**

@@ -13,6 +13,8 @@ export class DocIds {
   private list: Array<string | null> = [];
   /** The removed documents' numbers in order (removedBefore), until the next removal. */
   private removedInOrder: Int32Array | null = null;
+  /** Packed positions found ahead (lookAhead), for the find() calls that ask for no other ids. */
+  private ahead: { asked: Set<string>; found: Map<string, number> } | null = null;
 
   static loaded(packed: IdTable): DocIds {
     const ids = new DocIds();
@@ -74,12 +76,28 @@ export class DocIds {
     return this.packed !== null;
   }
 
+  /**
+   * Finds these ids among the packed ones now, in one pass over them, for the find() calls to
+   * come: a process replaying several keyword deltas made two passes a delta (~4 ms each at 100k
+   * files). Packed positions never change, so what it found holds until all() unpacks them.
+   */
+  lookAhead(ids: Iterable<string>): void {
+    if (!this.packed) return;
+    const asked = new Set(ids);
+    this.ahead = { asked, found: this.packed.positionsOf(asked) };
+  }
+
   /** The live documents holding these ids, found without a map of every id (see IdTable.positionsOf). */
   find(ids: Iterable<string>): Map<string, number> {
     const wanted = new Set(ids);
     const out = new Map<string, number>();
     if (this.packed) {
-      for (const [id, doc] of this.packed.positionsOf(wanted)) if (!this.dead?.has(doc)) out.set(id, doc);
+      const ahead = this.ahead;
+      const found = ahead && [...wanted].every((id) => ahead.asked.has(id)) ? ahead.found : this.packed.positionsOf(wanted);
+      for (const id of wanted) {
+        const doc = found.get(id);
+        if (doc !== undefined && !this.dead?.has(doc)) out.set(id, doc);
+      }
     }
     const p = this.packedCount;
     for (let i = 0; i < this.list.length; i++) {
@@ -98,6 +116,7 @@ export class DocIds {
       this.list = ids;
       this.packed = null;
       this.dead = null;
+      this.ahead = null;
     }
     return this.list;
   }

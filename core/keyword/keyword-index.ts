@@ -7,7 +7,7 @@ import { DocIds } from "./doc-ids.js";
 import { Interner } from "./interner.js";
 import { CorruptKeywordData, corruptKeywordData } from "./corrupt.js";
 import type { ByteSink } from "./bytes.js";
-import { growable, type DocColumn } from "./doc-columns.js";
+import { withRoom, type DocColumn } from "./doc-columns.js";
 import { readParts, writePartsSteps, type IndexParts, type LoadedParts } from "./keyword-format.js";
 import { CsrPostings, EncodedPostings, mergePostingsSteps, TERMS_PER_STEP, type EnsureBytes } from "./postings.js";
 import { TermTable } from "./term-table.js";
@@ -149,10 +149,12 @@ export class KeywordIndex {
     // A few documents added to a loaded index (a keyword delta file) find the ids they replace
     // without a map of every id.
     const known = this.findsWithoutMap(docs.length) ? this.docIds.find(docs.map((d) => d.id)) : null;
-    const docLens = (this.docLens = growable(this.docLens));
-    const docPath = (this.docPath = growable(this.docPath));
-    const docLang = (this.docLang = growable(this.docLang));
-    const docKind = (this.docKind = growable(this.docKind));
+    const used = this.docIds.count;
+    const room = used + docs.length;
+    const docLens = (this.docLens = withRoom(this.docLens, used, room));
+    const docPath = (this.docPath = withRoom(this.docPath, used, room));
+    const docLang = (this.docLang = withRoom(this.docLang, used, room));
+    const docKind = (this.docKind = withRoom(this.docKind, used, room));
     for (const doc of docs) {
       checkDoc(doc);
       const existing = known ? known.get(doc.id) : this.idToDoc.get(doc.id);
@@ -178,10 +180,10 @@ export class KeywordIndex {
       for (const termId of declared) this.pushPosting(termId, docNo, 1);
       this.deltaPostings += touched.length + declared.length;
       this.docIds.push(doc.id);
-      docLens.push(len);
-      docPath.push(this.paths.intern(doc.filePath));
-      docLang.push(this.languages.intern(doc.language));
-      docKind.push(this.kinds.intern(doc.kind));
+      docLens[docNo] = len;
+      docPath[docNo] = this.paths.intern(doc.filePath);
+      docLang[docNo] = this.languages.intern(doc.language);
+      docKind[docNo] = this.kinds.intern(doc.kind);
       if (doc.vector || this.vectors.dim > 0) this.vectors.set(docNo, doc.vector);
       if (known) known.set(doc.id, docNo);
       else this.idToDoc.set(doc.id, docNo);
@@ -194,7 +196,19 @@ export class KeywordIndex {
     if (this.deltaPostings > Math.max(200_000, this.basePostingTotal() / 4)) this.merge();
   }
 
-  removeIds(ids: string[]): void {
+  /**
+   * Applies keyword delta files' changes in their order, each one's removals before its
+   * additions, finding the ids they touch among the loaded ones in one pass.
+   */
+  replay(deltas: ReadonlyArray<{ remove: readonly string[]; add: KeywordDoc[] }>): void {
+    if (this.idToDocMap === null) this.docIds.lookAhead(deltas.flatMap((d) => [...d.remove, ...d.add.map((doc) => doc.id)]));
+    for (const delta of deltas) {
+      this.removeIds(delta.remove);
+      this.add(delta.add);
+    }
+  }
+
+  removeIds(ids: readonly string[]): void {
     const known = this.findsWithoutMap(ids.length) ? this.docIds.find(ids) : this.idToDoc;
     for (const id of ids) {
       const docNo = known.get(id);

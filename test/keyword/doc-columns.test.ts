@@ -3,7 +3,7 @@
 // view of the file's bytes (no copy) when aligned, a copy when not, damage named on load.
 import { describe, expect, it } from "vitest";
 import { ByteReader, ByteWriter } from "../../core/keyword/bytes.js";
-import { growable, readColumn, writeColumn } from "../../core/keyword/doc-columns.js";
+import { readColumn, withRoom, writeColumn } from "../../core/keyword/doc-columns.js";
 import { KeywordIndex, type KeywordDoc } from "../../core/keyword/index.js";
 
 /** `values` written after `lead` bytes, as the file would hold them. */
@@ -58,13 +58,21 @@ describe("document columns", () => {
     expect(() => read(written([1, 2, 3]).subarray(0, 5), 3)).toThrow(RangeError);
   });
 
-  it("become plain arrays when documents are added", () => {
-    const column = Uint16Array.from([4, 5]);
-    const array = growable(column);
-    array.push(6);
-    expect(array).toEqual([4, 5, 6]);
+  it("are copied, never written, when documents are added, and the copy grows as they come", () => {
+    const bytes = written([4, 5]);
+    const loaded = read(bytes, 2);
+    const column = withRoom(loaded, 2, 3) as Uint32Array;
+    expect(column).not.toBe(loaded);
+    column[2] = 6;
+    expect(Array.from(column.subarray(0, 3))).toEqual([4, 5, 6]);
+    expect(Array.from(read(bytes, 2))).toEqual([4, 5]);
+    // room to spare: the same copy; full: a bigger one with every value
+    expect(withRoom(column, 3, 4)).toBe(column);
+    const bigger = withRoom(column, 3, column.length + 1) as Uint32Array;
+    expect(bigger.length).toBeGreaterThan(column.length);
+    expect(Array.from(bigger.subarray(0, 3))).toEqual([4, 5, 6]);
     const plain = [1];
-    expect(growable(plain)).toBe(plain);
+    expect(withRoom(plain, 1, 2)).toBe(plain);
   });
 
   it("serve a loaded index that then takes new documents and removals as a fresh one does", () => {
@@ -80,5 +88,27 @@ describe("document columns", () => {
     for (const q of ["retry1 topic2", "replaced", "handler"]) expect(loaded.search(q, 20, goOnly)).toEqual(fresh.search(q, 20, goOnly));
     expect(loaded.search("handler", 500, goOnly).length).toBe(201);
     expect(loaded.fileScores("retry2", ["src/f5.ts", "src/f101.ts"])).toEqual(fresh.fileScores("retry2", ["src/f5.ts", "src/f101.ts"]));
+  });
+
+  it("replay several deltas as the passes that wrote them changed the index", () => {
+    const doc = (i: number, text = `retry${i % 3} handler for topic${i % 5}`): KeywordDoc => ({ id: `d${i}`, text, filePath: `src/f${i % 50}.ts`, language: "typescript", kind: "function", symbol: `handle${i}` });
+    const deltas = [
+      // a loaded document replaced, one removed, one new
+      { remove: ["d7"], add: [doc(3, "replaced entirely"), doc(200)] },
+      // the new one removed again, the removed one back with other words, a loaded one removed
+      { remove: ["d200", "d9"], add: [doc(7, "returned with fresh words")] },
+      { remove: [], add: [doc(201, "replaced entirely once more")] },
+    ];
+    const fresh = new KeywordIndex();
+    fresh.add(Array.from({ length: 200 }, (_, i) => doc(i)));
+    const loaded = KeywordIndex.deserialize(fresh.serialize());
+    for (const delta of deltas) {
+      fresh.removeIds(delta.remove);
+      fresh.add(delta.add);
+    }
+    loaded.replay(deltas);
+    expect(loaded.size).toBe(fresh.size);
+    for (const id of ["d3", "d7", "d9", "d200", "d201"]) expect(loaded.has(id), id).toBe(fresh.has(id));
+    for (const q of ["replaced entirely", "fresh words", "retry1 topic2", "handler"]) expect(loaded.search(q, 30)).toEqual(fresh.search(q, 30));
   });
 });
