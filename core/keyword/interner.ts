@@ -56,8 +56,8 @@ export class Interner {
     if (!this.packed) return this.map().get(value);
     const known = this.decodedNumbers?.get(value);
     if (known !== undefined) return known;
-    const n = this.firstWhere(0, (v) => v >= value);
-    return n < this.size && this.value(n) === value ? n : undefined;
+    const n = this.packed.find(value);
+    return n >= 0 ? n : undefined;
   }
 
   value(n: number): string {

@@ -656,6 +656,10 @@ export class KeywordIndex {
     if (this.termIds) return this.termIds.get(term);
     const fresh = this.newTermIds.get(term);
     if (fresh !== undefined) return fresh;
+    if (this.sortedTerms === null) {
+      const loaded = this.terms.findLoaded(term);
+      if (loaded !== null) return loaded >= 0 ? loaded : undefined;
+    }
     let lo = 0;
     let hi = this.sortedCount - 1;
     while (lo <= hi) {

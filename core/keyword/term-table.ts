@@ -24,6 +24,11 @@ export class TermTable {
     return id < packedCount ? this.packed!.get(id) : this.list[id - packedCount];
   }
 
+  /** While the table is as loaded (packed, in string order: ids are positions), the id of `term` or -1; else null. */
+  findLoaded(term: string): number | null {
+    return this.packed ? this.packed.find(term) : null;
+  }
+
   /** Adds a term; returns its id. */
   push(term: string): number {
     this.list.push(term);

@@ -293,6 +293,27 @@ describe("packed strings with group starts (format 8)", () => {
     expect(ids.map((_, i) => table(ids, false).get(i))).toEqual(ids);
   });
 
+  test("find each string by value, in or across groups, and miss what the table lacks, in JavaScript's string order", () => {
+    for (const n of [0, 1, 2, SPARSE_EVERY, SPARSE_EVERY + 1, 3 * SPARSE_EVERY + 5]) {
+      const values = sortedValues(n);
+      const t = table(values);
+      values.forEach((v, i) => expect(t.find(v), `${n}: ${i}`).toBe(i));
+      // every value with a character more or one less, and values before all and after all
+      for (const v of values) {
+        if (!values.includes(`${v}!`)) expect(t.find(`${v}!`)).toBe(-1);
+        if (v.length > 1 && !values.includes(v.slice(0, -1))) expect(t.find(v.slice(0, -1))).toBe(-1);
+      }
+      expect(t.find("")).toBe(values.indexOf(""));
+      expect(t.find("\u{10FFFF}\u{10FFFF}")).toBe(-1);
+      // the same table read from a full scan of its block
+      const scanned = PackedStrings.fromBlock(enc.encode(values.join("\0")), values.length);
+      values.forEach((v, i) => expect(scanned.find(v)).toBe(i));
+    }
+    // U+FFFD sorts after a surrogate pair in JavaScript, before it in UTF-8
+    const awkward = ["a", "\u{1F600}", "\uE000", "\uFFFD"];
+    awkward.forEach((v, i) => expect(table(awkward).find(v), v).toBe(i));
+  });
+
   test("refuse a missing group start on load, and starts off string boundaries or groups out of order when a lookup reads them", () => {
     const values = sortedValues(3 * SPARSE_EVERY);
     const block = enc.encode(values.join("\0"));
