@@ -5,8 +5,9 @@
 import { bash } from "./languages/bash.js";
 import { c, cpp } from "./languages/c.js";
 import { csharp } from "./languages/csharp.js";
-import { dart } from "./languages/dart.js";
 import { css } from "./languages/css.js";
+import { dart } from "./languages/dart.js";
+import { elisp } from "./languages/elisp.js";
 import { elixir } from "./languages/elixir.js";
 import { go } from "./languages/go.js";
 import { haskell } from "./languages/haskell.js";
@@ -20,16 +21,17 @@ import { objc } from "./languages/objc.js";
 import { ocaml } from "./languages/ocaml.js";
 import { php } from "./languages/php.js";
 import { python } from "./languages/python.js";
+import { rescript } from "./languages/rescript.js";
 import { ruby } from "./languages/ruby.js";
 import { rust } from "./languages/rust.js";
 import { scala } from "./languages/scala.js";
 import { solidity } from "./languages/solidity.js";
 import { swift } from "./languages/swift.js";
 import { toml } from "./languages/toml.js";
-import type { AstLanguage } from "./languages/types.js";
 import { xml } from "./languages/xml.js";
 import { yaml } from "./languages/yaml.js";
 import { zig } from "./languages/zig.js";
+import type { AstLanguage } from "./languages/types.js";
 
 export type { AstLanguage, Refinement } from "./languages/types.js";
 
@@ -66,6 +68,8 @@ export const AST_LANGUAGES: AstLanguage[] = [
   objc,
   solidity,
   ocaml,
+  elisp,
+  rescript,
 ];
 
 /**

@@ -27,7 +27,8 @@ const OCAML_NAMES = new Set(["value_name", "module_name", "module_type_name", "t
 /** Leaf node types that are identifiers in the bundled grammars. */
 function isIdentifierType(type: string): boolean {
   // Haskell's lower-case names are `variable` leaves.
-  return type.endsWith("identifier") || type === "constant" || type === "name" || type === "word" || type === "variable" || type === "shorthand_property_identifier_pattern" || OCAML_NAMES.has(type);
+  // Emacs Lisp's names are `symbol` leaves.
+  return type.endsWith("identifier") || type === "constant" || type === "name" || type === "word" || type === "variable" || type === "symbol" || type === "shorthand_property_identifier_pattern" || OCAML_NAMES.has(type);
 }
 
 function isCommentType(type: string): boolean {
@@ -77,6 +78,10 @@ const DEFINING_PARENTS = new Set([
   // Objective-C
   "class_interface",
   "class_implementation",
+  // Emacs Lisp's `defmacro`; ReScript's `external` and `exception`
+  "macro_definition",
+  "external_declaration",
+  "exception_declaration",
 ]);
 
 /**
@@ -98,10 +103,27 @@ const NAME_CHILD_TYPES: Readonly<Record<string, readonly string[]>> = {
   module_type_definition: ["module_type_name"],
   type_binding: ["type_constructor"],
   class_binding: ["class_name"],
+  external_declaration: ["value_identifier"],
+  exception_declaration: ["variant_identifier"],
 };
+
+/**
+ * Emacs Lisp defines with forms whose head says so (`defvar`, `cl-defun`, `defcustom`,
+ * `define-minor-mode`, `transient-define-prefix`): the symbol right after the head is the name.
+ */
+const LISP_DEFINING_HEAD = /^\(\s*(?:def|cl-def|define-|transient-define-)[^\s()]*\s/;
+
+function isLispDefinitionName(node: SyntaxNodeLike): boolean {
+  const parent = node.parent;
+  if ((parent?.type !== "list" && parent?.type !== "special_form") || !LISP_DEFINING_HEAD.test(parent.text)) return false;
+  // A special form's head is a keyword token, not a named child; a list's is its first symbol.
+  const name = namedChildren(parent)[parent.type === "special_form" ? 0 : 1];
+  return name !== undefined && name.startIndex === node.startIndex && name.type === node.type;
+}
 
 /** True when `node` is the name a declaration introduces (e.g. `foo` in `function foo()`). */
 export function isDefinitionName(node: SyntaxNodeLike): boolean {
+  if (node.type === "symbol" && isLispDefinitionName(node)) return true;
   let child = node;
   let parent = node.parent;
   // C/C++ nest the name in declarators: climb through them to the declaration.
@@ -126,9 +148,13 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** A regex matching `name` as a whole word (identifier characters do not continue it). */
+/**
+ * A regex matching `name` as a whole word (identifier characters do not continue it). A Lisp
+ * name (`magit-tag`) is not whole where a hyphen goes on with it (`magit-tag-create`).
+ */
 export function wholeWordRegExp(name: string): RegExp {
-  return new RegExp(`(?<![A-Za-z0-9_$])${escapeRegExp(name)}(?![A-Za-z0-9_$])`, "g");
+  const word = name.includes("-") ? "A-Za-z0-9_$-" : "A-Za-z0-9_$";
+  return new RegExp(`(?<![${word}])${escapeRegExp(name)}(?![${word}])`, "g");
 }
 
 /** Occurrences of `name` in a parsed file, sorted by position, the definition left out. */

@@ -101,6 +101,21 @@ function isDartCallee(node: SyntaxNodeLike): boolean {
   return next?.type === "selector" && namedChildren(next)[0]?.type === "argument_part";
 }
 
+/** A pipe (`x->f`, `x |> f` in ReScript) calls the function on its right. */
+function isPipedCallee(node: SyntaxNodeLike): boolean {
+  const pipe = node.parent;
+  if (pipe?.type !== "pipe_expression") return false;
+  const operands = namedChildren(pipe);
+  return operands.length === 2 && same(operands[1], node);
+}
+
+/** A Lisp form calls what its first symbol names (`(magit-tag-create name rev)`), unless quoted data. */
+function isLispCallee(node: SyntaxNodeLike): boolean {
+  const list = node.parent;
+  if (node.type !== "symbol" || list?.type !== "list" || list.parent?.type === "quote") return false;
+  return same(namedChildren(list)[0] ?? null, node) && list.text.startsWith("(");
+}
+
 function isTypeReference(node: SyntaxNodeLike): boolean {
   if (node.type.includes("type_identifier")) return true;
   const parentType = node.parent?.type ?? "";
@@ -111,7 +126,7 @@ function isTypeReference(node: SyntaxNodeLike): boolean {
 export function classifyUse(node: SyntaxNodeLike): UseKind {
   const imported = importKind(node);
   if (imported) return imported;
-  if (isCallee(node) || isDartCallee(node)) return "call";
+  if (isCallee(node) || isDartCallee(node) || isPipedCallee(node) || isLispCallee(node)) return "call";
   if (isTypeReference(node)) return "type";
   return "other";
 }

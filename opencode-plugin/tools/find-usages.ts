@@ -19,7 +19,8 @@ export type { CollectedUsages };
 
 export const findUsagesArgs = {
   symbolName: requiredText(200, "symbolName is empty: give the identifier to find, e.g. parseConfig")
-    .regex(/^[A-Za-z_$][\w$]*$/, "symbolName must be one identifier, e.g. parseConfig (no dots, spaces or parentheses)")
+    // Lisp names join words with hyphens (`magit-tag-create`).
+    .regex(/^[A-Za-z_$][\w$]*(?:-[\w$]+)*$/, "symbolName must be one identifier, e.g. parseConfig or magit-tag-create (no dots, spaces or parentheses)")
     .describe("The identifier to find, e.g. parseConfig"),
   pathHint: z.string().min(1, "pathHint is empty: give a workspace path prefix such as 'src/', or leave it out").max(500).optional().describe("Only look under this workspace path prefix, e.g. 'src/'"),
   topK: wholeNumber("topK", 1, 100).optional().describe("Uses to show with their lines, 1-100 (default 30), taken in turn from each file; every file is listed with its count regardless"),

@@ -40,6 +40,8 @@ const SAMPLES: Record<string, { source: string; kind: string; symbol: string }> 
   ".sol": { source: "contract Vault {\n  uint256 total;\n}\n", kind: "class", symbol: "Vault" },
   ".ml": { source: "let add a b =\n  a + b\n", kind: "function", symbol: "add" },
   ".dart": { source: "int add(int a) {\n  return a;\n}\n", kind: "function", symbol: "add" },
+  ".el": { source: "(defun cart-add (a)\n  (+ a 1))\n", kind: "function", symbol: "cart-add" },
+  ".res": { source: "let add = (a, b) => {\n  a + b\n}\n", kind: "function", symbol: "add" },
 };
 
 describe("language tables", () => {

@@ -1,5 +1,5 @@
 // Languages beyond the required set (PHP, Scala, Elixir, Bash, Zig, Lua, Haskell, YAML, TOML,
-// Dart, Objective-C, Solidity, OCaml), and a guard that every language table compiles against its grammar.
+// Dart, Objective-C, Solidity, OCaml, Emacs Lisp, ReScript), and a guard that every language table compiles against its grammar.
 import { describe, expect, it } from "vitest";
 import { chunkFile } from "../../core/chunking/index.js";
 import { AST_LANGUAGES } from "../../core/chunking/languages.js";
@@ -302,5 +302,37 @@ describe("YAML and TOML", () => {
   it("TOML: top-level keys, tables and arrays of tables", async () => {
     const chunks = await chunkFixture("Cargo.toml", unmerged);
     expect(outline(chunks)).toEqual(["key title 1-1", "table package 3-5", "table dependencies 7-8", "table bin 10-11"]);
+  });
+});
+
+describe("Emacs Lisp", () => {
+  it("defuns and macros, and the list forms that define: cl-defun, cl-defmethod, defcustom, cl-defstruct, modes", async () => {
+    const chunks = await chunkFixture("cart.el", { minChars: 0, maxLines: 4 });
+    expect(find(chunks, "cart-tax-rate", "variable").startLine).toBe(5);
+    expect(find(chunks, "cart--items", "variable").startLine).toBe(9);
+    // A struct with options is named by its list's head.
+    expect(find(chunks, "cart-item", "struct").startLine).toBe(11);
+    // The autoload cookie above a defun belongs to it.
+    expect(find(chunks, "cart-add", "function")).toMatchObject({ startLine: 14, endLine: 17, context: "function cart-add(item)" });
+    expect(find(chunks, "cart-total", "function").context).toBe("function cart-total(&key (tax cart-tax-rate))");
+    expect(find(chunks, "cart-describe", "method").startLine).toBe(23);
+    expect(find(chunks, "cart-with-items", "macro").startLine).toBe(26);
+    expect(find(chunks, "cart-mode", "function").startLine).toBe(30);
+  });
+});
+
+describe("ReScript", () => {
+  it("types, exceptions, externals, modules and their bindings, and top-level lets: a function when bound to one", async () => {
+    const chunks = await chunkFixture("Cart.res", { minChars: 0, maxLines: 5 });
+    expect(find(chunks, "item", "type")).toMatchObject({ startLine: 1, endLine: 2 });
+    expect(find(chunks, "EmptyCart", "type").startLine).toBe(4);
+    expect(find(chunks, "formatPrice", "function").startLine).toBe(6);
+    expect(find(chunks, "Tax", "module").startLine).toBe(8);
+    // A doc comment and a decorator directly above belong to the binding.
+    expect(find(chunks, "total", "function")).toMatchObject({ startLine: 13, endLine: 17, context: "function total(items: array<item>)" });
+    expect(find(chunks, "make", "function").startLine).toBe(19);
+    expect(find(chunks, "empty", "variable").startLine).toBe(24);
+    // A function body's own lets stay inside it.
+    expect(chunks.some((c) => c.symbol === "sum")).toBe(false);
   });
 });

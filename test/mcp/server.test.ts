@@ -153,7 +153,7 @@ describe("opencode-rag mcp", () => {
     const bad = await call("find_usages", { symbolName: "obj.method()" });
     expect(bad.isError).toBe(true);
     expect(bad.text).toBe(
-      "Invalid arguments for find_usages: symbolName must be one identifier, e.g. parseConfig (no dots, spaces or parentheses). Fix them and call find_usages again.",
+      "Invalid arguments for find_usages: symbolName must be one identifier, e.g. parseConfig or magit-tag-create (no dots, spaces or parentheses). Fix them and call find_usages again.",
     );
     const topK = await call("search_semantic", { query: "x", topK: 99 });
     expect(topK.isError).toBe(true);

@@ -41,6 +41,8 @@ const FIXTURES: Array<[file: string, language: string, symbol: string]> = [
   ["objc/Counter.m", "objc", "increment"],
   ["solidity/Counter.sol", "solidity", "increment"],
   ["ocaml/counter.ml", "ocaml", "increment"],
+  ["elisp/counter.el", "elisp", "counter-increment"],
+  ["rescript/Counter.res", "rescript", "increment"],
   // MATLAB shares `.m` with Objective-C: no grammar reads it, and the header does not say "objc".
   ["matlab/scaled.m", "text", "scaled"],
 ];

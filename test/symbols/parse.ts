@@ -13,6 +13,7 @@ const grammars: Record<string, string> = {
   css: "node_modules/tree-sitter-wasms/out/tree-sitter-css.wasm",
   ruby: "node_modules/tree-sitter-wasms/out/tree-sitter-ruby.wasm",
   java: "node_modules/tree-sitter-wasms/out/tree-sitter-java.wasm",
+  elisp: "node_modules/tree-sitter-wasms/out/tree-sitter-elisp.wasm",
   markdown: "node_modules/@kerebron/wasm/assets/tree-sitter-markdown/tree-sitter-markdown.wasm",
 };
 

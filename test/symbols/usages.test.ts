@@ -86,4 +86,24 @@ describe("findOccurrencesInText", () => {
     const text = "proc run\n# run it\nrun now\nrunner\ncall run()\n";
     expect(lines(findOccurrencesInText(text, "run"))).toEqual([1, 3, 5]);
   });
+
+  it("takes a Lisp name whole: a hyphen that goes on makes a longer name", () => {
+    const text = "(magit-tag-create name)\n(magit-tag)\n(apply #'magit-tag args)\n";
+    expect(lines(findOccurrencesInText(text, "magit-tag"))).toEqual([2, 3]);
+  });
+});
+
+describe("Emacs Lisp", () => {
+  it("leaves out what defining forms name, and calls a form's first symbol a call", async () => {
+    const source = [
+      "(defun cart-add (item) (push item cart--items))", // 1 definition
+      "(defvar cart-add nil)", // 2 a variable of the same name: its definition
+      "(cl-defun cart-add-all (items) (mapc #'cart-add items))", // 3 a function reference
+      "(cart-add 'apple)", // 4 a call
+      "(if cart-add (message \"cart-add\"))", // 5 a variable read; a string
+      "'(cart-add 1)", // 6 quoted data
+    ].join("\n");
+    const found = findOccurrences(await parse("elisp", source), "cart-add");
+    expect(found.map((o) => `${o.line}:${o.use}`)).toEqual(["3:other", "4:call", "5:other", "6:other"]);
+  });
 });
