@@ -173,10 +173,11 @@ function copyGrammars() {
     for (const f of files) sources.push([join(kerebron, folder, f), f]);
   }
   // Grammars vendored in the repository (grammars/<name>/, see its PROVENANCE.md): no package
-  // ships them without a native install.
-  for (const [folder, file] of [["haskell", "tree-sitter-haskell.wasm"]]) {
-    sources.push([join(root, "grammars", folder, file), file]);
-    sources.push([join(root, "grammars", folder, "LICENSE"), `LICENSE.${file.replace(/\.wasm$/, "")}`]);
+  // ships them without a native install. Each folder's grammars, and its licence beside them.
+  const vendored = join(root, "grammars");
+  for (const folder of readdirSync(vendored, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name)) {
+    for (const file of readdirSync(join(vendored, folder)).filter((f) => f.endsWith(".wasm"))) sources.push([join(vendored, folder, file), file]);
+    sources.push([join(vendored, folder, "LICENSE"), `LICENSE.tree-sitter-${folder}`]);
   }
   // Licences travel with the grammar files they cover.
   for (const pkg of ["web-tree-sitter", "tree-sitter-wasms", "@kerebron/wasm"]) {

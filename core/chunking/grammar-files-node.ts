@@ -28,6 +28,8 @@ const KEREBRON_FOLDERS: Record<string, string> = {
  */
 const VENDORED_FOLDERS: Record<string, string> = {
   "tree-sitter-haskell.wasm": "haskell",
+  "tree-sitter-hcl.wasm": "hcl",
+  "tree-sitter-terraform.wasm": "hcl",
 };
 
 const PACKAGE_LAYOUTS: Array<{ pkg: string; pathOf: (file: string) => string | null }> = [

@@ -11,6 +11,7 @@ import { elisp } from "./languages/elisp.js";
 import { elixir } from "./languages/elixir.js";
 import { go } from "./languages/go.js";
 import { haskell } from "./languages/haskell.js";
+import { hcl, terraform } from "./languages/hcl.js";
 import { html, svelte, vue } from "./languages/html.js";
 import { java } from "./languages/java.js";
 import { javascript, tsx, typescript } from "./languages/javascript.js";
@@ -70,6 +71,8 @@ export const AST_LANGUAGES: AstLanguage[] = [
   ocaml,
   elisp,
   rescript,
+  terraform,
+  hcl,
 ];
 
 /**

@@ -121,9 +121,16 @@ function isLispDefinitionName(node: SyntaxNodeLike): boolean {
   return name !== undefined && name.startIndex === node.startIndex && name.type === node.type;
 }
 
+/** HCL's `name = value` in a block's body (Terraform's locals and arguments) sets that name. */
+function isHclAttributeName(node: SyntaxNodeLike): boolean {
+  const attribute = node.parent;
+  return attribute?.type === "attribute" && attribute.parent?.type === "body" && namedChildren(attribute)[0]?.startIndex === node.startIndex;
+}
+
 /** True when `node` is the name a declaration introduces (e.g. `foo` in `function foo()`). */
 export function isDefinitionName(node: SyntaxNodeLike): boolean {
   if (node.type === "symbol" && isLispDefinitionName(node)) return true;
+  if (isHclAttributeName(node)) return true;
   let child = node;
   let parent = node.parent;
   // C/C++ nest the name in declarators: climb through them to the declaration.

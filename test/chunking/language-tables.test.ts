@@ -42,6 +42,8 @@ const SAMPLES: Record<string, { source: string; kind: string; symbol: string }> 
   ".dart": { source: "int add(int a) {\n  return a;\n}\n", kind: "function", symbol: "add" },
   ".el": { source: "(defun cart-add (a)\n  (+ a 1))\n", kind: "function", symbol: "cart-add" },
   ".res": { source: "let add = (a, b) => {\n  a + b\n}\n", kind: "function", symbol: "add" },
+  ".tf": { source: 'resource "aws_s3_bucket" "logs" {\n  bucket = "logs"\n}\n', kind: "resource", symbol: "aws_s3_bucket.logs" },
+  ".hcl": { source: 'job "api" {\n  datacenters = ["dc1"]\n}\n', kind: "block", symbol: "job api" },
 };
 
 describe("language tables", () => {

@@ -1,5 +1,5 @@
 // Languages beyond the required set (PHP, Scala, Elixir, Bash, Zig, Lua, Haskell, YAML, TOML,
-// Dart, Objective-C, Solidity, OCaml, Emacs Lisp, ReScript), and a guard that every language table compiles against its grammar.
+// Dart, Objective-C, Solidity, OCaml, Emacs Lisp, ReScript, Terraform and HCL), and a guard that every language table compiles against its grammar.
 import { describe, expect, it } from "vitest";
 import { chunkFile } from "../../core/chunking/index.js";
 import { AST_LANGUAGES } from "../../core/chunking/languages.js";
@@ -334,5 +334,26 @@ describe("ReScript", () => {
     expect(find(chunks, "empty", "variable").startLine).toBe(24);
     // A function body's own lets stay inside it.
     expect(chunks.some((c) => c.symbol === "sum")).toBe(false);
+  });
+});
+
+describe("Terraform and HCL", () => {
+  it("blocks by their type, named as Terraform addresses them, with the comments above; nested blocks inside", async () => {
+    const chunks = await chunkFixture("network.tf", { minChars: 0, maxLines: 6 });
+    // The comment above the file's first block belongs to it (the grammar keeps it outside the body).
+    expect(find(chunks, "cidr", "variable")).toMatchObject({ startLine: 1, endLine: 5, language: "terraform" });
+    expect(chunks.find((c) => c.kind === "locals")).toMatchObject({ startLine: 7, endLine: 9, context: "locals" });
+    expect(find(chunks, "aws_vpc.this", "resource").startLine).toBe(11);
+    expect(find(chunks, "lifecycle", "block").context).toBe("resource aws_vpc.this > block lifecycle");
+    expect(find(chunks, "aws_availability_zones.available", "data").startLine).toBe(20);
+    expect(find(chunks, "subnets", "module").startLine).toBe(24);
+    expect(find(chunks, "vpc_id", "output").startLine).toBe(29);
+  });
+
+  it("a variables file's settings are keys; an .hcl file's blocks are named by type and labels", async () => {
+    const tfvars = await chunkFile("env/prod.tfvars", 'region = "eu-west-1"\nazs    = ["a", "b"]\n', options({ minChars: 0 }));
+    expect(tfvars.map((c) => `${c.kind}:${c.symbol}`)).toEqual(["key:region", "key:azs"]);
+    const job = await chunkFile("jobs/api.hcl", 'job "api" {\n  group "web" {\n    count = 2\n  }\n}\n', options({ minChars: 0 }));
+    expect(find(job, "job api", "block").language).toBe("hcl");
   });
 });

@@ -43,6 +43,7 @@ const FIXTURES: Array<[file: string, language: string, symbol: string]> = [
   ["ocaml/counter.ml", "ocaml", "increment"],
   ["elisp/counter.el", "elisp", "counter-increment"],
   ["rescript/Counter.res", "rescript", "increment"],
+  ["terraform/main.tf", "terraform", "create_vpc"],
   // MATLAB shares `.m` with Objective-C: no grammar reads it, and the header does not say "objc".
   ["matlab/scaled.m", "text", "scaled"],
 ];
