@@ -30,6 +30,7 @@ const VENDORED_FOLDERS: Record<string, string> = {
   "tree-sitter-haskell.wasm": "haskell",
   "tree-sitter-hcl.wasm": "hcl",
   "tree-sitter-terraform.wasm": "hcl",
+  "tree-sitter-powershell.wasm": "powershell",
 };
 
 const PACKAGE_LAYOUTS: Array<{ pkg: string; pathOf: (file: string) => string | null }> = [

@@ -21,6 +21,7 @@ import { lua } from "./languages/lua.js";
 import { objc } from "./languages/objc.js";
 import { ocaml } from "./languages/ocaml.js";
 import { php } from "./languages/php.js";
+import { powershell } from "./languages/powershell.js";
 import { python } from "./languages/python.js";
 import { rescript } from "./languages/rescript.js";
 import { ruby } from "./languages/ruby.js";
@@ -73,6 +74,7 @@ export const AST_LANGUAGES: AstLanguage[] = [
   rescript,
   terraform,
   hcl,
+  powershell,
 ];
 
 /**

@@ -24,11 +24,14 @@ export interface FindOccurrencesOptions {
 /** OCaml's names: a leaf per namespace (values, modules, types, constructors, classes, methods). */
 const OCAML_NAMES = new Set(["value_name", "module_name", "module_type_name", "type_constructor", "constructor_name", "class_name", "method_name", "field_name"]);
 
+/** PowerShell's names: a function's and a command's (`Invoke-Build`), a class's, method's or enum's. */
+const POWERSHELL_NAMES = new Set(["function_name", "command_name", "simple_name"]);
+
 /** Leaf node types that are identifiers in the bundled grammars. */
 function isIdentifierType(type: string): boolean {
   // Haskell's lower-case names are `variable` leaves.
-  // Emacs Lisp's names are `symbol` leaves.
-  return type.endsWith("identifier") || type === "constant" || type === "name" || type === "word" || type === "variable" || type === "symbol" || type === "shorthand_property_identifier_pattern" || OCAML_NAMES.has(type);
+  // Emacs Lisp's names are `symbol` leaves; PowerShell's are leaves of their own.
+  return type.endsWith("identifier") || type === "constant" || type === "name" || type === "word" || type === "variable" || type === "symbol" || type === "shorthand_property_identifier_pattern" || OCAML_NAMES.has(type) || POWERSHELL_NAMES.has(type);
 }
 
 function isCommentType(type: string): boolean {
@@ -82,6 +85,11 @@ const DEFINING_PARENTS = new Set([
   "macro_definition",
   "external_declaration",
   "exception_declaration",
+  // PowerShell
+  "function_statement",
+  "class_statement",
+  "class_method_definition",
+  "enum_statement",
 ]);
 
 /**
@@ -105,6 +113,10 @@ const NAME_CHILD_TYPES: Readonly<Record<string, readonly string[]>> = {
   class_binding: ["class_name"],
   external_declaration: ["value_identifier"],
   exception_declaration: ["variant_identifier"],
+  function_statement: ["function_name"],
+  class_statement: ["simple_name"],
+  class_method_definition: ["simple_name"],
+  enum_statement: ["simple_name"],
 };
 
 /**

@@ -1,5 +1,5 @@
 // Languages beyond the required set (PHP, Scala, Elixir, Bash, Zig, Lua, Haskell, YAML, TOML,
-// Dart, Objective-C, Solidity, OCaml, Emacs Lisp, ReScript, Terraform and HCL), and a guard that every language table compiles against its grammar.
+// Dart, Objective-C, Solidity, OCaml, Emacs Lisp, ReScript, Terraform and HCL, PowerShell), and a guard that every language table compiles against its grammar.
 import { describe, expect, it } from "vitest";
 import { chunkFile } from "../../core/chunking/index.js";
 import { AST_LANGUAGES } from "../../core/chunking/languages.js";
@@ -355,5 +355,18 @@ describe("Terraform and HCL", () => {
     expect(tfvars.map((c) => `${c.kind}:${c.symbol}`)).toEqual(["key:region", "key:azs"]);
     const job = await chunkFile("jobs/api.hcl", 'job "api" {\n  group "web" {\n    count = 2\n  }\n}\n', options({ minChars: 0 }));
     expect(find(job, "job api", "block").language).toBe("hcl");
+  });
+});
+
+describe("PowerShell", () => {
+  it("functions with their parameters, classes with properties, constructors and methods, enums", async () => {
+    const chunks = await chunkFixture("build.ps1", { minChars: 0, maxLines: 5 });
+    // The comment above the script's first statement belongs to it (the grammar keeps it outside the statements).
+    expect(find(chunks, "Restore-Packages", "function")).toMatchObject({ startLine: 9, endLine: 13, context: "function Restore-Packages([string]$Path)" });
+    expect(find(chunks, "Invoke-Build", "function").context).toBe("function Invoke-Build([string]$Config)");
+    expect(find(chunks, "Stage", "enum").startLine).toBe(20);
+    expect(find(chunks, "Name", "property").context).toBe("class Builder > property Name");
+    expect(chunks.find((c) => c.kind === "constructor")?.startLine).toBe(25);
+    expect(find(chunks, "Run", "method")).toMatchObject({ startLine: 27, endLine: 30 });
   });
 });

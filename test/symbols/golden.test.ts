@@ -44,6 +44,7 @@ const FIXTURES: Array<[file: string, language: string, symbol: string]> = [
   ["elisp/counter.el", "elisp", "counter-increment"],
   ["rescript/Counter.res", "rescript", "increment"],
   ["terraform/main.tf", "terraform", "create_vpc"],
+  ["powershell/build.ps1", "powershell", "Restore-Packages"],
   // MATLAB shares `.m` with Objective-C: no grammar reads it, and the header does not say "objc".
   ["matlab/scaled.m", "text", "scaled"],
 ];
