@@ -62,7 +62,8 @@ const queries = new Map<string, Promise<Query>>();
 
 /** The unit query for a language plus any configured extra node types; compiled once. */
 function unitQuery(spec: AstLanguage, extraTypes: readonly string[]): Promise<Query> {
-  const key = `${spec.grammar}\u0000${extraTypes.join(",")}`;
+  // By language too: a table may read another's grammar with units of its own (Starlark, Python's).
+  const key = `${spec.language}\u0000${spec.grammar}\u0000${extraTypes.join(",")}`;
   let query = queries.get(key);
   if (!query) {
     query = compileUnitQuery(spec, extraTypes);

@@ -28,6 +28,7 @@ import { ruby } from "./languages/ruby.js";
 import { rust } from "./languages/rust.js";
 import { scala } from "./languages/scala.js";
 import { solidity } from "./languages/solidity.js";
+import { starlark } from "./languages/starlark.js";
 import { swift } from "./languages/swift.js";
 import { toml } from "./languages/toml.js";
 import { xml } from "./languages/xml.js";
@@ -75,6 +76,7 @@ export const AST_LANGUAGES: AstLanguage[] = [
   terraform,
   hcl,
   powershell,
+  starlark,
 ];
 
 /**

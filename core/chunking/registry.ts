@@ -29,6 +29,17 @@ const FILE_NAMES: Record<string, string> = {
   podfile: ".rb",
   vagrantfile: ".rb",
   "package.swift": ".swift",
+  tiltfile: ".star",
+};
+
+/**
+ * Names that say their language only in these letters: Bazel's and Buck's build files. A
+ * lower-case `build` is as often a shell script.
+ */
+const CASED_FILE_NAMES: Record<string, string> = {
+  BUILD: ".bzl",
+  BUCK: ".bzl",
+  WORKSPACE: ".bzl",
 };
 
 const builtIn = new Map<string, Handler>();
@@ -46,8 +57,9 @@ function normaliseExtension(ext: string): string {
 
 /** Extensions a path could match, longest first: `a.test.ts` -> `.test.ts`, `.ts`. */
 function candidateExtensions(filePath: string): string[] {
-  const base = filePath.slice(filePath.lastIndexOf("/") + 1).toLowerCase();
-  const named = FILE_NAMES[base];
+  const name = filePath.slice(filePath.lastIndexOf("/") + 1);
+  const base = name.toLowerCase();
+  const named = FILE_NAMES[base] ?? (Object.hasOwn(CASED_FILE_NAMES, name) ? CASED_FILE_NAMES[name] : undefined);
   const out: string[] = [];
   for (let i = base.indexOf("."); i !== -1; i = base.indexOf(".", i + 1)) if (i > 0 || base.indexOf(".", 1) === -1) out.push(base.slice(i));
   if (named) out.push(named);

@@ -45,6 +45,7 @@ const SAMPLES: Record<string, { source: string; kind: string; symbol: string }> 
   ".tf": { source: 'resource "aws_s3_bucket" "logs" {\n  bucket = "logs"\n}\n', kind: "resource", symbol: "aws_s3_bucket.logs" },
   ".hcl": { source: 'job "api" {\n  datacenters = ["dc1"]\n}\n', kind: "block", symbol: "job api" },
   ".ps1": { source: "function Get-Total($Items) {\n  $Items.Count\n}\n", kind: "function", symbol: "Get-Total" },
+  ".bzl": { source: 'cc_library(\n    name = "util",\n)\n', kind: "target", symbol: "util" },
 };
 
 describe("language tables", () => {

@@ -1,7 +1,8 @@
 // Languages beyond the required set (PHP, Scala, Elixir, Bash, Zig, Lua, Haskell, YAML, TOML,
-// Dart, Objective-C, Solidity, OCaml, Emacs Lisp, ReScript, Terraform and HCL, PowerShell), and a guard that every language table compiles against its grammar.
+// Dart, Objective-C, Solidity, OCaml, Emacs Lisp, ReScript, Terraform and HCL, PowerShell,
+// Starlark), and a guard that every language table compiles against its grammar.
 import { describe, expect, it } from "vitest";
-import { chunkFile } from "../../core/chunking/index.js";
+import { chunkFile, languageForPath } from "../../core/chunking/index.js";
 import { AST_LANGUAGES } from "../../core/chunking/languages.js";
 import { chunkFixture, find, options, outline } from "./helpers.js";
 
@@ -368,5 +369,25 @@ describe("PowerShell", () => {
     expect(find(chunks, "Name", "property").context).toBe("class Builder > property Name");
     expect(chunks.find((c) => c.kind === "constructor")?.startLine).toBe(25);
     expect(find(chunks, "Run", "method")).toMatchObject({ startLine: 27, endLine: 30 });
+  });
+});
+
+describe("Starlark", () => {
+  it("a build file's targets by their name and rule, with the comments above; load() and package() are not targets", async () => {
+    const chunks = await chunkFixture("BUILD", { minChars: 0, maxLines: 6 });
+    expect(chunks.every((c) => c.language === "starlark")).toBe(true);
+    expect(find(chunks, "api", "target")).toMatchObject({ startLine: 3, endLine: 7, context: "target service api" });
+    expect(find(chunks, "api_test", "target").context).toBe("target go_test api_test");
+    expect(chunks.filter((c) => c.kind === "target")).toHaveLength(2);
+  });
+
+  it("a .bzl file's defs are functions; Bazel's and Buck's build files are known by their names in these letters only", async () => {
+    const defs = await chunkFile("tools/defs.bzl", 'def service(name, srcs):\n    native.go_library(name = name)\n', options({ minChars: 0 }));
+    expect(find(defs, "service", "function").context).toBe("function service(name, srcs)");
+    expect(languageForPath("svc/BUILD.bazel")).toBe("starlark");
+    expect(languageForPath("svc/BUCK")).toBe("starlark");
+    expect(languageForPath("WORKSPACE")).toBe("starlark");
+    // A lower-case `build` is as often a shell script.
+    expect(languageForPath("scripts/build")).toBeNull();
   });
 });
