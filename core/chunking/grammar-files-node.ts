@@ -31,6 +31,7 @@ const VENDORED_FOLDERS: Record<string, string> = {
   "tree-sitter-hcl.wasm": "hcl",
   "tree-sitter-terraform.wasm": "hcl",
   "tree-sitter-powershell.wasm": "powershell",
+  "tree-sitter-make.wasm": "make",
 };
 
 const PACKAGE_LAYOUTS: Array<{ pkg: string; pathOf: (file: string) => string | null }> = [

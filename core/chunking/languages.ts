@@ -18,6 +18,7 @@ import { javascript, tsx, typescript } from "./languages/javascript.js";
 import { json } from "./languages/json.js";
 import { kotlin } from "./languages/kotlin.js";
 import { lua } from "./languages/lua.js";
+import { make } from "./languages/make.js";
 import { objc } from "./languages/objc.js";
 import { ocaml } from "./languages/ocaml.js";
 import { php } from "./languages/php.js";
@@ -77,6 +78,7 @@ export const AST_LANGUAGES: AstLanguage[] = [
   hcl,
   powershell,
   starlark,
+  make,
 ];
 
 /**

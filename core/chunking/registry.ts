@@ -30,6 +30,8 @@ const FILE_NAMES: Record<string, string> = {
   vagrantfile: ".rb",
   "package.swift": ".swift",
   tiltfile: ".star",
+  makefile: ".mk",
+  gnumakefile: ".mk",
 };
 
 /**

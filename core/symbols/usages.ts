@@ -85,6 +85,8 @@ const DEFINING_PARENTS = new Set([
   "macro_definition",
   "external_declaration",
   "exception_declaration",
+  // Make's and the shell's `NAME = value`
+  "variable_assignment",
   // PowerShell
   "function_statement",
   "class_statement",

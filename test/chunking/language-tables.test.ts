@@ -46,6 +46,7 @@ const SAMPLES: Record<string, { source: string; kind: string; symbol: string }> 
   ".hcl": { source: 'job "api" {\n  datacenters = ["dc1"]\n}\n', kind: "block", symbol: "job api" },
   ".ps1": { source: "function Get-Total($Items) {\n  $Items.Count\n}\n", kind: "function", symbol: "Get-Total" },
   ".bzl": { source: 'cc_library(\n    name = "util",\n)\n', kind: "target", symbol: "util" },
+  ".mk": { source: "test:\n\tgo test ./...\n", kind: "target", symbol: "test" },
 };
 
 describe("language tables", () => {

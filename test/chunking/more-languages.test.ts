@@ -1,6 +1,6 @@
 // Languages beyond the required set (PHP, Scala, Elixir, Bash, Zig, Lua, Haskell, YAML, TOML,
 // Dart, Objective-C, Solidity, OCaml, Emacs Lisp, ReScript, Terraform and HCL, PowerShell,
-// Starlark), and a guard that every language table compiles against its grammar.
+// Starlark, Make), and a guard that every language table compiles against its grammar.
 import { describe, expect, it } from "vitest";
 import { chunkFile, languageForPath } from "../../core/chunking/index.js";
 import { AST_LANGUAGES } from "../../core/chunking/languages.js";
@@ -389,5 +389,18 @@ describe("Starlark", () => {
     expect(languageForPath("WORKSPACE")).toBe("starlark");
     // A lower-case `build` is as often a shell script.
     expect(languageForPath("scripts/build")).toBeNull();
+  });
+});
+
+describe("Make", () => {
+  it("rules are targets named by what they build, with the comment above; define blocks; .PHONY is not a target", async () => {
+    const chunks = await chunkFixture("Makefile", { minChars: 0, maxLines: 4 });
+    expect(chunks.every((c) => c.language === "make")).toBe(true);
+    expect(find(chunks, "build", "target")).toMatchObject({ startLine: 7, endLine: 8 });
+    expect(find(chunks, "$(BIN)", "target").startLine).toBe(10);
+    expect(find(chunks, "test", "target")).toMatchObject({ startLine: 13, endLine: 15 });
+    expect(find(chunks, "lint", "target").startLine).toBe(17);
+    expect(find(chunks, "HELP", "variable").startLine).toBe(20);
+    expect(chunks.some((c) => c.symbol === ".PHONY")).toBe(false);
   });
 });

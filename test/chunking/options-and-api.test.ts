@@ -149,7 +149,9 @@ describe("parseSource and languageForPath", () => {
       "paper.tex": "latex",
       "paper.pdf": "pdf",
       ".eslintrc.json": "json",
-      "Makefile": null,
+      "Makefile": "make",
+      "src/GNUmakefile": "make",
+      "build/rules.mk": "make",
       "notes.txt": null,
     };
     for (const [path, language] of Object.entries(cases)) expect(languageForPath(path), path).toBe(language);

@@ -46,6 +46,7 @@ const FIXTURES: Array<[file: string, language: string, symbol: string]> = [
   ["terraform/main.tf", "terraform", "create_vpc"],
   ["powershell/build.ps1", "powershell", "Restore-Packages"],
   ["starlark/BUILD", "starlark", "service"],
+  ["make/Makefile", "make", "BIN"],
   // MATLAB shares `.m` with Objective-C: no grammar reads it, and the header does not say "objc".
   ["matlab/scaled.m", "text", "scaled"],
 ];
