@@ -338,9 +338,11 @@ describe("ReScript", () => {
   });
 });
 
+// Terraform, PowerShell, Starlark and Make read the files the symbol goldens read
+// (test/fixtures/symbols/src/): one fixture per language for both.
 describe("Terraform and HCL", () => {
   it("blocks by their type, named as Terraform addresses them, with the comments above; nested blocks inside", async () => {
-    const chunks = await chunkFixture("network.tf", { minChars: 0, maxLines: 6 });
+    const chunks = await chunkFixture("../symbols/src/terraform/main.tf", { minChars: 0, maxLines: 6 });
     // The comment above the file's first block belongs to it (the grammar keeps it outside the body).
     expect(find(chunks, "cidr", "variable")).toMatchObject({ startLine: 1, endLine: 5, language: "terraform" });
     expect(chunks.find((c) => c.kind === "locals")).toMatchObject({ startLine: 7, endLine: 9, context: "locals" });
@@ -348,7 +350,7 @@ describe("Terraform and HCL", () => {
     expect(find(chunks, "lifecycle", "block").context).toBe("resource aws_vpc.this > block lifecycle");
     expect(find(chunks, "aws_availability_zones.available", "data").startLine).toBe(20);
     expect(find(chunks, "subnets", "module").startLine).toBe(24);
-    expect(find(chunks, "vpc_id", "output").startLine).toBe(29);
+    expect(find(chunks, "vpc_id", "output").startLine).toBe(30);
   });
 
   it("a variables file's settings are keys; an .hcl file's blocks are named by type and labels", async () => {
@@ -361,7 +363,7 @@ describe("Terraform and HCL", () => {
 
 describe("PowerShell", () => {
   it("functions with their parameters, classes with properties, constructors and methods, enums", async () => {
-    const chunks = await chunkFixture("build.ps1", { minChars: 0, maxLines: 5 });
+    const chunks = await chunkFixture("../symbols/src/powershell/build.ps1", { minChars: 0, maxLines: 5 });
     // The comment above the script's first statement belongs to it (the grammar keeps it outside the statements).
     expect(find(chunks, "Restore-Packages", "function")).toMatchObject({ startLine: 9, endLine: 13, context: "function Restore-Packages([string]$Path)" });
     expect(find(chunks, "Invoke-Build", "function").context).toBe("function Invoke-Build([string]$Config)");
@@ -374,7 +376,7 @@ describe("PowerShell", () => {
 
 describe("Starlark", () => {
   it("a build file's targets by their name and rule, with the comments above; load() and package() are not targets", async () => {
-    const chunks = await chunkFixture("BUILD", { minChars: 0, maxLines: 6 });
+    const chunks = await chunkFixture("../symbols/src/starlark/BUILD", { minChars: 0, maxLines: 6 });
     expect(chunks.every((c) => c.language === "starlark")).toBe(true);
     expect(find(chunks, "api", "target")).toMatchObject({ startLine: 3, endLine: 7, context: "target service api" });
     expect(find(chunks, "api_test", "target").context).toBe("target go_test api_test");
@@ -394,7 +396,7 @@ describe("Starlark", () => {
 
 describe("Make", () => {
   it("rules are targets named by what they build, with the comment above; define blocks; .PHONY is not a target", async () => {
-    const chunks = await chunkFixture("Makefile", { minChars: 0, maxLines: 4 });
+    const chunks = await chunkFixture("../symbols/src/make/Makefile", { minChars: 0, maxLines: 4 });
     expect(chunks.every((c) => c.language === "make")).toBe(true);
     expect(find(chunks, "build", "target")).toMatchObject({ startLine: 7, endLine: 8 });
     expect(find(chunks, "$(BIN)", "target").startLine).toBe(10);
