@@ -32,6 +32,7 @@ const VENDORED_FOLDERS: Record<string, string> = {
   "tree-sitter-terraform.wasm": "hcl",
   "tree-sitter-powershell.wasm": "powershell",
   "tree-sitter-make.wasm": "make",
+  "tree-sitter-r.wasm": "r",
 };
 
 const PACKAGE_LAYOUTS: Array<{ pkg: string; pathOf: (file: string) => string | null }> = [

@@ -24,6 +24,7 @@ import { ocaml } from "./languages/ocaml.js";
 import { php } from "./languages/php.js";
 import { powershell } from "./languages/powershell.js";
 import { python } from "./languages/python.js";
+import { r } from "./languages/r.js";
 import { rescript } from "./languages/rescript.js";
 import { ruby } from "./languages/ruby.js";
 import { rust } from "./languages/rust.js";
@@ -79,6 +80,7 @@ export const AST_LANGUAGES: AstLanguage[] = [
   powershell,
   starlark,
   make,
+  r,
 ];
 
 /**

@@ -141,10 +141,18 @@ function isHclAttributeName(node: SyntaxNodeLike): boolean {
   return attribute?.type === "attribute" && attribute.parent?.type === "body" && namedChildren(attribute)[0]?.startIndex === node.startIndex;
 }
 
+/** R's assignments (`scale_to <- function(x) …`, `=`, `<<-`): the grammar's only `lhs` field. */
+function isRAssignedName(node: SyntaxNodeLike): boolean {
+  const assignment = node.parent;
+  if (assignment?.type !== "binary_operator") return false;
+  const lhs = assignment.childForFieldName("lhs");
+  return lhs !== null && lhs.startIndex === node.startIndex && lhs.type === node.type && /^(?:<<?-|=|:=)$/.test(assignment.childForFieldName("operator")?.text ?? "");
+}
+
 /** True when `node` is the name a declaration introduces (e.g. `foo` in `function foo()`). */
 export function isDefinitionName(node: SyntaxNodeLike): boolean {
   if (node.type === "symbol" && isLispDefinitionName(node)) return true;
-  if (isHclAttributeName(node)) return true;
+  if (isHclAttributeName(node) || isRAssignedName(node)) return true;
   let child = node;
   let parent = node.parent;
   // C/C++ nest the name in declarators: climb through them to the declaration.

@@ -47,6 +47,7 @@ const SAMPLES: Record<string, { source: string; kind: string; symbol: string }> 
   ".ps1": { source: "function Get-Total($Items) {\n  $Items.Count\n}\n", kind: "function", symbol: "Get-Total" },
   ".bzl": { source: 'cc_library(\n    name = "util",\n)\n', kind: "target", symbol: "util" },
   ".mk": { source: "test:\n\tgo test ./...\n", kind: "target", symbol: "test" },
+  ".r": { source: "add <- function(a, b) {\n  a + b\n}\n", kind: "function", symbol: "add" },
 };
 
 describe("language tables", () => {

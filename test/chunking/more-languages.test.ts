@@ -1,6 +1,6 @@
 // Languages beyond the required set (PHP, Scala, Elixir, Bash, Zig, Lua, Haskell, YAML, TOML,
 // Dart, Objective-C, Solidity, OCaml, Emacs Lisp, ReScript, Terraform and HCL, PowerShell,
-// Starlark, Make), and a guard that every language table compiles against its grammar.
+// Starlark, Make, R), and a guard that every language table compiles against its grammar.
 import { describe, expect, it } from "vitest";
 import { chunkFile, languageForPath } from "../../core/chunking/index.js";
 import { AST_LANGUAGES } from "../../core/chunking/languages.js";
@@ -338,7 +338,7 @@ describe("ReScript", () => {
   });
 });
 
-// Terraform, PowerShell, Starlark and Make read the files the symbol goldens read
+// Terraform, PowerShell, Starlark, Make and R read the files the symbol goldens read
 // (test/fixtures/symbols/src/): one fixture per language for both.
 describe("Terraform and HCL", () => {
   it("blocks by their type, named as Terraform addresses them, with the comments above; nested blocks inside", async () => {
@@ -404,5 +404,18 @@ describe("Make", () => {
     expect(find(chunks, "lint", "target").startLine).toBe(17);
     expect(find(chunks, "HELP", "variable").startLine).toBe(20);
     expect(chunks.some((c) => c.symbol === ".PHONY")).toBe(false);
+  });
+});
+
+describe("R", () => {
+  it("functions assigned to a name, S4 classes, generics and methods, an R6 class and its methods, with roxygen above", async () => {
+    const chunks = await chunkFixture("../symbols/src/r/scale.R", { minChars: 0, maxLines: 7 });
+    expect(find(chunks, "scale_to", "function")).toMatchObject({ startLine: 1, endLine: 7, context: "function scale_to(x, to = 1)" });
+    expect(find(chunks, "summarise_scaled", "function").startLine).toBe(9);
+    expect(find(chunks, "Reading", "class").startLine).toBe(13);
+    expect(find(chunks, "rescale", "function").startLine).toBe(15);
+    expect(find(chunks, "rescale", "method")).toMatchObject({ startLine: 17, endLine: 20 });
+    expect(find(chunks, "Meter", "class").startLine).toBe(22);
+    expect(find(chunks, "normalise", "method").context).toBe("class Meter > method normalise()");
   });
 });

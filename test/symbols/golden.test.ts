@@ -47,6 +47,7 @@ const FIXTURES: Array<[file: string, language: string, symbol: string]> = [
   ["powershell/build.ps1", "powershell", "Restore-Packages"],
   ["starlark/BUILD", "starlark", "service"],
   ["make/Makefile", "make", "BIN"],
+  ["r/scale.R", "r", "scale_to"],
   // MATLAB shares `.m` with Objective-C: no grammar reads it, and the header does not say "objc".
   ["matlab/scaled.m", "text", "scaled"],
 ];
