@@ -5,6 +5,7 @@
 // `key`s. Both grammars are vendored (grammars/hcl/).
 import type { Node } from "web-tree-sitter";
 import { singleLine } from "../syntax.js";
+import { previousAcrossFileList } from "./first-statement.js";
 import type { AstLanguage, Refinement } from "./types.js";
 
 /** Block types whose name is their kind. */
@@ -31,23 +32,14 @@ function labelText(label: Node): string {
   return label.namedChildren.find((c) => c?.type === "template_literal")?.text ?? label.text.replace(/^"|"$/g, "");
 }
 
-/**
- * The comments above a file's first block sit before the grammar's `body`, outside it: look
- * there for the first block's.
- */
-function previous(node: Node): Node | null {
-  const sibling = node.previousNamedSibling;
-  if (sibling || node.parent?.type !== "body" || node.parent.parent?.type !== "config_file") return sibling;
-  return node.parent.previousNamedSibling;
-}
-
 export const terraform: AstLanguage = {
   language: "terraform",
   grammar: "tree-sitter-terraform",
   extensions: [".tf", ".tfvars"],
   units,
   leading: ["comment"],
-  previous,
+  // The comment above a file's first block belongs to it.
+  previous: previousAcrossFileList("body", "config_file"),
   outlineByUnits: true,
   refine,
 };

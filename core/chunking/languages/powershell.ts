@@ -3,6 +3,7 @@
 // they describe, comment-based help (`<# .SYNOPSIS … #>`) included.
 import type { Node } from "web-tree-sitter";
 import { singleLine } from "../syntax.js";
+import { previousAcrossFileList } from "./first-statement.js";
 import type { AstLanguage, Refinement } from "./types.js";
 
 export const powershell: AstLanguage = {
@@ -17,7 +18,8 @@ export const powershell: AstLanguage = {
     enum: ["enum_statement"],
   },
   leading: ["comment"],
-  previous,
+  // The comment above a script's first statement belongs to it.
+  previous: previousAcrossFileList("statement_list", "program"),
   outlineByUnits: true,
   refine(node): Refinement | null {
     const children = node.namedChildren.filter((c): c is Node => c !== null);
@@ -34,14 +36,4 @@ function parametersOf(children: Node[]): string {
   if (declared) return singleLine(declared.type === "class_method_parameter_list" ? `(${declared.text})` : declared.text);
   const list = children.find((c) => c.type === "script_block")?.namedChildren.find((c) => c?.type === "param_block")?.namedChildren.find((c) => c?.type === "parameter_list");
   return `(${singleLine(list?.text ?? "")})`;
-}
-
-/**
- * A script's statements sit in one `statement_list`, and the comments above its first statement
- * outside it: look there for the first statement's.
- */
-function previous(node: Node): Node | null {
-  const sibling = node.previousNamedSibling;
-  if (sibling || node.parent?.type !== "statement_list" || node.parent.parent?.type !== "program") return sibling;
-  return node.parent.previousNamedSibling;
 }
