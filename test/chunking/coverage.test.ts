@@ -3,7 +3,7 @@
 // file's text for their line range.
 import { describe, expect, it } from "vitest";
 import { chunkFile } from "../../core/chunking/index.js";
-import { fixtureNames, options, readFixture } from "./helpers.js";
+import { fixtureNames, options, readFixture, symbolFixtureNames } from "./helpers.js";
 
 const LIMITS = [
   {},
@@ -14,7 +14,7 @@ const LIMITS = [
   { maxLines: 20, maxChars: 600, packChars: 500 },
 ];
 
-const textFixtures = fixtureNames().filter((name) => !name.endsWith(".pdf"));
+const textFixtures = [...fixtureNames(), ...symbolFixtureNames()].filter((name) => !name.endsWith(".pdf"));
 
 /** The file with CRLF line endings: chunking must not depend on the line ending. */
 function withCrlf(bytes: Uint8Array): Uint8Array {

@@ -19,6 +19,17 @@ export function fixtureNames(): string[] {
     .sort();
 }
 
+/**
+ * The symbol goldens' fixtures, one folder a language (test/fixtures/symbols/src/), as names
+ * readFixture takes: the chunking tests of several languages read them too.
+ */
+export function symbolFixtureNames(): string[] {
+  const src = join(FIXTURES, "..", "symbols", "src");
+  return readdirSync(src)
+    .sort()
+    .flatMap((dir) => readdirSync(join(src, dir)).sort().map((file) => `../symbols/src/${dir}/${file}`));
+}
+
 export function readFixture(name: string): Uint8Array {
   return new Uint8Array(readFileSync(join(FIXTURES, name)));
 }
