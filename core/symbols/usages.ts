@@ -127,44 +127,36 @@ const NAME_CHILD_TYPES: Readonly<Record<string, readonly string[]>> = {
  */
 const LISP_DEFINING_HEAD = /^\(\s*(?:def|cl-def|define-|transient-define-)[^\s()]*\s/;
 
-function isLispDefinitionName(node: SyntaxNodeLike): boolean {
-  const parent = node.parent;
-  if ((parent?.type !== "list" && parent?.type !== "special_form") || !LISP_DEFINING_HEAD.test(parent.text)) return false;
-  // A special form's head is a keyword token, not a named child; a list's is its first symbol.
-  const name = namedChildren(parent)[parent.type === "special_form" ? 0 : 1];
-  return name !== undefined && name.startIndex === node.startIndex && name.type === node.type;
-}
-
-/** HCL's `name = value` in a block's body (Terraform's locals and arguments) sets that name. */
-function isHclAttributeName(node: SyntaxNodeLike): boolean {
-  const attribute = node.parent;
-  return attribute?.type === "attribute" && attribute.parent?.type === "body" && namedChildren(attribute)[0]?.startIndex === node.startIndex;
-}
-
-/** R's assignments (`scale_to <- function(x) …`, `=`, `<<-`): the grammar's only `lhs` field. */
-function isRAssignedName(node: SyntaxNodeLike): boolean {
-  const assignment = node.parent;
-  if (assignment?.type !== "binary_operator") return false;
-  const lhs = assignment.childForFieldName("lhs");
-  return lhs !== null && lhs.startIndex === node.startIndex && lhs.type === node.type && /^(?:<<?-|=|:=)$/.test(assignment.childForFieldName("operator")?.text ?? "");
-}
+/**
+ * Nodes that name something only in some uses, and where the name then is; for these types the
+ * locator alone decides (a C# `attribute` has a `name` field but declares nothing).
+ */
+const NAME_LOCATORS: Readonly<Record<string, (node: SyntaxNodeLike) => SyntaxNodeLike | null>> = {
+  // Emacs Lisp: a special form's head is a keyword token, a list's its first symbol.
+  special_form: (form) => (LISP_DEFINING_HEAD.test(form.text) ? (namedChildren(form)[0] ?? null) : null),
+  list: (form) => (LISP_DEFINING_HEAD.test(form.text) ? (namedChildren(form)[1] ?? null) : null),
+  // HCL: `name = value` in a block's body (Terraform's locals and arguments).
+  attribute: (attribute) => (attribute.parent?.type === "body" ? (namedChildren(attribute)[0] ?? null) : null),
+  // R: `scale_to <- function(x) …`, `=`, `<<-` (the grammar's only `lhs` field).
+  binary_operator: (assignment) => (/^(?:<<?-|=|:=)$/.test(assignment.childForFieldName("operator")?.text ?? "") ? assignment.childForFieldName("lhs") : null),
+};
 
 /** True when `node` is the name a declaration introduces (e.g. `foo` in `function foo()`). */
 export function isDefinitionName(node: SyntaxNodeLike): boolean {
-  if (node.type === "symbol" && isLispDefinitionName(node)) return true;
-  if (isHclAttributeName(node) || isRAssignedName(node)) return true;
   let child = node;
   let parent = node.parent;
   // C/C++ nest the name in declarators: climb through them to the declaration.
   for (let depth = 0; parent && depth < 6; depth++) {
-    if (!DEFINING_PARENTS.has(parent.type)) return false;
+    const locate = Object.hasOwn(NAME_LOCATORS, parent.type) ? NAME_LOCATORS[parent.type] : null;
+    if (!locate && !DEFINING_PARENTS.has(parent.type)) return false;
     // Grammars without a name field (Kotlin, Swift, Objective-C) hold the name as a child of its own type.
     const nameTypes = Object.hasOwn(NAME_CHILD_TYPES, parent.type) ? NAME_CHILD_TYPES[parent.type] : null;
-    const name =
-      parent.childForFieldName("name") ??
-      parent.childForFieldName("declarator") ??
-      (parent.type === "let_binding" ? parent.childForFieldName("pattern") : null) ??
-      (nameTypes ? (namedChildren(parent).find((c) => nameTypes.includes(c.type)) ?? null) : null);
+    const name = locate
+      ? locate(parent)
+      : (parent.childForFieldName("name") ??
+        parent.childForFieldName("declarator") ??
+        (parent.type === "let_binding" ? parent.childForFieldName("pattern") : null) ??
+        (nameTypes ? (namedChildren(parent).find((c) => nameTypes.includes(c.type)) ?? null) : null));
     if (!name || name.startIndex !== child.startIndex || name.type !== child.type) return false;
     if (!DECLARATORS.has(parent.type)) return true;
     child = parent;
