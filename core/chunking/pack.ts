@@ -1,6 +1,8 @@
 // How a packed chunk names its members (packSiblings in ast-chunker.ts): after their parent's
 // chain, one after another, `class Foo > method a(x); method b()`. Ranking and the keyword
 // index read the names back from the context with `declaredNames`, so the format lives here.
+import { TITLED_KINDS } from "./languages/test-calls.js";
+
 export const PACK_SEPARATOR = "; ";
 
 /**
@@ -11,9 +13,10 @@ export const PACK_SEPARATOR = "; ";
  */
 function levelName(level: string): string | null {
   const trimmed = level.trim();
-  const m = trimmed.match(/^[\p{L}_]+\s+(\S+)/u);
-  if (!m) return null;
-  let name = trimmed.startsWith("impl ") ? implementedName(trimmed.slice(5)) : m[1];
+  const m = trimmed.match(/^([\p{L}_]+)\s+(\S+)/u);
+  // A test's title (`test "parses empty input"`) is a sentence, no declared name.
+  if (!m || TITLED_KINDS.has(m[1])) return null;
+  let name = trimmed.startsWith("impl ") ? implementedName(trimmed.slice(5)) : m[2];
   if (!name) return null;
   // `get(key)` → `get`, `Foo<T>` → `Foo`; an operator (`<+>`, `(<>)`) stays as written.
   if (/^[\p{L}_$]/u.test(name)) name = name.replace(/[(<].*$/, "");
@@ -70,7 +73,7 @@ export function declaredNames(chunk: { symbol: string; context: string; kind?: s
   const own = levels.length ? levels[levels.length - 1].split(PACK_SEPARATOR) : [];
   const names: string[] = [];
   const symbol = chunk.kind === "element" ? elementName(chunk.symbol) : chunk.kind === "impl" && chunk.symbol ? levelName(`impl ${chunk.symbol}`) : chunk.symbol;
-  if (symbol) names.push(symbol);
+  if (symbol && !TITLED_KINDS.has(chunk.kind ?? "")) names.push(symbol);
   for (const level of own) {
     const name = declaredLevelName(level);
     if (name && !names.includes(name)) names.push(name);

@@ -1,6 +1,7 @@
 // File skeleton (F18): a nested outline of the declarations in one file, with line ranges and
 // kinds, from its tree-sitter tree. Node types are mapped to kinds across grammars (the type
 // names are distinctive enough that one table serves every language). Portable: no Node.
+import { jsTestCall, rubyTestCall } from "../chunking/languages/test-calls.js";
 import type { OutlineItem } from "./outline-item.js";
 import { outlineReaderFor } from "./outline-readers.js";
 import { endLine, namedChildren, startLine, type SyntaxNodeLike } from "./syntax-node.js";
@@ -249,6 +250,12 @@ export function outlineFromTree(root: SyntaxNodeLike): OutlineItem[] {
       if (SPECIFIERS.has(child.type) && !child.childForFieldName("body")) kind = undefined;
       if (child.type === "type_definition" && child.childForFieldName("declarator")) {
         items.push(typedefItem(child, walk));
+        continue;
+      }
+      // `describe("Parser", () => …)`, `it "parses" do … end`: suites and tests by their titles.
+      const test = kind === undefined ? (child.type === "expression_statement" ? jsTestCall(child) : child.type === "call" ? rubyTestCall(child) : null) : null;
+      if (test) {
+        items.push({ kind: test.kind, name: test.written, startLine: startLine(child), endLine: endLine(child), children: walk(child, test.kind) });
         continue;
       }
       const prototype = kind === undefined ? prototypeName(child) : null;

@@ -33,6 +33,8 @@ const KIND_ICON: Record<string, string> = {
   namespace: "§",
   rule: "#",
   heading: "#",
+  suite: "≡",
+  test: "✓",
 };
 
 function renderOutline(items: OutlineItem[], depth: number, out: string[]): void {

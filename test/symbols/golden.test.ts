@@ -17,6 +17,7 @@ const dir = join(base, "src");
 /** Fixture (one per folder, so a path hint covers it alone), its language, the symbol whose usages are checked. */
 const FIXTURES: Array<[file: string, language: string, symbol: string]> = [
   ["typescript/sample.ts", "typescript", "normalize"],
+  ["typescript-tests/inventory.test.ts", "typescript", "normalize"],
   ["tsx/sample.tsx", "typescript", "formatLabel"],
   ["javascript/sample.js", "javascript", "clone"],
   ["python/sample.py", "python", "parse_line"],
@@ -28,6 +29,7 @@ const FIXTURES: Array<[file: string, language: string, symbol: string]> = [
   ["cpp/sample.cpp", "cpp", "dot"],
   ["csharp/Sample.cs", "csharp", "Round"],
   ["ruby/sample.rb", "ruby", "tax"],
+  ["ruby-spec/invoice_spec.rb", "ruby", "total"],
   ["kotlin/sample.kt", "kotlin", "square"],
   ["swift/sample.swift", "swift", "shift"],
   ["scala/sample.scala", "scala", "square"],

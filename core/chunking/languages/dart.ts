@@ -1,5 +1,6 @@
 import type { Node } from "web-tree-sitter";
 import { paramsOf } from "../syntax.js";
+import { DART_GROUP, SUITE_CALLEE, TEST_CALLEE, dartTestCall, testRefinement } from "./test-calls.js";
 import { COMMENTS, type AstLanguage, type Refinement } from "./types.js";
 
 /** Signatures whose body the grammar keeps as the next sibling (`function_body`). */
@@ -23,10 +24,15 @@ export const dart: AstLanguage = {
     enum: ["enum_declaration"],
     type: ["type_alias"],
     function: ["function_body"],
+    // `group('Parser', () {…})`, `test(…)`, Flutter's `testWidgets(…)` (test-calls.ts).
+    test: [`(expression_statement (identifier) @_f (#match? @_f "^${DART_GROUP}$|${SUITE_CALLEE}|${TEST_CALLEE}") . (selector (argument_part (arguments . (argument (string_literal)) (argument (function_expression)))))) @test`],
   },
   outlineByUnits: true,
   leading: [...COMMENTS, "documentation_comment", "annotation", ...SIGNATURES],
   refine(node, kind) {
+    if (kind === "test") {
+      return testRefinement(dartTestCall(node));
+    }
     if (node.type !== "function_body") return null;
     return signatureOf(node.previousNamedSibling) ?? { kind };
   },

@@ -1,4 +1,5 @@
 import { singleLine } from "../syntax.js";
+import { elixirTestCall, testRefinement } from "./test-calls.js";
 import { COMMENTS, type AstLanguage } from "./types.js";
 
 export const elixir: AstLanguage = {
@@ -9,10 +10,15 @@ export const elixir: AstLanguage = {
   units: {
     module: ['(call target: (identifier) @_k (#any-of? @_k "defmodule" "defprotocol" "defimpl")) @module'],
     function: ['(call target: (identifier) @_k (#any-of? @_k "def" "defp" "defmacro" "defmacrop" "defguard" "defdelegate")) @function'],
+    // ExUnit: `describe "parse/1" do`, `test "adds", ctx do` (test-calls.ts).
+    test: ['(call target: (identifier) @_k (#any-of? @_k "describe" "test") (arguments . (string))) @test'],
   },
   // `@doc`, `@spec` and other module attributes above a def belong to it.
   leading: [...COMMENTS, "unary_operator"],
-  refine(node) {
+  refine(node, kind) {
+    if (kind === "test") {
+      return testRefinement(elixirTestCall(node));
+    }
     const args = node.namedChildren.find((c) => c?.type === "arguments");
     const head = args?.namedChildren[0];
     if (!head) return { symbol: "" };

@@ -1,6 +1,7 @@
 // TypeScript, TSX and JavaScript (+JSX): one family of grammars sharing their unit patterns.
 import type { Node } from "web-tree-sitter";
 import { singleLine } from "../syntax.js";
+import { SUITE_CALLEE, TEST_CALLEE, jsTestCall, testRefinement } from "./test-calls.js";
 import { COMMENTS, type AstLanguage, type Refinement } from "./types.js";
 
 // One pattern per value type: a field followed by an alternation (`value: [(a) (b)]`) also
@@ -20,7 +21,18 @@ const jsAssignedFunctions = jsFunctionValues.map(
   (value) => `(expression_statement (assignment_expression left: (member_expression) right: (${value}))) @function`,
 );
 
-function refineJs(node: Node): Refinement | null {
+// `describe(title, () => …)`, `it.each(rows)(title, …)`: suites and tests (test-calls.ts).
+const jsTestCallee = `(#match? @_f "${SUITE_CALLEE}|${TEST_CALLEE}")`;
+const jsTestBody = "arguments: (arguments . (_) [(arrow_function) (function_expression)])";
+const jsTestCalls = [
+  `(expression_statement (call_expression function: [(identifier) (member_expression)] @_f ${jsTestCallee} ${jsTestBody})) @test`,
+  `(expression_statement (call_expression function: (call_expression function: (member_expression) @_f ${jsTestCallee}) ${jsTestBody})) @test`,
+];
+
+function refineJs(node: Node, kind: string): Refinement | null {
+  if (kind === "test") {
+    return testRefinement(jsTestCall(node));
+  }
   if (node.type !== "expression_statement") return null;
   const target = node.namedChildren[0]?.childForFieldName("left");
   const qualifiedName = singleLine(target?.text ?? "");
@@ -41,6 +53,7 @@ const javascriptUnits: Record<string, string[]> = {
   ],
   method: ["method_definition"],
   class: ["class_declaration"],
+  test: jsTestCalls,
 };
 
 const typescriptUnits: Record<string, string[]> = {

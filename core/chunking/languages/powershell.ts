@@ -4,6 +4,7 @@
 import type { Node } from "web-tree-sitter";
 import { singleLine } from "../syntax.js";
 import { previousAcrossFileList } from "./first-statement.js";
+import { PESTER_CALLEE, pesterTestCall, testRefinement } from "./test-calls.js";
 import type { AstLanguage, Refinement } from "./types.js";
 
 export const powershell: AstLanguage = {
@@ -16,12 +17,18 @@ export const powershell: AstLanguage = {
     method: ["class_method_definition"],
     property: ["class_property_definition"],
     enum: ["enum_statement"],
+    // Pester: `Describe "Get-Thing" {…}`, `Context`, `It 'returns x' {…}` (test-calls.ts), the
+    // block last (unanchored, the query missed a block after `-TestCases @(…)`).
+    test: [`(pipeline (pipeline_chain (command (command_name) @_f (#match? @_f "${PESTER_CALLEE}") (command_elements (array_literal_expression) (array_literal_expression (unary_expression (script_block_expression))) .)))) @test`],
   },
   leading: ["comment"],
   // The comment above a script's first statement belongs to it.
   previous: previousAcrossFileList("statement_list", "program"),
   outlineByUnits: true,
-  refine(node): Refinement | null {
+  refine(node, kind): Refinement | null {
+    if (kind === "test") {
+      return testRefinement(pesterTestCall(node));
+    }
     const children = node.namedChildren.filter((c): c is Node => c !== null);
     if (node.type === "class_property_definition") return { symbol: children.find((c) => c.type === "variable")?.text.replace(/^\$/, "") ?? "" };
     if (node.type !== "function_statement" && node.type !== "class_method_definition") return { symbol: children.find((c) => c.type === "simple_name")?.text ?? "" };

@@ -1,3 +1,4 @@
+import { SUITE_CALLEE, TEST_CALLEE, rubyTestCall, testRefinement } from "./test-calls.js";
 import { COMMENTS, type AstLanguage } from "./types.js";
 
 export const ruby: AstLanguage = {
@@ -9,6 +10,16 @@ export const ruby: AstLanguage = {
     method: ["singleton_method"],
     class: ["class", "singleton_class"],
     module: ["module"],
+    // RSpec and spec-style Minitest: `describe Parser do`, `it "parses" do` (test-calls.ts).
+    // A suite describes a string, a class or module, or a method (`describe :assoc`); a test
+    // needs its title (`it { is_expected.to … }` names nothing).
+    test: [
+      `(call method: (identifier) @_f (#match? @_f "${SUITE_CALLEE}") arguments: (argument_list . [(string) (constant) (scope_resolution) (simple_symbol)]) block: (_)) @test`,
+      `(call method: (identifier) @_f (#match? @_f "${TEST_CALLEE}") arguments: (argument_list . (string)) block: (_)) @test`,
+    ],
   },
   leading: COMMENTS,
+  refine(node, kind) {
+    return kind === "test" ? testRefinement(rubyTestCall(node)) : null;
+  },
 };

@@ -18,6 +18,7 @@ export const zig: AstLanguage = {
     // `test "adds points" {…}` or a decltest `test helper {…}`.
     const name = node.namedChildren.find((c) => c?.type === "string" || c?.type === "identifier");
     const text = name?.type === "string" ? (name.namedChildren.find((c) => c?.type === "string_content")?.text ?? "") : (name?.text ?? "");
-    return { symbol: singleLine(text) };
+    // A title keeps its quotes in the context (`test "adds points"`), as other languages' tests do.
+    return { symbol: singleLine(text), qualifiedName: name?.type === "string" ? singleLine(name.text) : "" };
   },
 };

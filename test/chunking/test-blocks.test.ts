@@ -1,0 +1,143 @@
+// Test files are cut test by test: Jest/Vitest/Mocha suites and tests, RSpec examples and ExUnit
+// tests are units named by their titles, and a title is never taken for a declared name.
+import { describe, expect, it } from "vitest";
+import { chunkFile } from "../../core/chunking/index.js";
+import { declaredNames } from "../../core/chunking/pack.js";
+import { keywordDocOf } from "../../core/keyword/index.js";
+import type { Chunk } from "../../core/types.js";
+import { chunkFixture, options } from "./helpers.js";
+
+const TS_TESTS = "../symbols/src/typescript-tests/inventory.test.ts";
+const RSPEC = "../symbols/src/ruby-spec/invoice_spec.rb";
+
+/** `kind symbol start-end | context` rows. */
+function rows(chunks: Chunk[]): string[] {
+  return chunks.map((c) => `${c.kind} ${c.symbol} ${c.startLine}-${c.endLine} | ${c.context}`);
+}
+
+describe("test blocks as units", () => {
+  it("cuts a Vitest file at its tests, each named by its title inside its suites", async () => {
+    const chunks = await chunkFixture(TS_TESTS, { minChars: 0, maxLines: 8 });
+    expect(rows(chunks)).toEqual([
+      "preamble  1-3 | ",
+      "function item 5-5 | function item(sku: string)",
+      "suite normalize 7-12 | suite \"normalize\"",
+      "test trims the sku 14-16 | suite \"normalize\" > test \"trims the sku\"",
+      "test trims %s 18-20 | suite \"normalize\" > test \"trims %s\"",
+      "suite when the sku is empty 22-26 | suite \"normalize\" > suite \"when the sku is empty\"",
+      "suite normalize 27-27 | suite \"normalize\"",
+      "test restock adds one 29-31 | test \"restock adds one\"",
+      // A route and a listener also take a string and a function: they are no tests.
+      "block  33-37 | ",
+    ]);
+  });
+
+  it("keeps a small suite whole, and packs neighbouring tests under their suite", async () => {
+    const whole = await chunkFixture(TS_TESTS, { minChars: 0 });
+    expect(rows(whole).find((r) => r.startsWith("suite "))).toBe("suite normalize 7-27 | suite \"normalize\"");
+    const packed = await chunkFile("src/parser.test.ts", vitestFile(12), { ...options(), maxLines: 40 });
+    const tests = packed.filter((c) => c.kind === "test");
+    expect(tests.length).toBeGreaterThan(1);
+    for (const c of tests) expect(c.context).toMatch(/^suite "Parser" > test "parses input \d+"(; test "parses input \d+")*$/);
+    expect(tests.flatMap((c) => c.context.match(/parses input \d+/g) ?? [])).toHaveLength(12);
+  });
+
+  it("cuts an RSpec file at its examples; an example without a description stays in its group", async () => {
+    const chunks = await chunkFixture(RSPEC, { minChars: 0, maxLines: 4 });
+    expect(rows(chunks).filter((r) => /^(suite|test) /.test(r))).toEqual([
+      "suite Billing::Invoice 4-5 | suite Billing::Invoice",
+      "suite #total 7-7 | suite Billing::Invoice > suite \"#total\"",
+      "test adds the taxed lines 8-10 | suite Billing::Invoice > suite \"#total\" > test \"adds the taxed lines\"",
+      "suite without lines 12-13 | suite Billing::Invoice > suite \"#total\" > suite \"without lines\"",
+      "test is zero 15-17 | suite Billing::Invoice > suite \"#total\" > suite \"without lines\" > test \"is zero\"",
+      "suite without lines 18-18 | suite Billing::Invoice > suite \"#total\" > suite \"without lines\"",
+      "suite #total 19-19 | suite Billing::Invoice > suite \"#total\"",
+      "suite Billing::Invoice 20-20 | suite Billing::Invoice",
+    ]);
+  });
+
+  it("cuts an ExUnit module at its describe blocks and tests", async () => {
+    const source = [
+      "defmodule ParserTest do",
+      "  use ExUnit.Case",
+      "",
+      '  describe "parse/1" do',
+      "    @tag :slow",
+      '    test "returns nothing", %{input: input} do',
+      '      assert Parser.parse("") == []',
+      "    end",
+      "  end",
+      "end",
+      "",
+    ].join("\n");
+    const chunks = await chunkFile("test/parser_test.exs", source, options({ minChars: 0, maxLines: 4 }));
+    const test = chunks.find((c) => c.kind === "test");
+    expect(test && [test.symbol, test.startLine, test.endLine, test.context]).toEqual(["returns nothing", 5, 8, 'module ParserTest > suite "parse/1" > test "returns nothing"']);
+  });
+
+  it("cuts Dart's groups and Flutter's widget tests, and Pester's blocks, by their titles", async () => {
+    const dart = [
+      "void main() {",
+      "  group('Parser', () {",
+      "    test('parses empty input', () {",
+      "      expect(parse(''), isEmpty);",
+      "    });",
+      "",
+      "    testWidgets('shows the result', (tester) async {",
+      "      await tester.pumpWidget(const ResultView());",
+      "    });",
+      "  });",
+      "}",
+      "",
+    ].join("\n");
+    const dartTests = (await chunkFile("test/parser_test.dart", dart, options({ minChars: 0, maxLines: 4 }))).filter((c) => c.kind === "test");
+    expect(dartTests.map((c) => [c.symbol, c.startLine, c.context])).toEqual([
+      ["parses empty input", 3, "function main() > suite 'Parser' > test 'parses empty input'"],
+      ["shows the result", 7, "function main() > suite 'Parser' > test 'shows the result'"],
+    ]);
+    const pester = [
+      "Describe 'Get-Planet' {",
+      "    Context 'by name' {",
+      "        It 'finds <Name>' -TestCases @(@{ Name = 'Earth' }) {",
+      "            Get-Planet -Name $Name | Should -Not -BeNullOrEmpty",
+      "        }",
+      "    }",
+      "}",
+      "",
+    ].join("\n");
+    const pesterChunks = await chunkFile("tests/Get-Planet.Tests.ps1", pester, options({ minChars: 0, maxLines: 3 }));
+    expect(pesterChunks.find((c) => c.kind === "test")?.context).toBe("suite 'Get-Planet' > suite 'by name' > test 'finds <Name>'");
+  });
+
+  it("leaves a Gemfile's group alone: a suite describes a string, a class, a module or a method", async () => {
+    const gems = 'group :test do\n  gem "rspec"\nend\n\ncontext "with a token" do\n  it { is_expected.to be_ok }\nend\n\ndescribe :assoc do\n  it "pairs" do\n  end\nend\n';
+    const chunks = await chunkFile("spec/gems.rb", gems, options({ minChars: 0 }));
+    expect(chunks.map((c) => `${c.kind} ${c.symbol} ${c.startLine}`)).toEqual(["preamble  1", "suite with a token 5", "suite :assoc 9"]);
+  });
+
+  it("never takes a title for a declaration: describe(\"normalize\") declares no normalize", async () => {
+    const chunks = await chunkFixture(TS_TESTS, { minChars: 0, maxLines: 8 });
+    const suite = chunks.find((c) => c.kind === "suite")!;
+    expect(suite.symbol).toBe("normalize");
+    expect(declaredNames(suite).names).toEqual([]);
+    const record = { ...suite, id: "s", contentHash: "h", description: "" };
+    const doc = keywordDocOf(record, suite.content);
+    expect(doc.symbol).toBe("");
+    expect(doc.declares).not.toContain("normalize");
+    // The helper beside the suites still declares its name.
+    expect(declaredNames(chunks.find((c) => c.symbol === "item")!).names).toEqual(["item"]);
+  });
+
+  it("quotes a Zig test's title in its context, and declares nothing by it", async () => {
+    const chunks = await chunkFile("src/point.zig", 'fn add(a: i32, b: i32) i32 {\n    return a + b;\n}\n\ntest "add sums" {\n    try expect(add(1, 2) == 3);\n}\n', options({ minChars: 0 }));
+    const test = chunks.find((c) => c.kind === "test")!;
+    expect([test.symbol, test.context]).toEqual(["add sums", 'test "add sums"']);
+    expect(declaredNames(test).names).toEqual([]);
+  });
+});
+
+/** A Vitest file of one suite holding `n` three-line tests. */
+function vitestFile(n: number): string {
+  const tests = Array.from({ length: n }, (_, i) => `  it("parses input ${i}", () => {\n    expect(parse("${i}")).toEqual([${i}]);\n  });`);
+  return `describe("Parser", () => {\n${tests.join("\n\n")}\n});\n`;
+}
