@@ -16,6 +16,7 @@ import { fits, LineIndex, splitByLines, type Limits } from "./line-index.js";
 import { PACK_SEPARATOR } from "./pack.js";
 import { fnv1a } from "../text-hash.js";
 import { loadLanguage, parseWith, treeSitterModule } from "./parser.js";
+import { TITLED_KINDS } from "./languages/test-calls.js";
 import { nameOf, paramsOf, rowsOf } from "./syntax.js";
 
 interface Unit {
@@ -150,7 +151,8 @@ export interface UnitOutline {
  */
 export async function outlineOfUnits(spec: AstLanguage, tree: Tree, content: string): Promise<UnitOutline[]> {
   const query = await unitQuery(spec, []);
-  const item = (u: Unit): UnitOutline => ({ kind: u.kind, name: u.symbol, startLine: u.start + 1, endLine: u.end + 1, children: u.children.map(item) });
+  // A test is shown by its title as written (`test "adds two"`), as the generic skeleton shows it.
+  const item = (u: Unit): UnitOutline => ({ kind: u.kind, name: TITLED_KINDS.has(u.kind) ? u.qualifiedName || u.symbol : u.symbol, startLine: u.start + 1, endLine: u.end + 1, children: u.children.map(item) });
   return collectUnits(spec, tree, query, new LineIndex(content)).map(item);
 }
 

@@ -127,6 +127,15 @@ const NAME_CHILD_TYPES: Readonly<Record<string, readonly string[]>> = {
  */
 const LISP_DEFINING_HEAD = /^\(\s*(?:def|cl-def|define-|transient-define-)[^\s()]*\s/;
 
+/** Elixir's defining macros: `def name(args) do`, `defp name(args), do: …`, `def name do`. */
+const ELIXIR_DEFINING = new Set(["def", "defp", "defmacro", "defmacrop", "defguard", "defguardp", "defdelegate"]);
+
+/** The argument list of an Elixir `def`-like call, whose first argument is the head it defines. */
+function isElixirDefArguments(node: SyntaxNodeLike | null): boolean {
+  const call = node?.type === "arguments" ? node.parent : null;
+  return call?.type === "call" && ELIXIR_DEFINING.has(call.childForFieldName("target")?.text ?? "");
+}
+
 /**
  * Nodes that name something only in some uses, and where the name then is; for these types the
  * locator alone decides (a C# `attribute` has a `name` field but declares nothing).
@@ -139,6 +148,16 @@ const NAME_LOCATORS: Readonly<Record<string, (node: SyntaxNodeLike) => SyntaxNod
   attribute: (attribute) => (attribute.parent?.type === "body" ? (namedChildren(attribute)[0] ?? null) : null),
   // R: `scale_to <- function(x) …`, `=`, `<<-` (the grammar's only `lhs` field).
   binary_operator: (assignment) => (/^(?:<<?-|=|:=)$/.test(assignment.childForFieldName("operator")?.text ?? "") ? assignment.childForFieldName("lhs") : null),
+  // Elixir: the head `name(args)` of a `def`, a guarded one's (`name(x) when …`) too.
+  call: (head) => {
+    const guarded = head.parent?.type === "binary_operator" ? head.parent : null;
+    const args = (guarded ?? head).parent ?? null;
+    const first = isElixirDefArguments(args) ? namedChildren(args!)[0] : null;
+    const isHead = first !== undefined && first !== null && first.startIndex === (guarded ?? head).startIndex && (!guarded || guarded.childForFieldName("left")?.startIndex === head.startIndex);
+    return isHead ? head.childForFieldName("target") : null;
+  },
+  // Elixir: `def name do` names its function with a bare identifier.
+  arguments: (args) => (isElixirDefArguments(args) ? (namedChildren(args)[0] ?? null) : null),
 };
 
 /** True when `node` is the name a declaration introduces (e.g. `foo` in `function foo()`). */

@@ -30,6 +30,8 @@ const FIXTURES: Array<[file: string, language: string, symbol: string]> = [
   ["csharp/Sample.cs", "csharp", "Round"],
   ["ruby/sample.rb", "ruby", "tax"],
   ["ruby-spec/invoice_spec.rb", "ruby", "total"],
+  ["elixir/cart.ex", "elixir", "sum"],
+  ["elixir-tests/cart_test.exs", "elixir", "item"],
   ["kotlin/sample.kt", "kotlin", "square"],
   ["swift/sample.swift", "swift", "shift"],
   ["scala/sample.scala", "scala", "square"],

@@ -14,6 +14,7 @@ const grammars: Record<string, string> = {
   ruby: "node_modules/tree-sitter-wasms/out/tree-sitter-ruby.wasm",
   java: "node_modules/tree-sitter-wasms/out/tree-sitter-java.wasm",
   elisp: "node_modules/tree-sitter-wasms/out/tree-sitter-elisp.wasm",
+  elixir: "node_modules/tree-sitter-wasms/out/tree-sitter-elixir.wasm",
   markdown: "node_modules/@kerebron/wasm/assets/tree-sitter-markdown/tree-sitter-markdown.wasm",
 };
 

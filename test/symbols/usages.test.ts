@@ -34,6 +34,24 @@ describe("findOccurrences", () => {
     expect(lines(findOccurrences(await parse("python", py), "build"))).toEqual([8]);
   });
 
+  it("excludes an Elixir def's head, a guarded or argument-less one too, and keeps its calls", async () => {
+    const ex = [
+      "defmodule Cart do", // 1
+      "  def total(items) when is_list(items), do: sum(items)", // 2
+      "  def empty do", // 3
+      "    []", // 4
+      "  end", // 5
+      "  defp sum(items), do: Enum.reduce(items, 0, &+/2)", // 6
+      "  def both, do: {total(empty()), sum([])}", // 7
+      "end", // 8
+    ].join("\n");
+    const root = await parse("elixir", ex);
+    expect(lines(findOccurrences(root, "sum"))).toEqual([2, 7]);
+    expect(lines(findOccurrences(root, "total"))).toEqual([7]);
+    expect(lines(findOccurrences(root, "empty"))).toEqual([7]);
+    expect(lines(findOccurrences(root, "items"))).toEqual([2, 2, 2, 6, 6]);
+  });
+
   it("excludes a C function definition reached through declarators", async () => {
     const c = "int add(int a, int b) { return a + b; }\nint main(void) { return add(1, 2); }\n";
     expect(lines(findOccurrences(await parse("c", c), "add"))).toEqual([2]);

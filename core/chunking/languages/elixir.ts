@@ -15,6 +15,8 @@ export const elixir: AstLanguage = {
   },
   // `@doc`, `@spec` and other module attributes above a def belong to it.
   leading: [...COMMENTS, "unary_operator"],
+  // The generic skeleton knows no Elixir node: its declarations are calls.
+  outlineByUnits: true,
   refine(node, kind) {
     if (kind === "test") {
       return testRefinement(elixirTestCall(node));
