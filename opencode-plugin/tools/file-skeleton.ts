@@ -64,9 +64,11 @@ export async function runFileSkeleton(ws: RagWorkspace, filePath: string): Promi
   let method = "tree-sitter";
   let language = ws.deps.languageForPath(path.rel, content) ?? "text";
   const parses = parsedInProcess(ws, content);
+  let hasGrammar = false;
   try {
     const parsed = parses ? await ws.deps.parseSource(path.rel, content) : null;
     if (parsed) {
+      hasGrammar = true;
       language = parsed.language;
       items = parsed.outline ? await parsed.outline() : outlineFromTree(parsed.root);
     }
@@ -81,7 +83,7 @@ export async function runFileSkeleton(ws: RagWorkspace, filePath: string): Promi
   if (items.length === 0) return `${header}\nNo declarations found; the file has ${lines} lines. Read it directly.`;
   const out: string[] = [];
   renderOutline(items, 0, out);
-  const why = parses ? "no grammar for this file" : "a file this large is not parsed here";
+  const why = !parses ? "a file this large is not parsed here" : hasGrammar ? "its grammar declares nothing here" : "no grammar for this file";
   const head = `${header}\n${summary(items)}${method === "tree-sitter" ? "" : ` — found by pattern match (${why})`}`;
   // One line per element: fit whole lines, never a half one.
   return fitSections(head, out, ws.config.openCode.toolTokenBudget, {

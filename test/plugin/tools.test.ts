@@ -119,6 +119,7 @@ describe("get_file_skeleton", () => {
     "src/shapes.ts": "export class Circle {\n  area() { return 1; }\n}\nexport function make() { return new Circle(); }\n",
     "notes/todo.txt": "function looksLikeCode() {\n}\nplain text\n",
     "data/blob.txt": "just\nsome\nlines\n",
+    "src/template.ts": "export const source = `\nfunction generated() {\n}\n`;\n",
   };
 
   it("outlines an unindexed TypeScript file with nesting and line ranges", async () => {
@@ -132,7 +133,13 @@ describe("get_file_skeleton", () => {
 
   it("falls back to patterns, then to the line count", async () => {
     const { ws } = makeWorkspace(root(files));
-    expect(await runFileSkeleton(ws, "notes/todo.txt")).toContain("function looksLikeCode  L1-L3");
+    const text = await runFileSkeleton(ws, "notes/todo.txt");
+    expect(text).toContain("function looksLikeCode  L1-L3");
+    expect(text).toContain("found by pattern match (no grammar for this file)");
+    // Parsed, but the only function is in a string: the note says the grammar found none.
+    const template = await runFileSkeleton(ws, "src/template.ts");
+    expect(template).toContain("function generated");
+    expect(template).toContain("found by pattern match (its grammar declares nothing here)");
     expect(await runFileSkeleton(ws, "data/blob.txt")).toContain("No declarations found; the file has 3 lines");
   });
 
