@@ -1,7 +1,7 @@
 // File skeleton (F18): a nested outline of the declarations in one file, with line ranges and
 // kinds, from its tree-sitter tree. Node types are mapped to kinds across grammars (the type
 // names are distinctive enough that one table serves every language). Portable: no Node.
-import { jsTestCall, rubyTestCall } from "../chunking/languages/test-calls.js";
+import { testCallOf } from "../chunking/languages/test-calls.js";
 import type { OutlineItem } from "./outline-item.js";
 import { outlineReaderFor } from "./outline-readers.js";
 import { endLine, namedChildren, startLine, type SyntaxNodeLike } from "./syntax-node.js";
@@ -253,7 +253,7 @@ export function outlineFromTree(root: SyntaxNodeLike): OutlineItem[] {
         continue;
       }
       // `describe("Parser", () => …)`, `it "parses" do … end`: suites and tests by their titles.
-      const test = kind === undefined ? (child.type === "expression_statement" ? jsTestCall(child) : child.type === "call" ? rubyTestCall(child) : null) : null;
+      const test = kind === undefined ? testCallOf(child) : null;
       if (test) {
         items.push({ kind: test.kind, name: test.written, startLine: startLine(child), endLine: endLine(child), children: walk(child, test.kind) });
         continue;
@@ -272,7 +272,9 @@ export function outlineFromTree(root: SyntaxNodeLike): OutlineItem[] {
         items.push(...walk(child, parentKind).map((item) => ({ ...item, startLine: Math.min(item.startLine, startLine(child)) })));
         continue;
       }
-      if (kind === undefined) {
+      // A function without a name is a value (Lua's `function() … end` passed as an argument):
+      // what it holds is listed, not the function.
+      if (kind === undefined || (kind === "function" && child.type === "function_definition" && !declarationName(child))) {
         items.push(...walk(child, parentKind));
         continue;
       }

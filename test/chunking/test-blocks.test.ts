@@ -109,6 +109,19 @@ describe("test blocks as units", () => {
     expect(pesterChunks.find((c) => c.kind === "test")?.context).toBe("suite 'Get-Planet' > suite 'by name' > test 'finds <Name>'");
   });
 
+  it("cuts Go subtests with literal names, busted's and Pest's tests, by their titles", async () => {
+    const go = 'package p\n\nfunc TestParse(t *testing.T) {\n\tt.Run("empty input", func(t *testing.T) {\n\t\tif Parse("") != nil {\n\t\t\tt.Fatal("want nil")\n\t\t}\n\t})\n\tfor _, tc := range cases {\n\t\tt.Run(tc.name, func(t *testing.T) {\n\t\t\t_ = tc\n\t\t})\n\t}\n}\n';
+    const goChunks = await chunkFile("parse_test.go", go, options({ minChars: 0, maxLines: 5 }));
+    // A subtest named by a variable (a table's row) stays in its function.
+    expect(goChunks.filter((c) => c.kind === "test").map((c) => [c.symbol, c.startLine, c.endLine, c.context])).toEqual([["empty input", 4, 8, 'function TestParse(t *testing.T) > test "empty input"']]);
+    const lua = 'describe("util", function()\n  before_each(function()\n    reset()\n  end)\n\n  it("lists mods", function()\n    assert(true)\n  end)\nend)\n';
+    const luaTest = (await chunkFile("tests/util_spec.lua", lua, options({ minChars: 0, maxLines: 4 }))).find((c) => c.kind === "test");
+    expect(luaTest && [luaTest.startLine, luaTest.endLine, luaTest.context]).toEqual([6, 8, 'suite "util" > test "lists mods"']);
+    const php = "<?php\n\ndescribe('users', function () {\n    // A duplicate fails.\n    test('email is unique', function () {\n        create();\n    })->throws(Exception::class);\n});\n";
+    const phpTest = (await chunkFile("tests/UsersTest.php", php, options({ minChars: 0, maxLines: 4 }))).find((c) => c.kind === "test");
+    expect(phpTest && [phpTest.startLine, phpTest.endLine, phpTest.context]).toEqual([4, 7, "suite 'users' > test 'email is unique'"]);
+  });
+
   it("leaves a Gemfile's group alone: a suite describes a string, a class, a module or a method", async () => {
     const gems = 'group :test do\n  gem "rspec"\nend\n\ncontext "with a token" do\n  it { is_expected.to be_ok }\nend\n\ndescribe :assoc do\n  it "pairs" do\n  end\nend\n';
     const chunks = await chunkFile("spec/gems.rb", gems, options({ minChars: 0 }));

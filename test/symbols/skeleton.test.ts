@@ -61,6 +61,21 @@ describe("outlineFromTree", () => {
     expect(render(outlineFromTree(await parse("go", src)))).toEqual(["struct Store 3-5", "method Put 7-7", "function New 9-9"]);
   });
 
+  it("lists test calls by their titles: Go subtests, busted's and Pest's suites and tests", async () => {
+    const outline = async (path: string, src: string) => {
+      const tree = (await parseSource(path, src))!.tree;
+      const rows = render(outlineFromTree(tree.rootNode));
+      tree.delete();
+      return rows;
+    };
+    const go = 'package p\n\nfunc TestParse(t *testing.T) {\n\tt.Run("empty input", func(t *testing.T) {\n\t\tcheck(t)\n\t})\n\tt.Run(tc.name, func(t *testing.T) {})\n}\n';
+    expect(await outline("p_test.go", go)).toEqual(["function TestParse 3-8", '  test "empty input" 4-6']);
+    const lua = 'describe("util", function()\n  it("lists mods", function()\n    assert(true)\n  end)\nend)\n';
+    expect(await outline("spec/util_spec.lua", lua)).toEqual(['suite "util" 1-5', '  test "lists mods" 2-4']);
+    const php = "<?php\ndescribe('users', function () {\n    it('can be created', fn () => expect(true)->toBeTrue());\n    test('email is unique', function () {\n    })->throws(Exception::class);\n});\n";
+    expect(await outline("tests/UsersTest.php", php)).toEqual(["suite 'users' 2-6", "  test 'can be created' 3-3", "  test 'email is unique' 4-5"]);
+  });
+
   it("reads Rust structs, traits, impls and their functions", async () => {
     const src = "struct Point { x: i32 }\ntrait Area { fn area(&self) -> i32; }\nimpl Area for Point {\n    fn area(&self) -> i32 { self.x }\n}\nfn main() {}\n";
     expect(render(outlineFromTree(await parse("rust", src)))).toEqual([

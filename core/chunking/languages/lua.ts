@@ -1,5 +1,6 @@
 import type { Node } from "web-tree-sitter";
 import { singleLine } from "../syntax.js";
+import { SUITE_CALLEE, TEST_CALLEE, luaTestCall, testRefinement } from "./test-calls.js";
 import { COMMENTS, type AstLanguage, type Refinement } from "./types.js";
 
 export const lua: AstLanguage = {
@@ -14,9 +15,11 @@ export const lua: AstLanguage = {
       "(variable_assignment (expression_list value: (function_definition))) @function",
       "(local_variable_declaration (expression_list value: (function_definition))) @function",
     ],
+    // busted and plenary.nvim: `describe("util", function() … end)`, `it(…)` (test-calls.ts).
+    test: [`(call function: (variable (identifier) @_f) (#match? @_f "${SUITE_CALLEE}|${TEST_CALLEE}") arguments: (argument_list (expression_list . (string) . (function_definition)))) @test`],
   },
   leading: COMMENTS,
-  refine: refineLua,
+  refine: (node, kind) => (kind === "test" ? testRefinement(luaTestCall(node)) : refineLua(node)),
 };
 
 /**

@@ -1,7 +1,9 @@
 // Tests written as calls with a title and a body: Jest, Vitest, Mocha, Jasmine and Playwright
 // (`describe("Parser", () => …)`, `it.each(rows)("adds %i", …)`), RSpec and spec-style
 // Minitest (`describe Parser do … end`, `it "parses" do … end`), ExUnit (`test "adds" do`),
-// Dart's and Flutter's (`group('Parser', () {…})`, `testWidgets(…)`), Pester (`Describe "…" {}`).
+// Dart's and Flutter's (`group('Parser', () {…})`, `testWidgets(…)`), Pester (`Describe "…" {}`),
+// busted's for Lua and Neovim plugins (`describe("util", function() … end)`), Pest's for PHP
+// (`it('can be created', function () {…})`) and Go's subtests (`t.Run("empty input", func…)`).
 // Each is a unit, a suite holding its tests, named by its title: a long test file is cut test
 // by test, and its outline reads as the tests it holds. A title is a sentence, not a declared
 // name (`TITLED_KINDS`): ranking and the keyword index do not take it for a declaration.
@@ -90,6 +92,48 @@ export function elixirTestCall(call: SyntaxNodeLike): TestCall | null {
   const kind = callee === "describe" ? "suite" : callee === "test" ? "test" : null;
   const first = children(children(call).find((c) => c.type === "arguments") ?? null)[0];
   return kind && first?.type === "string" ? titled(kind, first) : null;
+}
+
+/** A Lua call `describe("util", function() … end)`, `it(…)` (busted, plenary.nvim), as a test unit. */
+export function luaTestCall(call: SyntaxNodeLike): TestCall | null {
+  const kind = call.type === "call" ? testKindOf(call.childForFieldName("function")?.text ?? "") : null;
+  const [title, body] = children(children(call.childForFieldName("arguments"))[0] ?? null);
+  return kind && title?.type === "string" && body?.type === "function_definition" ? titled(kind, title) : null;
+}
+
+/** A PHP call `describe('users', function () {…})`, `it(…)`, `test(…)->throws(…)` (Pest), as a test unit. */
+export function phpTestCall(call: SyntaxNodeLike): TestCall | null {
+  const kind = call.type === "function_call_expression" ? testKindOf(call.childForFieldName("name")?.text ?? call.childForFieldName("function")?.text ?? "") : null;
+  const [title, body] = children(call.childForFieldName("arguments")).map((a) => children(a)[0]);
+  const isFunction = body?.type === "anonymous_function_creation_expression" || body?.type === "arrow_function";
+  return kind && (title?.type === "string" || title?.type === "encapsed_string") && isFunction ? titled(kind, title) : null;
+}
+
+/** A Go subtest `t.Run("empty input", func(t *testing.T) {…})` with a literal name, as a test unit. */
+export function goSubtestCall(statement: SyntaxNodeLike): TestCall | null {
+  const call = statement.type === "expression_statement" ? children(statement)[0] : null;
+  const callee = call?.type === "call_expression" ? call.childForFieldName("function") : null;
+  if (callee?.type !== "selector_expression" || callee.childForFieldName("field")?.text !== "Run") return null;
+  const [title, body] = children(call!.childForFieldName("arguments"));
+  const literal = title?.type === "interpreted_string_literal" || title?.type === "raw_string_literal";
+  return literal && body?.type === "func_literal" ? titled("test", title) : null;
+}
+
+/**
+ * The test call `node` is, in whichever of these grammars it comes from, for the generic
+ * skeleton (which walks every grammar's tree without knowing which one it is).
+ */
+export function testCallOf(node: SyntaxNodeLike): TestCall | null {
+  switch (node.type) {
+    case "expression_statement":
+      return jsTestCall(node) ?? goSubtestCall(node);
+    case "call":
+      return rubyTestCall(node) ?? luaTestCall(node);
+    case "function_call_expression":
+      return phpTestCall(node);
+    default:
+      return null;
+  }
 }
 
 /** A language table's refinement of a test unit, from what its reader found. */
