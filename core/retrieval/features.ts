@@ -4,6 +4,7 @@ import type { ChunkRecord } from "../types.js";
 import { unsigiled, type QueryAnalysis } from "./query-analysis.js";
 import { distinctTerms, DOUBLED_CONSONANTS, nameKey, nameParts, normaliseTerm, tokenizeCode, tokenizePath } from "../keyword/tokenize.js";
 import { declaredNames, packMembers } from "../chunking/pack.js";
+import { TITLED_KINDS } from "../chunking/languages/test-calls.js";
 import { boundedMemo } from "../bounded-memo.js";
 import { reExportedNames } from "../symbols/reexports.js";
 
@@ -406,8 +407,14 @@ export function onlyReferencesIdentifier(q: QueryAnalysis, record: ChunkRecord, 
  * symbol, else its file's name. Without the body, a statement meets the names alone.
  */
 export function unitNames(record: ChunkRecord): string {
+  // A test's title describes what it tests (`suite RuboCop::Cop::AbcSizeCalculator`): no name
+  // of the chunk's own, so it meets a question by its file's name, as unnamed code does.
+  if (TITLED_KINDS.has(record.kind)) return fileStem(record.filePath);
   if (record.context) return record.context;
   if (record.symbol) return record.symbol;
-  const fileName = record.filePath.slice(record.filePath.lastIndexOf("/") + 1);
-  return fileName.replace(/\.[^.]+$/, "");
+  return fileStem(record.filePath);
+}
+
+function fileStem(filePath: string): string {
+  return filePath.slice(filePath.lastIndexOf("/") + 1).replace(/\.[^.]+$/, "");
 }

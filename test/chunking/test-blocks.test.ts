@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { chunkFile } from "../../core/chunking/index.js";
 import { declaredNames } from "../../core/chunking/pack.js";
 import { keywordDocOf } from "../../core/keyword/index.js";
+import { unitNames } from "../../core/retrieval/features.js";
 import type { Chunk } from "../../core/types.js";
 import { chunkFixture, options } from "./helpers.js";
 
@@ -137,8 +138,12 @@ describe("test blocks as units", () => {
     const doc = keywordDocOf(record, suite.content);
     expect(doc.symbol).toBe("");
     expect(doc.declares).not.toContain("normalize");
+    // The names compared with a question: the file's, as for unnamed code, not the title.
+    expect(unitNames(record)).toBe("inventory.test");
     // The helper beside the suites still declares its name.
-    expect(declaredNames(chunks.find((c) => c.symbol === "item")!).names).toEqual(["item"]);
+    const helper = chunks.find((c) => c.symbol === "item")!;
+    expect(declaredNames(helper).names).toEqual(["item"]);
+    expect(unitNames({ ...helper, id: "h", contentHash: "h", description: "" })).toBe("function item(sku: string)");
   });
 
   it("quotes a Zig test's title in its context, and declares nothing by it", async () => {
