@@ -123,6 +123,18 @@ describe("test blocks as units", () => {
     expect(phpTest && [phpTest.startLine, phpTest.endLine, phpTest.context]).toEqual([4, 7, "suite 'users' > test 'email is unique'"]);
   });
 
+  it("cuts munit's, Kotest's and Quick's block-taking tests by their titles", async () => {
+    const contexts = async (path: string, lines: string[]) =>
+      (await chunkFile(path, lines.join("\n") + "\n", options({ minChars: 0, maxLines: 3 }))).filter((c) => c.kind === "test").map((c) => `${c.startLine}-${c.endLine} ${c.context}`);
+    expect(await contexts("src/test/scala/DecoderSuite.scala", ["class DecoderSuite extends munit.FunSuite {", '  test("decodes an int") {', '    assertEquals(decode("1"), Right(1))', "  }", "}"])).toEqual([
+      '2-4 class DecoderSuite > test "decodes an int"',
+    ]);
+    const kotest = ["class ParserTest : DescribeSpec({", '    describe("parse") {', '        it("returns nothing") {', '            parse("") shouldBe emptyList()', "        }", "    }", "})"];
+    expect(await contexts("src/test/kotlin/ParserTest.kt", kotest)).toEqual(['3-5 class ParserTest > suite "parse" > test "returns nothing"']);
+    const quick = ["class ParserSpec: QuickSpec {", "    override class func spec() {", '        describe("parse") {', '            it("returns nothing") {', '                expect(parse("")).to(beEmpty())', "            }", "        }", "    }", "}"];
+    expect(await contexts("Tests/ParserSpec.swift", quick)).toEqual(['4-6 class ParserSpec > method spec > suite "parse" > test "returns nothing"']);
+  });
+
   it("leaves a Gemfile's group alone: a suite describes a string, a class, a module or a method", async () => {
     const gems = 'group :test do\n  gem "rspec"\nend\n\ncontext "with a token" do\n  it { is_expected.to be_ok }\nend\n\ndescribe :assoc do\n  it "pairs" do\n  end\nend\n';
     const chunks = await chunkFile("spec/gems.rb", gems, options({ minChars: 0 }));

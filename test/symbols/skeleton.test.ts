@@ -74,6 +74,8 @@ describe("outlineFromTree", () => {
     expect(await outline("spec/util_spec.lua", lua)).toEqual(['suite "util" 1-5', '  test "lists mods" 2-4']);
     const php = "<?php\ndescribe('users', function () {\n    it('can be created', fn () => expect(true)->toBeTrue());\n    test('email is unique', function () {\n    })->throws(Exception::class);\n});\n";
     expect(await outline("tests/UsersTest.php", php)).toEqual(["suite 'users' 2-6", "  test 'can be created' 3-3", "  test 'email is unique' 4-5"]);
+    const kotest = 'class CalcTest : FunSpec({\n    context("sums") {\n        test("adds two numbers") {\n            (1 + 2) shouldBe 3\n        }\n    }\n})\n';
+    expect(await outline("CalcTest.kt", kotest)).toEqual(["class CalcTest 1-7", '  suite "sums" 2-6', '    test "adds two numbers" 3-5']);
   });
 
   it("reads Rust structs, traits, impls and their functions", async () => {

@@ -1,4 +1,5 @@
 import { headerHasWord } from "../syntax.js";
+import { SUITE_CALLEE, TEST_CALLEE, testRefinement, trailingLambdaTestCall } from "./test-calls.js";
 import { COMMENTS, type AstLanguage } from "./types.js";
 
 export const kotlin: AstLanguage = {
@@ -11,9 +12,15 @@ export const kotlin: AstLanguage = {
     constructor: ["secondary_constructor"],
     property: ["property_declaration"],
     type: ["type_alias"],
+    // Kotest: `describe("parse") {…}`, `test("adds") {…}` (test-calls.ts); the grammar nests the
+    // titled call inside the call its trailing lambda completes.
+    test: [
+      `(call_expression (call_expression (simple_identifier) @_f (#match? @_f "${SUITE_CALLEE}|${TEST_CALLEE}") (call_suffix (value_arguments . (value_argument (string_literal)) .))) (call_suffix (annotated_lambda))) @test`,
+    ],
   },
   leading: COMMENTS,
   refine(node, kind) {
+    if (kind === "test") return testRefinement(trailingLambdaTestCall(node));
     if (node.type === "function_declaration") {
       // Extension functions read as `Note.preview`: the receiver type comes before the name.
       const name = node.namedChildren.find((c) => c?.type === "simple_identifier")?.text ?? "";

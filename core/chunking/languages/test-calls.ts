@@ -3,7 +3,9 @@
 // Minitest (`describe Parser do … end`, `it "parses" do … end`), ExUnit (`test "adds" do`),
 // Dart's and Flutter's (`group('Parser', () {…})`, `testWidgets(…)`), Pester (`Describe "…" {}`),
 // busted's for Lua and Neovim plugins (`describe("util", function() … end)`), Pest's for PHP
-// (`it('can be created', function () {…})`) and Go's subtests (`t.Run("empty input", func…)`).
+// (`it('can be created', function () {…})`), Go's subtests (`t.Run("empty input", func…)`),
+// and the block-taking suites of Scala (munit, ScalaTest: `test("decodes") {…}`), Kotlin
+// (Kotest: `describe("parse") {…}`) and Swift (Quick: `it("returns nothing") {…}`).
 // Each is a unit, a suite holding its tests, named by its title: a long test file is cut test
 // by test, and its outline reads as the tests it holds. A title is a sentence, not a declared
 // name (`TITLED_KINDS`): ranking and the keyword index do not take it for a declaration.
@@ -119,6 +121,32 @@ export function goSubtestCall(statement: SyntaxNodeLike): TestCall | null {
   return literal && body?.type === "func_literal" ? titled("test", title) : null;
 }
 
+/** A Scala call `test("decodes an int") {…}`, `describe(…) {…}`, `it(…) {…}`, as a test unit. */
+export function scalaTestCall(call: SyntaxNodeLike): TestCall | null {
+  const kind = call.type === "call_expression" && call.childForFieldName("body")?.type === "block" ? testKindOf(call.childForFieldName("function")?.text ?? "") : null;
+  const args = children(call.childForFieldName("arguments"));
+  return kind && args.length === 1 && args[0].type === "string" ? titled(kind, args[0]) : null;
+}
+
+/**
+ * A Kotlin or Swift call with a title and a trailing lambda (`describe("parse") {…}`,
+ * `it("returns nothing") {…}`) as a test unit. Kotlin's grammar nests the titled call inside
+ * the call the lambda completes; Swift's keeps both in one call suffix.
+ */
+export function trailingLambdaTestCall(call: SyntaxNodeLike): TestCall | null {
+  if (call.type !== "call_expression") return null;
+  const [head, suffix] = children(call);
+  const inner = head?.type === "call_expression" ? children(head) : null;
+  const callee = inner ? inner[0] : head;
+  const titleSuffix = inner ? inner[1] : suffix;
+  const kind = callee?.type === "simple_identifier" ? testKindOf(callee.text) : null;
+  const args = children(children(titleSuffix ?? null).find((c) => c.type === "value_arguments") ?? null);
+  const title = args.length === 1 ? children(args[0])[0] : undefined;
+  const lambda = children(suffix ?? null).some((c) => c.type === "annotated_lambda" || c.type === "lambda_literal");
+  const isString = title?.type === "string_literal" || title?.type === "line_string_literal";
+  return kind && isString && lambda ? titled(kind, title!) : null;
+}
+
 /**
  * The test call `node` is, in whichever of these grammars it comes from, for the generic
  * skeleton (which walks every grammar's tree without knowing which one it is).
@@ -131,6 +159,8 @@ export function testCallOf(node: SyntaxNodeLike): TestCall | null {
       return rubyTestCall(node) ?? luaTestCall(node);
     case "function_call_expression":
       return phpTestCall(node);
+    case "call_expression":
+      return scalaTestCall(node) ?? trailingLambdaTestCall(node);
     default:
       return null;
   }
