@@ -41,10 +41,10 @@ describe("Scala", () => {
 
 describe("Elixir", () => {
   it("modules and def/defp/defmacro with their @doc, named by the macro call", async () => {
-    const chunks = await chunkFixture("cart.ex", { minChars: 0, maxLines: 4 });
+    const chunks = await chunkFixture("../symbols/src/elixir/cart.ex", { minChars: 0, maxLines: 4 });
     expect(find(chunks, "add", "function")).toMatchObject({ startLine: 8, endLine: 11, context: "module Shop.Cart > function add(cart, %Item{} = item)" });
-    expect(find(chunks, "total", "function").context).toBe("module Shop.Cart > function total(items)");
-    expect(find(chunks, "debug", "function").startLine).toBe(15);
+    expect(find(chunks, "sum", "function").context).toBe("module Shop.Cart > function sum(items)");
+    expect(find(chunks, "debug", "function").startLine).toBe(23);
     expect(chunks[0]).toMatchObject({ kind: "module", symbol: "Shop.Cart", startLine: 1 });
   });
 });
