@@ -105,7 +105,7 @@ export function luaTestCall(call: SyntaxNodeLike): TestCall | null {
 
 /** A PHP call `describe('users', function () {…})`, `it(…)`, `test(…)->throws(…)` (Pest), as a test unit. */
 export function phpTestCall(call: SyntaxNodeLike): TestCall | null {
-  const kind = call.type === "function_call_expression" ? testKindOf(call.childForFieldName("name")?.text ?? call.childForFieldName("function")?.text ?? "") : null;
+  const kind = call.type === "function_call_expression" ? testKindOf(call.childForFieldName("function")?.text ?? "") : null;
   const [title, body] = children(call.childForFieldName("arguments")).map((a) => children(a)[0]);
   const isFunction = body?.type === "anonymous_function_creation_expression" || body?.type === "arrow_function";
   return kind && (title?.type === "string" || title?.type === "encapsed_string") && isFunction ? titled(kind, title) : null;
