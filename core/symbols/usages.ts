@@ -150,11 +150,10 @@ const NAME_LOCATORS: Readonly<Record<string, (node: SyntaxNodeLike) => SyntaxNod
   binary_operator: (assignment) => (/^(?:<<?-|=|:=)$/.test(assignment.childForFieldName("operator")?.text ?? "") ? assignment.childForFieldName("lhs") : null),
   // Elixir: the head `name(args)` of a `def`, a guarded one's (`name(x) when …`) too.
   call: (head) => {
-    const guarded = head.parent?.type === "binary_operator" ? head.parent : null;
-    const args = (guarded ?? head).parent ?? null;
-    const first = isElixirDefArguments(args) ? namedChildren(args!)[0] : null;
-    const isHead = first !== undefined && first !== null && first.startIndex === (guarded ?? head).startIndex && (!guarded || guarded.childForFieldName("left")?.startIndex === head.startIndex);
-    return isHead ? head.childForFieldName("target") : null;
+    const guard = head.parent?.type === "binary_operator" && head.parent.childForFieldName("left")?.startIndex === head.startIndex ? head.parent : null;
+    const argument = guard ?? head;
+    const isFirst = isElixirDefArguments(argument.parent) && namedChildren(argument.parent!)[0]?.startIndex === argument.startIndex;
+    return isFirst ? head.childForFieldName("target") : null;
   },
   // Elixir: `def name do` names its function with a bare identifier.
   arguments: (args) => (isElixirDefArguments(args) ? (namedChildren(args)[0] ?? null) : null),
