@@ -9,9 +9,16 @@
 // Each is a unit, a suite holding its tests, named by its title: a long test file is cut test
 // by test, and its outline reads as the tests it holds. A title is a sentence, not a declared
 // name (`TITLED_KINDS`): ranking and the keyword index do not take it for a declaration.
-import type { SyntaxNodeLike } from "../../symbols/syntax-node.js";
 import { singleLine } from "../syntax.js";
 import type { Refinement } from "./types.js";
+
+/** The slice of a syntax node these readers use: a tree-sitter node, or the skeleton's view of one. */
+interface SyntaxNodeLike {
+  readonly type: string;
+  readonly text: string;
+  readonly namedChildren: ReadonlyArray<SyntaxNodeLike | null>;
+  childForFieldName(name: string): SyntaxNodeLike | null;
+}
 
 /** Chunk kinds named by a title rather than a declared name. */
 export const TITLED_KINDS: ReadonlySet<string> = new Set(["suite", "test"]);
