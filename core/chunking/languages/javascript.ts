@@ -1,7 +1,7 @@
 // TypeScript, TSX and JavaScript (+JSX): one family of grammars sharing their unit patterns.
 import type { Node } from "web-tree-sitter";
 import { singleLine } from "../syntax.js";
-import { SUITE_CALLEE, TEST_CALLEE, jsTestCall, testRefinement } from "./test-calls.js";
+import { JS_TEST_BODIES, SUITE_CALLEE, TEST_CALLEE, jsTestCall, testRefinement } from "./test-calls.js";
 import { COMMENTS, type AstLanguage, type Refinement } from "./types.js";
 
 // One pattern per value type: a field followed by an alternation (`value: [(a) (b)]`) also
@@ -23,7 +23,7 @@ const jsAssignedFunctions = jsFunctionValues.map(
 
 // `describe(title, () => …)`, `it.each(rows)(title, …)`: suites and tests (test-calls.ts).
 const jsTestCallee = `(#match? @_f "${SUITE_CALLEE}|${TEST_CALLEE}")`;
-const jsTestBody = "arguments: (arguments . (_) [(arrow_function) (function_expression)])";
+const jsTestBody = `arguments: (arguments . (_) [${JS_TEST_BODIES.map((t) => `(${t})`).join(" ")}])`;
 const jsTestCalls = [
   `(expression_statement (call_expression function: [(identifier) (member_expression)] @_f ${jsTestCallee} ${jsTestBody})) @test`,
   `(expression_statement (call_expression function: (call_expression function: (member_expression) @_f ${jsTestCallee}) ${jsTestBody})) @test`,

@@ -1,4 +1,4 @@
-import { SUITE_CALLEE, TEST_CALLEE, rubyTestCall, testRefinement } from "./test-calls.js";
+import { RUBY_SUITE_SUBJECTS, SUITE_CALLEE, TEST_CALLEE, rubyTestCall, testRefinement } from "./test-calls.js";
 import { COMMENTS, type AstLanguage } from "./types.js";
 
 export const ruby: AstLanguage = {
@@ -14,7 +14,7 @@ export const ruby: AstLanguage = {
     // A suite describes a string, a class or module, or a method (`describe :assoc`); a test
     // needs its title (`it { is_expected.to … }` names nothing).
     test: [
-      `(call method: (identifier) @_f (#match? @_f "${SUITE_CALLEE}") arguments: (argument_list . [(string) (constant) (scope_resolution) (simple_symbol)]) block: (_)) @test`,
+      `(call method: (identifier) @_f (#match? @_f "${SUITE_CALLEE}") arguments: (argument_list . [${RUBY_SUITE_SUBJECTS.map((t) => `(${t})`).join(" ")}]) block: (_)) @test`,
       `(call method: (identifier) @_f (#match? @_f "${TEST_CALLEE}") arguments: (argument_list . (string)) block: (_)) @test`,
     ],
   },

@@ -36,7 +36,9 @@ export const PESTER_CALLEE = "^(?:[Dd]escribe|[Cc]ontext|[Ii]t)$";
 
 const SUITE = new RegExp(SUITE_CALLEE);
 /** What a Ruby suite describes: a string, a class or module (`describe Parser do`), a method (`describe :assoc do`). */
-const RUBY_SUITE_SUBJECTS = new Set(["string", "constant", "scope_resolution", "simple_symbol"]);
+export const RUBY_SUITE_SUBJECTS: readonly string[] = ["string", "constant", "scope_resolution", "simple_symbol"];
+/** The function a JavaScript test or suite runs (`() => …`, `function () {…}`). */
+export const JS_TEST_BODIES: readonly string[] = ["arrow_function", "function_expression"];
 const TEST = new RegExp(TEST_CALLEE);
 
 export interface TestCall {
@@ -62,7 +64,7 @@ export function jsTestCall(statement: SyntaxNodeLike): TestCall | null {
   if (!callee || (callee.type !== "identifier" && callee.type !== "member_expression")) return null;
   const kind = testKindOf(callee.text);
   const args = children(call.childForFieldName("arguments"));
-  if (!kind || args.length < 2 || !args.slice(1).some((a) => a.type === "arrow_function" || a.type === "function_expression")) return null;
+  if (!kind || args.length < 2 || !args.slice(1).some((a) => JS_TEST_BODIES.includes(a.type))) return null;
   return titled(kind, args[0]);
 }
 
@@ -71,7 +73,7 @@ export function rubyTestCall(call: SyntaxNodeLike): TestCall | null {
   if (call.type !== "call" || !call.childForFieldName("block")) return null;
   const kind = testKindOf(call.childForFieldName("method")?.text ?? "");
   const first = children(call.childForFieldName("arguments"))[0];
-  if (!kind || !first || !(kind === "test" ? first.type === "string" : RUBY_SUITE_SUBJECTS.has(first.type))) return null;
+  if (!kind || !first || !(kind === "test" ? first.type === "string" : RUBY_SUITE_SUBJECTS.includes(first.type))) return null;
   return titled(kind, first);
 }
 
