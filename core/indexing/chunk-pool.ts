@@ -13,12 +13,14 @@ import type { FileToPrepare, PreparedFile } from "./prepare-file.js";
 import type { WorkerStart } from "./worker-v8.js";
 
 /**
- * Below this many bytes to chunk, a pass does it in-process. A worker costs ~25 MB and a
- * grammar load of its own, and earns it from somewhere between one and two megabytes of code:
- * syn (1.9 MB) 3.9 s -> 3.0 s, doctrine-orm (3.3 MB) 4.4 s -> 2.9 s; click (1.1 MB) the same
- * either way (1.9-2.0 s), at 263-267 MB peak RSS with the worker and 238-240 MB without.
+ * Below this many bytes to chunk, a pass does it in-process. A worker costs ~10 MB and a
+ * grammar load of its own, which it starts while this thread chunks the first files, and earns
+ * it from about 0.7 MB of code on: a first `opencode-rag index` (spawn to exit, medians of four
+ * or five interleaved runs on two cores) of click (1.3 MB) 2.26 -> 1.92 s, flask (1.4 MB) 1.85
+ * -> 1.64 s, circe (1.4 MB) 2.45 -> 2.14 s, sinatra (0.9 MB) 2.37 -> 2.04 s, axios (0.74 MB)
+ * 2.02 -> 1.84 s; plug (0.72 MB) and cobra (0.68 MB) the same either way, 5-10 MB heavier.
  */
-export const POOL_MIN_BYTES = 1.5 * 1024 * 1024;
+export const POOL_MIN_BYTES = 0.7 * 1024 * 1024;
 /**
  * Jobs in flight per worker. Jobs are handed out from this thread, which is busy for tens of
  * milliseconds at a time embedding and indexing a batch; a worker must hold enough files to
