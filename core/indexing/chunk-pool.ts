@@ -16,9 +16,10 @@ import type { WorkerStart } from "./worker-v8.js";
  * Below this many bytes to chunk, a pass does it in-process. A worker costs ~10 MB and a
  * grammar load of its own, which it starts while this thread chunks the first files, and earns
  * it from about 0.7 MB of code on: a first `opencode-rag index` (spawn to exit, medians of four
- * or five interleaved runs on two cores) of click (1.3 MB) 2.26 -> 1.92 s, flask (1.4 MB) 1.85
- * -> 1.64 s, circe (1.4 MB) 2.45 -> 2.14 s, sinatra (0.9 MB) 2.37 -> 2.04 s, axios (0.74 MB)
- * 2.02 -> 1.84 s; plug (0.72 MB) and cobra (0.68 MB) the same either way, 5-10 MB heavier.
+ * or five interleaved runs on two cores) of click (1.3 MB) 2.26 -> 1.93 s, flask (1.4 MB) 1.85
+ * -> 1.64 s, circe (1.4 MB) 2.49 -> 2.14 s, sinatra (0.9 MB) 2.37 -> 2.04 s, axios (0.74 MB)
+ * 2.02 -> 1.84 s; plug (0.72 MB) and cobra (0.68 MB) the same either way, 5-10 MB heavier
+ * (docs/benchmarks.md, 2026-12-07).
  */
 export const POOL_MIN_BYTES = 0.7 * 1024 * 1024;
 /**
