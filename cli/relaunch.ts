@@ -9,10 +9,7 @@ import { resolve } from "node:path";
 import { isatty } from "node:tty";
 import { loadConfig } from "../core/config/load.js";
 import { manifestPath } from "../core/indexing/manifest.js";
-import { PASS_MALLOC_ENV } from "../core/own-process.js";
-
-/** Names the launcher's pid in the child, which ends itself once that process is gone. */
-export const LAUNCHER_ENV = "OPENCODE_RAG_LAUNCHER_PID";
+import { LAUNCHER_ENV, PASS_MALLOC_ENV } from "../core/own-process.js";
 /** How often a relaunched child checks that its launcher still runs. */
 const LAUNCHER_CHECK_MS = 1000;
 

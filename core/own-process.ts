@@ -44,6 +44,13 @@ const PASS_V8_FLAGS = [
  */
 export const PASS_MALLOC_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: "1" };
 
+/**
+ * Names, in a child that runs a pass for another process, that process's pid: the child ends
+ * itself once it is gone (cli/relaunch.ts followLauncher), which a SIGKILL of the launcher
+ * leaves no other way to learn.
+ */
+export const LAUNCHER_ENV = "OPENCODE_RAG_LAUNCHER_PID";
+
 let tuned = false;
 let tunedForPasses = false;
 

@@ -1,14 +1,16 @@
 // One workspace as the plugin sees it: the engine (opened lazily, re-tried after a failure so a
 // fixed config is picked up), config reloads when runtime overrides change, the session log,
 // the logger and the background indexer. Every hook and tool goes through it.
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Engine, Logger, Watcher } from "../core/engine-types.js";
 import { DEFAULT_CONFIG, type RagConfig } from "../core/config/defaults.js";
-import { findConfigFile, loadConfig, resolveStore, RUNTIME_OVERRIDES_FILE } from "../core/config/load.js";
+import { findConfigFile, isRemoteOrMemoryUri, loadConfig, resolveStore, RUNTIME_OVERRIDES_FILE } from "../core/config/load.js";
+import { manifestPath } from "../core/indexing/manifest.js";
 import { createFileLogger, silentLogger } from "../core/logging/index.js";
 import { SessionLog } from "../core/telemetry/session-log.js";
 import type { CoreDeps } from "./deps.js";
+import type { PassApart } from "./pass-apart.js";
 
 export class RagWorkspace {
   readonly sessionLog: SessionLog;
@@ -17,6 +19,10 @@ export class RagWorkspace {
   private openedEngine: Engine | null = null;
   private lastOpenError: Error | null = null;
   private watcher: Watcher | null = null;
+  /** The first index, while it runs in a process of its own. */
+  private apart: PassApart | null = null;
+  /** Restarts of the indexer, one after the other (a config change may come during the first index). */
+  private indexerChange: Promise<void> = Promise.resolve();
   private watchedStamp = "";
   private closed = false;
   /** The config as last loaded without the engine (init time, or when the engine cannot open). */
@@ -115,13 +121,21 @@ export class RagWorkspace {
 
   /**
    * Starts the background indexer (F27) without blocking the caller: opens the engine, then
-   * watches the workspace; the watcher runs the first pass itself. Failures are logged only.
+   * watches the workspace; the watcher runs the first pass itself, or, for a workspace with no
+   * index yet, the first index runs in a process of its own first (pass-apart.ts). Failures are
+   * logged only.
    */
   startIndexer(): void {
     void this.restartIndexer().catch((err: Error) => this.logger.error("background indexer failed to start", { error: err }));
   }
 
-  private async restartIndexer(): Promise<void> {
+  private restartIndexer(): Promise<void> {
+    const next = this.indexerChange.then(() => this.startWatching());
+    this.indexerChange = next.catch(() => undefined);
+    return next;
+  }
+
+  private async startWatching(): Promise<void> {
     if (this.watcher) {
       const old = this.watcher;
       this.watcher = null;
@@ -130,6 +144,8 @@ export class RagWorkspace {
     const engine = await this.engine();
     const auto = engine.config.autoIndex;
     if (!auto.enabled || this.closed) return;
+    await this.firstIndexApart(engine);
+    if (this.closed) return;
     this.watcher = await engine.watch({
       backend: auto.backend as "chokidar" | "git",
       debounceMs: auto.debounceMs,
@@ -151,8 +167,27 @@ export class RagWorkspace {
     }
   }
 
+  /**
+   * A workspace with no index on disk gets its first index from a child process; where that
+   * cannot run or fails, the watcher's first pass builds it here, as without a child. An index
+   * in memory or in a bucket is left to the engine opened here.
+   */
+  private async firstIndexApart(engine: Engine): Promise<void> {
+    if (!this.deps.indexApart || isRemoteOrMemoryUri(engine.config.vectorStore.path)) return;
+    if (existsSync(manifestPath(engine.stateDir))) return;
+    const apart = this.deps.indexApart(this.root, this.logger);
+    if (!apart) return;
+    this.apart = apart;
+    try {
+      await apart.done;
+    } finally {
+      this.apart = null;
+    }
+  }
+
   async close(): Promise<void> {
     this.closed = true;
+    this.apart?.stop();
     await this.watcher?.close().catch(() => undefined);
     this.watcher = null;
     const engine = this.openedEngine;

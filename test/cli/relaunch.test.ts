@@ -5,8 +5,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { LAUNCHER_ENV, wantsRelaunch } from "../../cli/relaunch.js";
-import { PASS_MALLOC_ENV } from "../../core/own-process.js";
+import { wantsRelaunch } from "../../cli/relaunch.js";
+import { LAUNCHER_ENV, PASS_MALLOC_ENV } from "../../core/own-process.js";
 import { ensureBuilt, repoRoot } from "../indexing/dist-build.js";
 import { KEYWORD_ONLY, makeWorkspace, trackWorkspaces, tsFunction } from "../indexing/helpers.js";
 
