@@ -1,11 +1,10 @@
 // Keeps the index current while files change (F7). Two backends feed one PassScheduler:
-// chokidar (file events) and git (what changed since the last indexed commit, plus dirty
-// files, checked every autoIndex.intervalMs). Passes go through the host's index(), so the
+// chokidar (file events, from a watch per folder: folder-events.ts) and git (what changed since
+// the last indexed commit, plus dirty files, checked every autoIndex.intervalMs). Passes go through the host's index(), so the
 // lock, the manifest protocol and the progress file are the same as for `index`.
 import { execFile } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import type { FSWatcher } from "chokidar";
 import type { RagConfig } from "../config/defaults.js";
 import type { IndexOptions, IndexSummary, Logger, Watcher, WatchOptions } from "../engine-types.js";
 import { isIgnoreFile, type IgnoreRules } from "../files/ignore-rules.js";
@@ -13,6 +12,7 @@ import { toPosix } from "../files/walk.js";
 import { IndexBusyError, waitingLine } from "../locking/busy.js";
 import { PlainError } from "../errors/plain-error.js";
 import { isS3Uri } from "../objectstore/s3.js";
+import { watchFolders, type FolderEvent, type FolderEvents } from "./folder-events.js";
 import { IndexCancelledError, WatcherStoppedError } from "./pass-env.js";
 import { oneLine } from "../error-line.js";
 import { PassScheduler, type PassRequest } from "./pass-scheduler.js";
@@ -114,7 +114,7 @@ export async function startWatcher(host: WatchHost, options: WatchOptions = {}):
   }
 
   const scheduler = new PassScheduler((req) => pass(req), debounceMs);
-  let fsWatcher: FSWatcher | null = null;
+  let fsWatcher: FolderEvents | null = null;
   let gitTimer: ReturnType<typeof setInterval> | null = null;
   let healthTimer: ReturnType<typeof setInterval> | null = null;
 
@@ -149,8 +149,7 @@ export async function startWatcher(host: WatchHost, options: WatchOptions = {}):
       unreadable.delete(abs);
       const rel = toPosix(relative(host.root, abs));
       host.logger.info("a folder is readable again; indexing it", { folder: rel });
-      fsWatcher?.unwatch(abs);
-      fsWatcher?.add(abs);
+      fsWatcher?.rewatch(abs);
       scheduler.notify(rel || null);
     }
   }
@@ -162,20 +161,7 @@ export async function startWatcher(host: WatchHost, options: WatchOptions = {}):
     gitTimer = setInterval(() => void git.poll(), Math.max(1000, intervalMs));
     gitTimer.unref?.();
   } else {
-    // imported here: only a watching process needs chokidar (and the modules it loads)
-    const { watch: chokidarWatch } = await import("chokidar");
-    fsWatcher = chokidarWatch(host.root, {
-      ignoreInitial: true,
-      persistent: true,
-      followSymlinks: false,
-      ignored: (path: string, stats?: { isDirectory(): boolean }) => {
-        const rel = toPosix(relative(host.root, path));
-        if (!rel || rel.startsWith("..")) return false;
-        if (stats) return rules.isExcluded(rel, stats.isDirectory());
-        return rules.isExcluded(rel, false) || rules.isExcluded(rel, true);
-      },
-    });
-    const onEvent = (path: string, event?: string) => {
+    const onEvent = (path: string, event: FolderEvent) => {
       // chokidar reports a folder it can no longer read as removed, and stops watching it.
       if (event === "unlinkDir" && isFolder(path)) unreadable.add(path);
       const rel = toPosix(relative(host.root, path));
@@ -187,17 +173,15 @@ export async function startWatcher(host: WatchHost, options: WatchOptions = {}):
         scheduler.notify(rel);
       }
     };
-    fsWatcher
-      .on("add", (p) => onEvent(p))
-      .on("change", (p) => onEvent(p))
-      .on("unlink", (p) => onEvent(p))
-      .on("unlinkDir", (p) => onEvent(p, "unlinkDir"));
-    fsWatcher.on("error", (err) => {
-      const e = err as NodeJS.ErrnoException;
-      if ((e.code === "EACCES" || e.code === "EPERM") && e.path && isFolder(e.path)) unreadable.add(e.path);
-      host.logger.error("file watcher error", { error: oneLine(err) });
+    fsWatcher = await watchFolders(host.root, {
+      isExcluded: (rel, isFolder) => rules.isExcluded(rel, isFolder),
+      onPath: onEvent,
+      onError: (err) => {
+        const e = err as NodeJS.ErrnoException;
+        if ((e.code === "EACCES" || e.code === "EPERM") && e.path && isFolder(e.path)) unreadable.add(e.path);
+        host.logger.error("file watcher error", { error: oneLine(err) });
+      },
     });
-    await new Promise<void>((resolve) => fsWatcher!.once("ready", () => resolve()));
   }
   noteUnreadableFromLastPass();
   healthTimer = setInterval(checkHealth, HEALTH_CHECK_MS);

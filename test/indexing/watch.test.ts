@@ -1,7 +1,7 @@
 // Watch mode (F7): debounced, serialised passes with at most one queued follow-up, driven by
 // chokidar or by git, keeping search current as files change.
 import { execFileSync } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { IndexSummary } from "../../core/engine-types.js";
@@ -68,6 +68,19 @@ describe("PassScheduler", () => {
   });
 });
 
+/** The system watches this process holds (Linux: one `inotify wd:` line per watch in /proc/self/fdinfo). */
+function inotifyWatches(): number {
+  let n = 0;
+  for (const fd of readdirSync("/proc/self/fdinfo")) {
+    try {
+      n += readFileSync(`/proc/self/fdinfo/${fd}`, "utf8").split("\n").filter((l) => l.startsWith("inotify wd:")).length;
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return n;
+}
+
 /** Resolves with the first pass summary that satisfies `pred`. */
 function passWhere(pred: (s: IndexSummary) => boolean) {
   const d = deferred<IndexSummary>();
@@ -103,6 +116,53 @@ describe("engine.watch", () => {
 
     await watcher.close();
     expect((await engine.status()).watch.state).toBe("off");
+  });
+
+  it("follows an edit, a folder that appears with files in it and a renamed folder", async () => {
+    const root = tracked.workspace({ "src/a.ts": tsFunction("alphaBeforeEdit", "a"), "src/util/b.ts": tsFunction("betaInRenamedFolder", "b") });
+    const engine = await tracked.engine(root, keywordOnly);
+    await engine.index();
+    let waiter: { pred: (s: IndexSummary) => boolean; resolve: (s: IndexSummary) => void } | null = null;
+    const nextPass = (pred: (s: IndexSummary) => boolean) => new Promise<IndexSummary>((resolve) => (waiter = { pred, resolve }));
+    const watcher = await engine.watch({ debounceMs: 100, onPass: (s) => void (waiter?.pred(s) && waiter.resolve(s)) });
+
+    const edited = nextPass((s) => s.filesIndexed > 0);
+    appendFileSync(join(root, "src/a.ts"), tsFunction("alphaAfterEdit", "appended"));
+    await edited;
+    expect(await pathsHolding(engine, "alphaAfterEdit")).toEqual(["src/a.ts"]);
+
+    // A folder made elsewhere and moved in whole: its files were never written under a watch.
+    const staged = join(root, "..", `staged-${Date.now()}`);
+    mkdirSync(join(staged, "deeper"), { recursive: true });
+    writeFileSync(join(staged, "c.ts"), tsFunction("gammaMovedInFolder", "c"));
+    writeFileSync(join(staged, "deeper/d.ts"), tsFunction("deltaNestedMovedIn", "d"));
+    const movedIn = nextPass((s) => s.filesIndexed >= 2);
+    renameSync(staged, join(root, "src/feature"));
+    await movedIn;
+    expect(await pathsHolding(engine, "gammaMovedInFolder")).toEqual(["src/feature/c.ts"]);
+    expect(await pathsHolding(engine, "deltaNestedMovedIn")).toEqual(["src/feature/deeper/d.ts"]);
+
+    const renamed = nextPass((s) => s.filesDeleted > 0 && s.filesIndexed > 0);
+    renameSync(join(root, "src/util"), join(root, "src/helpers"));
+    await renamed;
+    expect(await pathsHolding(engine, "betaInRenamedFolder")).toEqual(["src/helpers/b.ts"]);
+    await watcher.close();
+  });
+
+  it("watches folders, not files: one system watch per folder", async () => {
+    const files: Record<string, string> = {};
+    for (const dir of ["src/api", "src/db", "lib"]) for (let i = 0; i < 40; i++) files[`${dir}/f${i}.ts`] = tsFunction(`fn${dir.replace("/", "")}${i}`, "x");
+    const root = tracked.workspace(files);
+    const engine = await tracked.engine(root, keywordOnly);
+    await engine.index();
+    const before = inotifyWatches();
+    const watcher = await engine.watch({ debounceMs: 100 });
+    try {
+      // root, src, src/api, src/db, lib (and the workspace's own folders, excluded: none watched)
+      expect(inotifyWatches() - before).toBeLessThanOrEqual(6);
+    } finally {
+      await watcher.close();
+    }
   });
 
   it("re-scans everything when a .gitignore changes", async () => {
