@@ -110,7 +110,8 @@ export class RagWorkspace {
       const changed = await this.openedEngine.reloadConfig();
       if (changed.length > 0) {
         this.logger.info("config reloaded", { changed });
-        if (changed.some((k) => k.startsWith("autoIndex"))) await this.restartIndexer();
+        // Not awaited: a restart waits for a first index running in its own process.
+        if (changed.some((k) => k.startsWith("autoIndex"))) this.startIndexer();
       }
       return changed;
     } catch (err) {

@@ -1,7 +1,8 @@
 // Keeps the index current while files change (F7). Two backends feed one PassScheduler:
 // chokidar (file events, from a watch per folder: folder-events.ts) and git (what changed since
-// the last indexed commit, plus dirty files, checked every autoIndex.intervalMs). Passes go through the host's index(), so the
-// lock, the manifest protocol and the progress file are the same as for `index`.
+// the last indexed commit, plus dirty files, checked every autoIndex.intervalMs). Passes go
+// through the host's index(), so the lock, the manifest protocol and the progress file are the
+// same as for `index`.
 import { execFile } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
