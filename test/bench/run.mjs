@@ -21,8 +21,9 @@ import scale from "./sections/scale.mjs";
 import neighbour from "./sections/neighbour.mjs";
 import smallRepo from "./sections/small-repo.mjs";
 import mediumRepo from "./sections/medium-repo.mjs";
+import pluginHost from "./sections/plugin-host.mjs";
 
-const SECTIONS = [indexing, indexingWithModel, smallRepo, mediumRepo, scale, neighbour, remote, tokens, agentTokens, mcp, cliQuery, sharedS3];
+const SECTIONS = [indexing, indexingWithModel, smallRepo, mediumRepo, scale, pluginHost, neighbour, remote, tokens, agentTokens, mcp, cliQuery, sharedS3];
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const repoRoot = join(here, "..", "..");
