@@ -7,7 +7,6 @@
 // watcher's passes (a few files each) stay in the host.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { setPriority } from "node:os";
 import { join } from "node:path";
 import type { Logger } from "../core/engine-types.js";
 import { oneLine } from "../core/error-line.js";
@@ -38,9 +37,6 @@ export function bundledCli(): string | null {
   }
 }
 
-/** Niceness of the child: a background pass yields the cores to what the user is doing. */
-const BACKGROUND_NICENESS = 10;
-
 export interface PassApart {
   /** True once the child committed its pass; false when it failed or could not start. */
   readonly done: Promise<boolean>;
@@ -49,10 +45,11 @@ export interface PassApart {
 }
 
 /**
- * Runs `opencode-rag index` for `root` in a child process on this process's runtime (the
- * workspace's config files are read there as here). Null when there is no CLI to run. The
- * child ends itself if this process is killed (LAUNCHER_ENV), and has a pass's allocator
- * settings (PASS_MALLOC_ENV).
+ * Runs `opencode-rag index --background` for `root` in a child process on this process's
+ * runtime (the workspace's config files are read there as here): a background pass, as the
+ * watcher's would be here (lowest priority, within indexing.maxCpuShare of the cores). Null
+ * when there is no CLI to run. The child ends itself if this process is killed (LAUNCHER_ENV),
+ * and has a pass's allocator settings (PASS_MALLOC_ENV).
  */
 export function indexApart(root: string, logger: Logger, options: { runtime?: ScriptRuntime; cli?: string | null } = {}): PassApart | null {
   const cli = options.cli === undefined ? bundledCli() : options.cli;
@@ -61,7 +58,7 @@ export function indexApart(root: string, logger: Logger, options: { runtime?: Sc
   const started = Date.now();
   let child: ReturnType<typeof spawn>;
   try {
-    child = spawn(runtime.command, [cli, "index"], {
+    child = spawn(runtime.command, [cli, "index", "--background"], {
       cwd: root,
       stdio: ["ignore", "ignore", "pipe"],
       env: { ...process.env, ...PASS_MALLOC_ENV, ...runtime.env, [LAUNCHER_ENV]: String(process.pid) },
@@ -70,13 +67,6 @@ export function indexApart(root: string, logger: Logger, options: { runtime?: Sc
   } catch (err) {
     logger.error("the first index could not start in a process of its own; indexing here", { error: oneLine(err) });
     return null;
-  }
-  if (child.pid !== undefined) {
-    try {
-      setPriority(child.pid, BACKGROUND_NICENESS);
-    } catch {
-      // not permitted here: the pass runs at normal priority
-    }
   }
   let stderr = "";
   child.stderr?.on("data", (d: Buffer) => {

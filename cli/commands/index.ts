@@ -1,4 +1,4 @@
-// `opencode-rag index [--force] [--watch]`: one incremental pass (progress bar on a TTY, one
+// `opencode-rag index [--force] [--watch] [--background]`: one incremental pass (progress bar on a TTY, one
 // summary line otherwise); with --watch, keeps the index current until interrupted.
 import type { Command, CommandContext } from "../command.js";
 import type { IndexProgress } from "../../core/engine-types.js";
@@ -64,22 +64,27 @@ async function indexWhenFree<T>(ctx: CommandContext, run: () => Promise<T>): Pro
 export const indexCommand: Command = {
   name: "index",
   summary: "index the workspace (incremental; --force rebuilds, --watch keeps it current)",
-  help: `Usage: opencode-rag index [--force] [--watch]
+  help: `Usage: opencode-rag index [--force] [--watch] [--background]
 
 Indexes the current directory. Unchanged files are skipped without being read.
 
   --force         drop the index and rebuild it from scratch
-  --watch         after the pass, re-index changed files until Ctrl-C`,
+  --watch         after the pass, re-index changed files until Ctrl-C
+  --background    index as a background indexer does: at the lowest priority, within
+                  indexing.maxCpuShare of the cores (--watch always does)`,
   options: {
     force: { type: "boolean" },
     watch: { type: "boolean" },
+    background: { type: "boolean" },
   },
   async run(ctx) {
-    // With --watch this process is a background indexer: its threads at low priority, and
-    // within indexing.maxCpuShare of the cores, from the first pass on.
+    // With --watch (or --background: the plugin's first index, run apart) this process is a
+    // background indexer: its threads at low priority, and within indexing.maxCpuShare of the
+    // cores, from the first pass on.
     const watching = ctx.values.watch === true;
-    if (watching) lowerThisThread();
-    const engine = await ctx.engine({ background: watching });
+    const background = watching || ctx.values.background === true;
+    if (background) lowerThisThread();
+    const engine = await ctx.engine({ background });
     // A store that cannot be read now fails the pass below, which says so in a pass's words.
     const status = await engine.status({ countPending: false }).catch(() => null);
     if (status?.keywordOnlyReason) ctx.err(`note: search will be keyword-only: ${status.keywordOnlyReason}`);
