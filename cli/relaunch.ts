@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { isatty } from "node:tty";
 import { loadConfig } from "../core/config/load.js";
 import { manifestPath } from "../core/indexing/manifest.js";
-import { LAUNCHER_ENV, PASS_MALLOC_ENV } from "../core/own-process.js";
+import { LAUNCHER_ENV, PASS_MALLOC_ENV, passChildEnv } from "../core/own-process.js";
 /** How often a relaunched child checks that its launcher still runs. */
 const LAUNCHER_CHECK_MS = 1000;
 
@@ -63,7 +63,7 @@ export function runRelaunched(): Promise<number | null> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [...process.execArgv, process.argv[1], ...process.argv.slice(2)], {
       stdio: "inherit",
-      env: { ...process.env, ...PASS_MALLOC_ENV, [LAUNCHER_ENV]: String(process.pid) },
+      env: passChildEnv(),
     });
     // Ctrl-C in a terminal reaches the child too (same process group); forwarding it would
     // deliver it twice, and a second Ctrl-C means "stop now" to a watching pass. A signal sent

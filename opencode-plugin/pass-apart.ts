@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "../core/engine-types.js";
 import { oneLine } from "../core/error-line.js";
-import { LAUNCHER_ENV, PASS_MALLOC_ENV } from "../core/own-process.js";
+import { passChildEnv } from "../core/own-process.js";
 import { packageRoot } from "../core/paths.js";
 
 /** How to start a script on the runtime of this process. */
@@ -61,7 +61,7 @@ export function indexApart(root: string, logger: Logger, options: { runtime?: Sc
     child = spawn(runtime.command, [cli, "index", "--background"], {
       cwd: root,
       stdio: ["ignore", "ignore", "pipe"],
-      env: { ...process.env, ...PASS_MALLOC_ENV, ...runtime.env, [LAUNCHER_ENV]: String(process.pid) },
+      env: passChildEnv(runtime.env),
       windowsHide: true,
     });
   } catch (err) {
