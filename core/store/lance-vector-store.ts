@@ -1,7 +1,7 @@
 // LanceVectorStore: the VectorStore contract on an open LanceDB table — writes, vector search,
 // id look-ups, versions (checkpoints, rollback, snapshots) and compaction. Opened by
 // openLanceStore (lancedb.ts). Node only.
-import { readdirSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type * as LanceDb from "@lancedb/lancedb";
 import type { Schema } from "apache-arrow";
@@ -20,9 +20,12 @@ const VERSION_GRACE_MS = 60_000;
 /** How much older than a kept version a version must be to be dropped (dates are rounded; LanceDB dates its cut-off late). */
 const VERSION_MARGIN_MS = 1000;
 /**
- * Versions a local table may pile up before compact() drops the old ones even with few small
- * fragments: a big pass (a first `--force`, a branch switch) leaves one per write batch, each
- * keeping its batch's files on disk beside their compacted copy (about the table's size again).
+ * Versions old enough to drop (past the grace) a local table may pile up before compact() drops
+ * them even with few small fragments: a big pass (a first `--force`, a branch switch) leaves one
+ * per write batch, each keeping its batch's files on disk beside their compacted copy (about the
+ * table's size again). Versions still in their grace are not counted: compact() could not drop
+ * them, and counting them made every pass for a minute after a big one (or during a run of
+ * quick edits) rewrite the table in vain: 1.5 s a one-file pass instead of 45 ms, at 2,200 files.
  */
 const CLEANUP_AT_VERSIONS = 64;
 /** Extra rows fetched when only the implicit no-quirks filter applies (it runs after the search). */
@@ -294,7 +297,8 @@ export class LanceVectorStore implements VectorStore {
     await this.readyToRewrite();
     const stats = await this.table.stats();
     const compactionDue = stats.fragmentStats.numSmallFragments >= COMPACT_AT_SMALL_FRAGMENTS;
-    if (!compactionDue && this.localVersionCount() <= CLEANUP_AT_VERSIONS) return;
+    const graceMs = options.graceMs ?? VERSION_GRACE_MS;
+    if (!compactionDue && this.localVersionsOlderThan(Date.now() - graceMs) <= CLEANUP_AT_VERSIONS) return;
     this.recordCache.clear();
     // Compaction alone (a cut-off at the epoch prunes nothing): LanceDB dates the cut-off when
     // it starts pruning, after compacting, so a long compaction in the same call would move the
@@ -309,21 +313,35 @@ export class LanceVectorStore implements VectorStore {
     const kept = (await this.table.listVersions()).find((v) => v.version === keepVersion);
     // The margin: listed dates are rounded, and the cut-off must fall before the kept one.
     // Without the kept version's date nothing is safe to drop: the epoch keeps every version.
-    const cutoff = kept ? Math.min(kept.timestamp.getTime() - VERSION_MARGIN_MS, Date.now() - (options.graceMs ?? VERSION_GRACE_MS)) : 0;
+    const cutoff = kept ? Math.min(kept.timestamp.getTime() - VERSION_MARGIN_MS, Date.now() - graceMs) : 0;
     // deleteUnverified: files younger than a week are otherwise kept in case a concurrent write
     // still needs them; the index lock held by the caller rules such a writer out.
     await this.table.optimize({ cleanupOlderThan: new Date(cutoff), deleteUnverified: cutoff > 0 });
     await this.init();
   }
 
-  /** How many versions a local table's folder holds (0 for a table in a bucket: not counted). */
-  private localVersionCount(): number {
+  /**
+   * How many versions of a local table were written before `cutoffMs`, by their manifests' file
+   * dates (0 for a table in a bucket: not counted). A few stats per version, no manifest read.
+   */
+  private localVersionsOlderThan(cutoffMs: number): number {
     if (isRemoteOrMemoryUri(this.uri)) return 0;
+    const dir = join(this.uri, `${this.table.name}.lance`, "_versions");
+    let names: string[];
     try {
-      return readdirSync(join(this.uri, `${this.table.name}.lance`, "_versions")).filter((n) => n.endsWith(".manifest")).length;
+      names = readdirSync(dir).filter((n) => n.endsWith(".manifest"));
     } catch {
       return 0;
     }
+    let older = 0;
+    for (const name of names) {
+      try {
+        if (statSync(join(dir, name)).mtimeMs < cutoffMs) older++;
+      } catch {
+        // dropped meanwhile by another handle's cleanup
+      }
+    }
+    return older;
   }
 
   /**

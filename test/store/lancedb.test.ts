@@ -330,6 +330,28 @@ describe("LanceVectorStore housekeeping", () => {
     await store.close();
   }, 30_000);
 
+  test("versions still in their grace do not make every pass rewrite the table: they are dropped once they may be", async () => {
+    const dir = freshDir();
+    const store = await openLanceStore({ uri: dir, tableName: "chunks", dimension: DIM });
+    const versions = () => readdirSync(join(dir, "chunks.lance", "_versions")).filter((n) => n.endsWith(".manifest")).length;
+    await store.add(sampleRows().slice(0, 2));
+    // A big pass: one version per write batch, compacted at its commit, within a minute of now.
+    for (let i = 0; i < 70; i++) await store.add([row(`b${i}`, `src/b${i}.ts`, axis(i % DIM))]);
+    await store.compact(await store.checkpoint());
+    const piled = versions();
+    expect(piled).toBeGreaterThan(64);
+    // The next edit's pass, within the grace: nothing can be dropped, so nothing is rewritten.
+    await store.add([row("edit", "src/edit.ts", axis(2))]);
+    const kept = await store.checkpoint();
+    await store.compact(kept);
+    expect(versions()).toBe(piled + 1);
+    // Once they are past it, they go.
+    await store.compact(kept, { graceMs: 0 });
+    expect(versions()).toBeLessThanOrEqual(6);
+    expect(await store.count()).toBe(73);
+    await store.close();
+  }, 30_000);
+
   test("a table of the same name but another shape is refused, not overwritten", async () => {
     const dir = freshDir();
     const lancedb = await import("@lancedb/lancedb");
