@@ -1,6 +1,6 @@
-// `opencode-rag index [--force] [--watch] [--background]`: one incremental pass (progress bar on a TTY, one
-// summary line otherwise); with --watch, keeps the index current until interrupted.
-import type { Command, CommandContext } from "../command.js";
+// `opencode-rag index [--force] [--watch] [--background] [--json]`: one incremental pass (progress
+// bar on a TTY, one summary line otherwise); with --watch, keeps the index current until interrupted.
+import { UsageError, type Command, type CommandContext } from "../command.js";
 import type { IndexProgress } from "../../core/engine-types.js";
 import { progressLine, summaryLine, terminalSafe } from "../format.js";
 import { IndexBusyError, waitingLine } from "../../core/locking/busy.js";
@@ -64,24 +64,27 @@ async function indexWhenFree<T>(ctx: CommandContext, run: () => Promise<T>): Pro
 export const indexCommand: Command = {
   name: "index",
   summary: "index the workspace (incremental; --force rebuilds, --watch keeps it current)",
-  help: `Usage: opencode-rag index [--force] [--watch] [--background]
+  help: `Usage: opencode-rag index [--force] [--watch] [--background] [--json]
 
 Indexes the current directory. Unchanged files are skipped without being read.
 
   --force         drop the index and rebuild it from scratch
   --watch         after the pass, re-index changed files until Ctrl-C
   --background    index as a background indexer does: at the lowest priority, within
-                  indexing.maxCpuShare of the cores (--watch always does)`,
+                  indexing.maxCpuShare of the cores (--watch always does)
+  --json          print the pass's summary as one JSON object`,
   options: {
     force: { type: "boolean" },
     watch: { type: "boolean" },
     background: { type: "boolean" },
+    json: { type: "boolean" },
   },
   async run(ctx) {
-    // With --watch (or --background: the plugin's first index, run apart) this process is a
+    // With --watch (or --background: a watcher's big pass, run apart) this process is a
     // background indexer: its threads at low priority, and within indexing.maxCpuShare of the
     // cores, from the first pass on.
     const watching = ctx.values.watch === true;
+    if (watching && ctx.values.json === true) throw new UsageError("--json prints one pass's summary; it does not go with --watch");
     const background = watching || ctx.values.background === true;
     if (background) lowerThisThread();
     const engine = await ctx.engine({ background });
@@ -108,8 +111,8 @@ Indexes the current directory. Unchanged files are skipped without being read.
       for (const f of skipped?.files ?? []) ctx.err(`skipped: ${terminalSafe(f.path)}: ${terminalSafe(f.reason)}`);
       if (skipped?.omitted) ctx.err(`skipped: ${skipped.omitted} more files (not listed)`);
     }
-    ctx.out(summaryLine(summary));
-    if (ctx.values.watch !== true) return 0;
+    ctx.out(ctx.values.json === true ? JSON.stringify(summary) : summaryLine(summary));
+    if (!watching) return 0;
 
     let stopWaiting: () => void = () => undefined;
     let stoppedBy: Error | null = null;

@@ -62,6 +62,12 @@ describe("arguments the CLI refuses in its own words", () => {
     expect(await refused(["usages", "parseConfig", "--offset", "-1"])).toMatch(/: --offset takes a value; write one that starts with a dash joined to it, as --offset=-1 \(/);
   });
 
+  it("index --json with --watch, which prints no single summary", async () => {
+    expect(await refused(["index", "--watch", "--json"])).toBe(
+      "opencode-rag index: --json prints one pass's summary; it does not go with --watch (see opencode-rag index --help)",
+    );
+  });
+
   it("still answers the same arguments when they are well formed", async () => {
     const q = await run(["query", "parse config", "--json"]);
     expect(q.code, q.stderr).toBe(0);
@@ -69,5 +75,9 @@ describe("arguments the CLI refuses in its own words", () => {
     const u = await run(["usages", "parseConfig", "--json"]);
     expect(u.code, u.stderr).toBe(0);
     expect(JSON.parse(u.stdout).symbol).toBe("parseConfig");
+    writeFileSync(join(work, "b.ts"), "export function loadSettings(path: string) {\n  return path;\n}\n");
+    const i = await run(["index", "--json"]);
+    expect(i.code, i.stderr).toBe(0);
+    expect(JSON.parse(i.stdout)).toMatchObject({ filesIndexed: 1, filesUnchanged: 2, filesDeleted: 0, rebuildReason: null, errors: [] });
   });
 });
