@@ -1,6 +1,7 @@
 // The contract between the core and its hosts (CLI, OpenCode server plugin, TUI, eval).
 // Hosts hold an Engine for one workspace and never reach into the store or the indexer directly.
 import type { RagConfig } from "./config/defaults.js";
+import type { PassesApart } from "./indexing/pass-apart.js";
 import type { QuirkMemory } from "./memory/quirks.js";
 import type { SearchFilter, SearchResult } from "./types.js";
 
@@ -44,6 +45,12 @@ export interface IndexOptions {
   signal?: AbortSignal;
   /** Only look at these workspace-relative paths (watch mode); others are assumed unchanged. */
   onlyPaths?: string[];
+  /**
+   * When the changed files hold more bytes than this (a rebuild reads every file), the pass
+   * stops once it has planned, before changing anything, with a PassTooBigError: a watcher
+   * then runs it in another process (core/indexing/pass-apart.ts).
+   */
+  apartAboveBytes?: number;
 }
 
 export interface IndexSummary {
@@ -130,6 +137,15 @@ export interface WatchOptions {
   backend?: "chokidar" | "git";
   debounceMs?: number;
   intervalMs?: number;
+  /** Runs a pass over the whole workspace at once, for what changed while nobody watched. */
+  catchUp?: boolean;
+  /**
+   * How big passes run in another process, so that their memory does not stay with this one
+   * (core/indexing/pass-apart.ts). Default: the package's CLI, for an engine that reads its
+   * config from the workspace's files as the CLI does and keeps its index on this disk; null:
+   * every pass runs here.
+   */
+  passesApart?: PassesApart | null;
   onPass?: (summary: IndexSummary) => void;
   onError?: (error: Error) => void;
 }

@@ -10,7 +10,7 @@
 //   quirk-table.ts      quirk memory's table
 //   clear.ts            clear()
 import type { RagConfig } from "./config/defaults.js";
-import type { LoadedConfig } from "./config/load.js";
+import { isRemoteOrMemoryUri, type LoadedConfig } from "./config/load.js";
 import type { Engine, IndexOptions, IndexStatus, IndexSummary, Logger, LogLevel, OpenEngineOptions, SearchOptions, Watcher, WatchOptions } from "./engine-types.js";
 import type { SearchResult, VectorStore } from "./types.js";
 import { createFileLogger, isLogLevel, teeLogger } from "./logging/index.js";
@@ -250,7 +250,12 @@ class WorkspaceEngine implements Engine {
 
   async watch(options: WatchOptions = {}): Promise<Watcher> {
     this.assertOpen();
-    const { startWatcher } = await import("./indexing/watch.js");
+    const [{ startWatcher }, { passesApart }] = await Promise.all([import("./indexing/watch.js"), import("./indexing/pass-apart.js")]);
+    // A child reads the config from the workspace's files, as the CLI does: not for an engine
+    // given overrides in code (tests, eval); nor for an index in memory or in a bucket, built
+    // where its engine is.
+    const apartHere = this.options.overrides == null && !isRemoteOrMemoryUri(this.storeUri);
+    const apart = options.passesApart !== undefined ? options.passesApart : apartHere ? passesApart(this.root, { configPath: this.options.configPath ? (this.loaded.configFile ?? undefined) : undefined }) : null;
     const watcher = await startWatcher(
       {
         root: this.root,
@@ -260,7 +265,7 @@ class WorkspaceEngine implements Engine {
         index: (o) => this.index(o),
         rules: () => ignoreRulesFor(this.passEnv),
       },
-      options,
+      { ...options, passesApart: apart },
     );
     const tracked: Watcher = {
       close: async () => {

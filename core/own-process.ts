@@ -53,7 +53,7 @@ export const LAUNCHER_ENV = "OPENCODE_RAG_LAUNCHER_PID";
 
 /**
  * The environment of a child that runs passes for this process (the CLI's relaunch, the
- * plugin's first index apart): a pass's allocator settings, and this process's pid to follow.
+ * big passes a watcher runs apart): a pass's allocator settings, and this process's pid to follow.
  */
 export function passChildEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
   return { ...process.env, ...PASS_MALLOC_ENV, ...extra, [LAUNCHER_ENV]: String(process.pid) };

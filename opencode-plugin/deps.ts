@@ -1,8 +1,7 @@
 // What the plugin needs from the core, as one seam: index.ts wires the real core, unit tests
 // may hand in an engine of their own.
-import type { Engine, Logger, OpenEngineOptions } from "../core/engine-types.js";
+import type { Engine, OpenEngineOptions } from "../core/engine-types.js";
 import type { OutlineItem, SyntaxNodeLike } from "../core/symbols/index.js";
-import type { PassApart } from "./pass-apart.js";
 
 export interface ParsedSource {
   language: string;
@@ -17,9 +16,4 @@ export interface CoreDeps {
   parseSource(filePath: string, content: string): Promise<ParsedSource | null>;
   /** Language name for a path (as the index records it), or null; given the text, the file's own (core/chunking languageForPath). */
   languageForPath(filePath: string, content?: string): string | null;
-  /**
-   * Starts a workspace's first index in a process of its own (pass-apart.ts); null when it
-   * cannot, and absent where passes must run in the engine opened here (a test's own engine).
-   */
-  indexApart?(root: string, logger: Logger): PassApart | null;
 }

@@ -6,7 +6,6 @@ import { parseSource, languageForPath } from "../core/chunking/index.js";
 import { openEngine } from "../core/engine.js";
 import type { SyntaxNodeLike } from "../core/symbols/index.js";
 import type { CoreDeps } from "./deps.js";
-import { indexApart } from "./pass-apart.js";
 import { createServer, PLUGIN_ID } from "./server.js";
 
 export const coreDeps: CoreDeps = {
@@ -16,7 +15,6 @@ export const coreDeps: CoreDeps = {
     return parsed ? { language: parsed.language, root: parsed.tree.rootNode as unknown as SyntaxNodeLike, ...(parsed.outline ? { outline: parsed.outline } : {}) } : null;
   },
   languageForPath: (filePath, content) => languageForPath(filePath, content) ?? null,
-  indexApart: (root, logger) => indexApart(root, logger),
 };
 
 export const server = createServer(coreDeps);

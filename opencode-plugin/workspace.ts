@@ -1,16 +1,14 @@
 // One workspace as the plugin sees it: the engine (opened lazily, re-tried after a failure so a
 // fixed config is picked up), config reloads when runtime overrides change, the session log,
 // the logger and the background indexer. Every hook and tool goes through it.
-import { existsSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { Engine, Logger, Watcher } from "../core/engine-types.js";
 import { DEFAULT_CONFIG, type RagConfig } from "../core/config/defaults.js";
-import { findConfigFile, isRemoteOrMemoryUri, loadConfig, resolveStore, RUNTIME_OVERRIDES_FILE } from "../core/config/load.js";
-import { manifestPath } from "../core/indexing/manifest.js";
+import { findConfigFile, loadConfig, resolveStore, RUNTIME_OVERRIDES_FILE } from "../core/config/load.js";
 import { createFileLogger, silentLogger } from "../core/logging/index.js";
 import { SessionLog } from "../core/telemetry/session-log.js";
 import type { CoreDeps } from "./deps.js";
-import type { PassApart } from "./pass-apart.js";
 
 export class RagWorkspace {
   readonly sessionLog: SessionLog;
@@ -19,8 +17,6 @@ export class RagWorkspace {
   private openedEngine: Engine | null = null;
   private lastOpenError: Error | null = null;
   private watcher: Watcher | null = null;
-  /** The first index, while it runs in a process of its own. */
-  private apart: PassApart | null = null;
   /** Restarts of the indexer, one after the other (a config change may come during the first index). */
   private indexerChange: Promise<void> = Promise.resolve();
   private watchedStamp = "";
@@ -122,9 +118,9 @@ export class RagWorkspace {
 
   /**
    * Starts the background indexer (F27) without blocking the caller: opens the engine, then
-   * watches the workspace; the watcher runs the first pass itself, or, for a workspace with no
-   * index yet, the first index runs in a process of its own first (pass-apart.ts). Failures are
-   * logged only.
+   * watches the workspace, starting with a pass over all of it. The watcher runs a big pass (a
+   * first index, a rebuild, a branch switch) in a process of its own, so its memory does not stay
+   * with OpenCode (core/indexing/pass-apart.ts). Failures are logged only.
    */
   startIndexer(): void {
     void this.restartIndexer().catch((err: Error) => this.logger.error("background indexer failed to start", { error: err }));
@@ -145,12 +141,13 @@ export class RagWorkspace {
     const engine = await this.engine();
     const auto = engine.config.autoIndex;
     if (!auto.enabled || this.closed) return;
-    await this.firstIndexApart(engine);
-    if (this.closed) return;
     this.watcher = await engine.watch({
       backend: auto.backend as "chokidar" | "git",
       debounceMs: auto.debounceMs,
       intervalMs: auto.intervalMs,
+      // chokidar reports changes from now on only; one pass catches up with what changed while
+      // OpenCode was closed (the git backend's first poll does that itself).
+      catchUp: true,
       onPass: (s) => this.logger.info("background pass done", { filesIndexed: s.filesIndexed, filesDeleted: s.filesDeleted, durationMs: s.durationMs }),
       onError: (err) => this.logger.error("background pass failed", { error: err }),
     });
@@ -158,37 +155,10 @@ export class RagWorkspace {
       await this.watcher.close().catch(() => undefined);
       return;
     }
-    // chokidar reports changes from now on only; one incremental pass catches up with what
-    // changed while OpenCode was closed (the git backend's first poll does that itself).
-    if (auto.backend !== "git") {
-      engine.index().then(
-        (s) => this.logger.info("catch-up pass done", { filesIndexed: s.filesIndexed, filesDeleted: s.filesDeleted, durationMs: s.durationMs }),
-        (err: Error) => this.logger.info("catch-up pass skipped", { reason: err.message }),
-      );
-    }
-  }
-
-  /**
-   * A workspace with no index on disk gets its first index from a child process; where that
-   * cannot run or fails, the watcher's first pass builds it here, as without a child. An index
-   * in memory or in a bucket is left to the engine opened here.
-   */
-  private async firstIndexApart(engine: Engine): Promise<void> {
-    if (!this.deps.indexApart || isRemoteOrMemoryUri(engine.config.vectorStore.path)) return;
-    if (existsSync(manifestPath(engine.stateDir))) return;
-    const apart = this.deps.indexApart(this.root, this.logger);
-    if (!apart) return;
-    this.apart = apart;
-    try {
-      await apart.done;
-    } finally {
-      this.apart = null;
-    }
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    this.apart?.stop();
     await this.watcher?.close().catch(() => undefined);
     this.watcher = null;
     const engine = this.openedEngine;

@@ -14,7 +14,7 @@ import { EmbeddingCache } from "./embedding-cache.js";
 import { acquireIndexLock } from "./lock.js";
 import { commitPass } from "./pass-commit.js";
 import { enrichRecords, embedRecords } from "./pass-embed.js";
-import type { PassEnv } from "./pass-env.js";
+import { PassTooBigError, type PassEnv } from "./pass-env.js";
 import { PassKeywords } from "./pass-keywords.js";
 import { isExistingFolder, planPass } from "./pass-plan.js";
 import { prepareInBatches } from "./pass-prepare.js";
@@ -116,10 +116,20 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
   return summary;
 }
 
+/** A pass asked to stay small throws before its first change (the failure path rolls back the rest). */
+function stopIfTooBig(pass: PassState, changed: Array<{ size: number }>): void {
+  const limit = pass.options.apartAboveBytes;
+  if (limit === undefined) return;
+  let bytes = 0;
+  for (const f of changed) bytes += f.size;
+  if (bytes > limit) throw new PassTooBigError(bytes, changed.length);
+}
+
 async function runSteps(pass: PassState): Promise<void> {
   const { env, progress } = pass;
   const { changed, deleted } = await planPass(pass);
   checkAbort(pass);
+  stopIfTooBig(pass, changed);
   progress.state.filesTotal = changed.length + deleted.length;
   progress.phase("chunking", true);
   await removeDeletedFiles(pass, deleted);

@@ -65,6 +65,17 @@ export class IndexCancelledError extends Error {
   }
 }
 
+/**
+ * A pass asked to stay small (IndexOptions.apartAboveBytes) found more to read: thrown after
+ * planning, before anything changed, for the caller to run the pass in another process.
+ */
+export class PassTooBigError extends Error {
+  constructor(readonly bytes: number, readonly files: number) {
+    super(`the pass would read ${files} changed files (${bytes} bytes)`);
+    this.name = "PassTooBigError";
+  }
+}
+
 /** Given to a watcher's onError when it stopped for good (its workspace folder was deleted). */
 export class WatcherStoppedError extends Error {
   constructor(message: string) {

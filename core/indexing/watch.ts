@@ -14,7 +14,8 @@ import { IndexBusyError, waitingLine } from "../locking/busy.js";
 import { PlainError } from "../errors/plain-error.js";
 import { isS3Uri } from "../objectstore/s3.js";
 import { watchFolders, type FolderEvent, type FolderEvents } from "./folder-events.js";
-import { IndexCancelledError, WatcherStoppedError } from "./pass-env.js";
+import { IndexCancelledError, PassTooBigError, WatcherStoppedError } from "./pass-env.js";
+import type { PassApart, PassesApart } from "./pass-apart.js";
 import { oneLine } from "../error-line.js";
 import { PassScheduler, type PassRequest } from "./pass-scheduler.js";
 import { writeWatcherStatus, type WatcherStatusFile } from "./state-files.js";
@@ -61,6 +62,9 @@ export async function startWatcher(host: WatchHost, options: WatchOptions = {}):
   let closed = false;
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
   let forcedAfterFailure = false;
+  const apart = options.passesApart ?? null;
+  /** A pass running in another process, while it runs. */
+  let child: PassApart | null = null;
 
   // Writing into a deleted workspace would bring `<root>/.opencode/` back: never.
   const rootGone = () => !isFolder(host.root);
@@ -81,7 +85,8 @@ export async function startWatcher(host: WatchHost, options: WatchOptions = {}):
     if (rootGone()) return stopForMissingRoot();
     status("indexing");
     try {
-      const summary = await host.index({ onlyPaths: request ?? undefined, force });
+      const summary = await indexHereOrApart(request, force);
+      if (!summary) return;
       forcedAfterFailure = false;
       noteUnreadableFromLastPass();
       lastPass = { at: new Date().toISOString(), filesIndexed: summary.filesIndexed, filesDeleted: summary.filesDeleted, durationMs: summary.durationMs };
@@ -112,6 +117,27 @@ export async function startWatcher(host: WatchHost, options: WatchOptions = {}):
       status("error", oneLine(err));
       options.onError?.(err as Error);
     }
+  }
+
+  /**
+   * The pass in this process, or, when it would read more than the host's limit, in another
+   * (pass-apart.ts); one that cannot start or fails there runs here after all. Null when the
+   * watcher closed meanwhile.
+   */
+  async function indexHereOrApart(request: PassRequest, force: boolean): Promise<IndexSummary | null> {
+    const onlyPaths = request ?? undefined;
+    if (!apart) return host.index({ onlyPaths, force });
+    try {
+      return await host.index({ onlyPaths, force, apartAboveBytes: apart.aboveBytes });
+    } catch (err) {
+      if (!(err instanceof PassTooBigError)) throw err;
+      host.logger.info("running a big pass in a process of its own", { files: err.files, bytes: err.bytes });
+    }
+    child = apart.run({ force }, host.logger);
+    const summary = await child?.done;
+    child = null;
+    if (closed) return null;
+    return summary ?? host.index({ onlyPaths, force });
   }
 
   const scheduler = new PassScheduler((req) => pass(req), debounceMs);
@@ -185,6 +211,8 @@ export async function startWatcher(host: WatchHost, options: WatchOptions = {}):
     });
   }
   noteUnreadableFromLastPass();
+  // What changed while nobody watched (the git backend's first poll asks for it itself).
+  if (options.catchUp && backend !== "git") scheduler.requestNow(null);
   healthTimer = setInterval(checkHealth, HEALTH_CHECK_MS);
   healthTimer.unref?.();
   status("watching");
@@ -194,6 +222,7 @@ export async function startWatcher(host: WatchHost, options: WatchOptions = {}):
     async close() {
       closed = true;
       stopTimers();
+      child?.stop();
       await fsWatcher?.close();
       await scheduler.close();
       status("off");

@@ -1,4 +1,4 @@
-// `opencode-rag index --background` (how the plugin runs a workspace's first index apart) is a
+// `opencode-rag index --background` (how a watcher runs a big pass apart) is a
 // background pass: its process runs at the lowest priority, where a plain `index` keeps the
 // normal one. Nice values are read back from /proc, so this runs on Linux only.
 import { spawn } from "node:child_process";
@@ -14,7 +14,7 @@ const tracked = trackWorkspaces();
 
 /** Runs `opencode-rag index ARGS` in `root`; resolves with its exit code and every nice value its main thread was seen at. */
 function indexSeeingNice(root: string, args: string[]): Promise<{ code: number | null; nices: Set<number> }> {
-  // As the plugin starts it (pass-apart.ts): named as another process's pass, so it runs the
+  // As a watcher starts it (pass-apart.ts): named as another process's pass, so it runs the
   // pass itself instead of relaunching into a child of its own.
   const env = { ...process.env, LANCEDB_LOG: "error", [LAUNCHER_ENV]: String(process.pid) };
   const child = spawn(process.execPath, [join(repoRoot, "dist", "cli.js"), "index", ...args], { cwd: root, stdio: "ignore", env });

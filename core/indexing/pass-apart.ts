@@ -1,0 +1,133 @@
+// Big passes in a process of their own. A pass leaves what it used with its process: the
+// allocators keep their pages, not live data. A host that serves searches for hours (OpenCode,
+// with the plugin; `index --watch`) would keep a big pass's memory for all of them: under Bun a
+// host that built the index of a 9,042-file tree kept 361 MB after it (558 MB at 100k files),
+// and one that followed a 490-file branch switch in a 2,200-file tree 260 MB, where searching
+// alone holds ~140 MB. So a watcher hands a pass over APART_ABOVE_BYTES of changed files (a first
+// index, a rebuild, a branch switch) to `opencode-rag index` in a child that ends with it, and
+// reads the committed index as it reads any other process's; edits stay in the host.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { IndexSummary, Logger } from "../engine-types.js";
+import { oneLine } from "../error-line.js";
+import { passChildEnv } from "../own-process.js";
+import { packageRoot } from "../paths.js";
+
+/**
+ * Changed files' bytes from which a watcher's pass runs apart. Below it the host's growth is
+ * mostly what any first pass loads (grammars, the keyword index's pass form): 2,200-file tree,
+ * Bun, kept after one pass of 0.4 MB +64 MB, 2.3 MB +89 MB, 5.6 MB +120 MB, 7.7 MB +169 MB; a
+ * child costs ~1 s of start-up and a walk of the tree, small beside such a pass.
+ */
+export const APART_ABOVE_BYTES = 2 * 1024 * 1024;
+
+/** How to start a script on the runtime of this process. */
+export interface ScriptRuntime {
+  command: string;
+  env: Record<string, string>;
+}
+
+/**
+ * Node's binary under Node. Under Bun, its binary: under OpenCode that is OpenCode's own
+ * executable, which runs a script as Bun when BUN_BE_BUN is set (a plain `bun` ignores it).
+ */
+export function ownRuntime(): ScriptRuntime {
+  return { command: process.execPath, env: process.versions.bun ? { BUN_BE_BUN: "1" } : {} };
+}
+
+/** The installed package's CLI, or null where the package is not laid out (a bundle copied alone). */
+export function bundledCli(): string | null {
+  try {
+    const cli = join(packageRoot(), "dist", "cli.js");
+    return existsSync(cli) ? cli : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface PassApart {
+  /** The child's summary once it committed its pass; null when it failed or could not start. */
+  readonly done: Promise<IndexSummary | null>;
+  /** Ends the child (a pass stopped midway leaves the previous index as it was). */
+  stop(): void;
+}
+
+/** How a watcher runs its big passes elsewhere. */
+export interface PassesApart {
+  /** Passes that would read more than this many bytes of changed files run apart. */
+  aboveBytes: number;
+  /** Starts a full pass of the workspace (force: a rebuild); null when it cannot start. */
+  run(options: { force: boolean }, logger: Logger): PassApart | null;
+}
+
+export interface PassesApartOptions {
+  /** The config file the host's engine read (`--config`); absent: the workspace's own. */
+  configPath?: string;
+  runtime?: ScriptRuntime;
+  /** The CLI to run; default the package's own (null: none). */
+  cli?: string | null;
+  aboveBytes?: number;
+}
+
+/**
+ * Runs passes as `opencode-rag index --background --json` for `root` in a child on this
+ * process's runtime, which reads the workspace's config as the host did: a background pass, as
+ * the watcher's would be here (lowest priority, within indexing.maxCpuShare of the cores). The
+ * child ends itself if this process is killed, and has a pass's allocator settings
+ * (passChildEnv). Null when there is no CLI to run.
+ */
+export function passesApart(root: string, options: PassesApartOptions = {}): PassesApart | null {
+  const cli = options.cli === undefined ? bundledCli() : options.cli;
+  if (!cli) return null;
+  const runtime = options.runtime ?? ownRuntime();
+  const args = [cli, "index", "--background", "--json", ...(options.configPath ? ["--config", options.configPath] : [])];
+  return {
+    aboveBytes: options.aboveBytes ?? APART_ABOVE_BYTES,
+    run: ({ force }, logger) => startChild(root, runtime, force ? [...args, "--force"] : args, logger),
+  };
+}
+
+function startChild(root: string, runtime: ScriptRuntime, args: string[], logger: Logger): PassApart | null {
+  const started = Date.now();
+  const cannotStart = (err: unknown) => logger.error("a pass could not start in a process of its own; indexing here", { error: oneLine(err) });
+  let child: ReturnType<typeof spawn>;
+  try {
+    child = spawn(runtime.command, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: passChildEnv(runtime.env), windowsHide: true });
+  } catch (err) {
+    cannotStart(err);
+    return null;
+  }
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (d: Buffer) => void (stdout += d.toString()));
+  child.stderr?.on("data", (d: Buffer) => void (stderr = (stderr + d.toString()).slice(-4000)));
+  const done = new Promise<IndexSummary | null>((resolve) => {
+    child.once("error", (err) => {
+      cannotStart(err);
+      resolve(null);
+    });
+    child.once("close", (code, signal) => {
+      const summary = code === 0 ? summaryFrom(stdout) : null;
+      if (summary) {
+        logger.info("pass done in a process of its own", { pid: child.pid, durationMs: Date.now() - started });
+        resolve(summary);
+        return;
+      }
+      const lastLine = stderr.trim().split("\n").at(-1) ?? "";
+      logger.error("a pass in a process of its own failed; indexing here", { pid: child.pid, code, signal, stderr: lastLine });
+      resolve(null);
+    });
+  });
+  return { done, stop: () => void child.kill("SIGTERM") };
+}
+
+/** The summary `index --json` prints as its last line. */
+function summaryFrom(stdout: string): IndexSummary | null {
+  try {
+    const summary = JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as IndexSummary;
+    return typeof summary?.filesIndexed === "number" ? summary : null;
+  } catch {
+    return null;
+  }
+}
