@@ -4,14 +4,20 @@
 // ~550 MB under Bun (~720 MB under Node), took 12-15 s to start and asked the system for 100k
 // watches (inotify's limit is often lower). Here a file's change is read from its folder's raw
 // event (chokidar's `raw`: the folder watched and the entry's name) and told apart by an lstat;
-// chokidar keeps the folder tree watched as folders come and go.
+// chokidar keeps the folder tree watched as folders come and go. Every such event also reports
+// its folder ("entries"): Bun's folder watch names only the first of the changes it reads at
+// once (10 files written back to back: one event), so the folder's pass lists what it holds
+// now and the manifest tells what changed.
 import { readdir, lstat } from "node:fs/promises";
 import { join, relative } from "node:path";
 import type { FSWatcher } from "chokidar";
 import { toPosix } from "../files/walk.js";
 
-/** What changed at a path: a file written or created, a path gone, or a watched folder gone. */
-export type FolderEvent = "change" | "unlink" | "unlinkDir";
+/**
+ * What changed at a path: a file written or created, a path gone, a watched folder gone, or a
+ * watched folder's entries (some of which the system may not have named).
+ */
+export type FolderEvent = "change" | "unlink" | "unlinkDir" | "entries";
 
 export interface FolderEventsOptions {
   /** Paths relative to the root, `/`-separated; excluded ones are neither watched nor reported. */
@@ -83,7 +89,9 @@ export async function watchFolders(root: string, o: FolderEventsOptions): Promis
   fsWatcher
     .on("raw", (_event: string, name: unknown, details: unknown) => {
       const folder = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
-      if (typeof folder !== "string" || name === null || name === undefined || name === "") return;
+      if (typeof folder !== "string") return;
+      if (!rel(folder).startsWith("..")) o.onPath(folder, "entries");
+      if (name === null || name === undefined || name === "") return;
       void onEntry(join(folder, String(name)));
     })
     .on("addDir", (abs: string) => void onNewFolder(abs))

@@ -1,6 +1,6 @@
 // Step 2 of a pass: which files exist now (stat only) and which of them changed since the
 // manifest: size or mtime differ. The rest is not even opened.
-import { statSync } from "node:fs";
+import { readdirSync, statSync, type Dirent } from "node:fs";
 import { join } from "node:path";
 import { isIgnoreFile } from "../files/ignore-rules.js";
 import { statPaths, walkWorkspace, type WalkedFile } from "../files/walk.js";
@@ -21,19 +21,22 @@ export async function planPass(pass: PassState): Promise<PassPlan> {
   const walkOpts = { rules, ...fileSizeLimits(config.indexing), signal: options.signal };
   let present: WalkedFile[];
   let deleted: string[];
-  // A partial pass looks only at the given files. An ignore file among them changes what
-  // every path means, and a folder would need its own walk: both make it a full pass.
+  // A partial pass looks only at the given files, and at the files directly in the given
+  // folders' entries ("dir/", "/" for the root: a watched folder whose changes were not all
+  // named). An ignore file among them changes what every path means, and any other folder would
+  // need its own walk: both make it a full pass.
   const partial =
     options.onlyPaths &&
     !pass.rebuildReason &&
     pass.read.status === "ok" &&
-    !options.onlyPaths.some((p) => isIgnoreFile(p) || isExistingFolder(join(env.root, p)));
+    !options.onlyPaths.some((p) => isIgnoreFile(p) || (!isFolderEntries(p) && isExistingFolder(join(env.root, p))));
   if (partial) {
-    const r = statPaths(env.root, [...new Set(options.onlyPaths!)], walkOpts);
+    const requested = new Set(options.onlyPaths!);
+    const listed = listFolderEntries(env.root, requested);
+    const r = statPaths(env.root, [...listed.paths], walkOpts);
     present = r.files;
     summary.filesSkipped += r.skipped.length;
     for (const f of r.skipped) skippedFiles.set(f.path, f.reason);
-    pass.examined = [...new Set(options.onlyPaths!)];
     const goneSet = new Set<string>();
     for (const g of r.gone) {
       if (manifest.files[g]) goneSet.add(g);
@@ -41,7 +44,12 @@ export async function planPass(pass: PassState): Promise<PassPlan> {
       const prefix = g + "/";
       for (const p of Object.keys(manifest.files)) if (p.startsWith(prefix)) goneSet.add(p);
     }
+    // Files a listed folder held at the last pass and no longer does.
+    if (listed.folders.size > 0) {
+      for (const p of Object.keys(manifest.files)) if (listed.folders.has(parentOf(p)) && !listed.paths.has(p)) goneSet.add(p);
+    }
     deleted = [...goneSet];
+    pass.examined = [...listed.paths, ...deleted];
   } else {
     const r = await walkWorkspace(env.root, walkOpts);
     present = r.files;
@@ -76,6 +84,43 @@ export async function planPass(pass: PassState): Promise<PassPlan> {
   }
   pass.progress.mark("diff");
   return { changed, deleted };
+}
+
+/** A request for the files directly in a folder: "dir/", or "/" for the workspace's root. */
+function isFolderEntries(path: string): boolean {
+  return path.endsWith("/");
+}
+
+function parentOf(path: string): string {
+  const slash = path.lastIndexOf("/");
+  return slash < 0 ? "" : path.slice(0, slash);
+}
+
+/**
+ * The requested paths with each folder request replaced by the entries the folder holds now
+ * (not its subfolders: their own watches report them). A folder that cannot be listed is
+ * requested by its name, so that statPaths finds it gone and what was under it goes.
+ */
+function listFolderEntries(root: string, requested: Set<string>): { paths: Set<string>; folders: Set<string> } {
+  const paths = new Set<string>();
+  const folders = new Set<string>();
+  for (const p of requested) {
+    if (!isFolderEntries(p)) {
+      paths.add(p);
+      continue;
+    }
+    const folder = p === "/" ? "" : p.slice(0, -1);
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(join(root, folder), { withFileTypes: true });
+    } catch {
+      if (folder) paths.add(folder);
+      continue;
+    }
+    folders.add(folder);
+    for (const e of entries) if (!e.isDirectory()) paths.add(folder ? `${folder}/${e.name}` : e.name);
+  }
+  return { paths, folders };
 }
 
 export function isExistingFolder(abs: string): boolean {

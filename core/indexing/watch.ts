@@ -192,7 +192,10 @@ export async function startWatcher(host: WatchHost, options: WatchOptions = {}):
       // chokidar reports a folder it can no longer read as removed, and stops watching it.
       if (event === "unlinkDir" && isFolder(path)) unreadable.add(path);
       const rel = toPosix(relative(host.root, path));
-      if (!rel || rel.startsWith("..")) return;
+      if (rel.startsWith("..")) return;
+      // The files directly in a watched folder (pass-plan.ts: "dir/", "/" for the root).
+      if (event === "entries") return scheduler.notify(`${rel}/`);
+      if (!rel) return;
       if (isIgnoreFile(rel)) {
         rules = host.rules();
         scheduler.notify(null);
@@ -211,12 +214,12 @@ export async function startWatcher(host: WatchHost, options: WatchOptions = {}):
     });
   }
   noteUnreadableFromLastPass();
-  // What changed while nobody watched (the git backend's first poll asks for it itself).
-  if (options.catchUp && backend !== "git") scheduler.requestNow(null);
   healthTimer = setInterval(checkHealth, HEALTH_CHECK_MS);
   healthTimer.unref?.();
   status("watching");
   host.logger.info("watching for changes", { backend, debounceMs });
+  // What changed while nobody watched (the git backend's first poll asks for it itself).
+  if (options.catchUp && backend !== "git") scheduler.requestNow(null);
 
   return {
     async close() {

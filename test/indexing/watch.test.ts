@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { IndexSummary } from "../../core/engine-types.js";
 import { PassScheduler, type PassRequest } from "../../core/indexing/pass-scheduler.js";
+import { OPENCODE_BIN } from "../e2e/opencode.js";
+import { ensureBuilt, repoRoot } from "./dist-build.js";
 import { KEYWORD_ONLY, pathsHolding, trackWorkspaces, tsFunction, writeFiles } from "./helpers.js";
 
 const tracked = trackWorkspaces();
@@ -164,6 +166,69 @@ describe("engine.watch", () => {
       await watcher.close();
     }
   });
+
+  it("a pass over a folder's entries finds what changed in it, unnamed, and leaves its subfolders", async () => {
+    const root = tracked.workspace({
+      "src/a.ts": tsFunction("alphaKeptAsIs", "a"),
+      "src/b.ts": tsFunction("betaBeforeEdit", "b"),
+      "src/c.ts": tsFunction("gammaDeletedUnnamed", "c"),
+      "src/deep/d.ts": tsFunction("deltaBeforeEdit", "d"),
+      "top.ts": tsFunction("topBeforeEdit", "t"),
+    });
+    const engine = await tracked.engine(root, keywordOnly);
+    await engine.index();
+    writeFileSync(join(root, "src/b.ts"), tsFunction("betaAfterEdit", "b"));
+    writeFileSync(join(root, "src/e.ts"), tsFunction("epsilonNewUnnamed", "e"));
+    rmSync(join(root, "src/c.ts"));
+    writeFileSync(join(root, "src/deep/d.ts"), tsFunction("deltaAfterEdit", "d"));
+    const pass = await engine.index({ onlyPaths: ["src/"] });
+    expect(pass).toMatchObject({ filesIndexed: 2, filesDeleted: 1, filesUnchanged: 1 });
+    expect(await pathsHolding(engine, "betaAfterEdit")).toEqual(["src/b.ts"]);
+    expect(await pathsHolding(engine, "epsilonNewUnnamed")).toEqual(["src/e.ts"]);
+    expect(await pathsHolding(engine, "gammaDeletedUnnamed")).toEqual([]);
+    expect(await pathsHolding(engine, "deltaBeforeEdit")).toEqual(["src/deep/d.ts"]); // its own folder's pass takes it
+    writeFileSync(join(root, "top.ts"), tsFunction("topAfterEdit", "t"));
+    expect(await engine.index({ onlyPaths: ["/"] })).toMatchObject({ filesIndexed: 1, filesDeleted: 0 });
+    expect(await pathsHolding(engine, "topAfterEdit")).toEqual(["top.ts"]);
+    // A folder gone since: what it held goes.
+    rmSync(join(root, "src"), { recursive: true });
+    expect(await engine.index({ onlyPaths: ["src/"] })).toMatchObject({ filesDeleted: 4 });
+  });
+
+  it("under Bun, whose folder watch names one of many changes read at once, every file written reaches the index", async () => {
+    // OpenCode's own binary runs a script as Bun (BUN_BE_BUN): the runtime the plugin runs on.
+    ensureBuilt();
+    const files: Record<string, string> = { "opencode-rag.json": JSON.stringify(keywordOnly) };
+    for (let i = 0; i < 12; i++) files[`src/f${i}.ts`] = tsFunction(`beforeSwitch${i}`, "x");
+    const root = tracked.workspace(files);
+    const script = join(root, "..", `bun-watch-${Date.now()}.mjs`);
+    writeFileSync(
+      script,
+      `const lib = await import(${JSON.stringify(join(repoRoot, "dist", "library.js"))});
+const root = ${JSON.stringify(root)};
+const { writeFileSync } = await import("node:fs");
+const engine = await lib.openEngine({ root });
+await engine.index();
+let indexed = 0;
+const watcher = await engine.watch({ backend: "chokidar", debounceMs: 200, onPass: (s) => (indexed += s.filesIndexed) });
+for (let i = 0; i < 12; i++) writeFileSync(root + "/src/f" + i + ".ts", "export const afterSwitch" + i + " = " + i + ";\\n");
+const until = Date.now() + 20000;
+while (indexed < 12 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+await watcher.close();
+const found = [];
+for (let i = 0; i < 12; i++) if ((await engine.search("afterSwitch" + i, { mode: "keyword", topK: 1 }))[0]?.chunk.filePath === "src/f" + i + ".ts") found.push(i);
+console.log(JSON.stringify({ runtime: process.versions.bun ? "bun" : "node", indexed, found: found.length }));
+await engine.close();
+process.exit(0);
+`,
+    );
+    try {
+      const out = execFileSync(OPENCODE_BIN, [script], { cwd: root, encoding: "utf8", env: { ...process.env, BUN_BE_BUN: "1", LANCEDB_LOG: "error" } });
+      expect(JSON.parse(out.trim().split("\n").at(-1)!)).toEqual({ runtime: "bun", indexed: 12, found: 12 });
+    } finally {
+      rmSync(script, { force: true });
+    }
+  }, 60_000);
 
   it("re-scans everything when a .gitignore changes", async () => {
     const root = tracked.workspace({ "src/a.ts": tsFunction("alphaKept", "a"), "src/b.ts": tsFunction("betaSoonIgnored", "b") });
