@@ -1,7 +1,6 @@
 // The contract between the core and its hosts (CLI, OpenCode server plugin, TUI, eval).
 // Hosts hold an Engine for one workspace and never reach into the store or the indexer directly.
 import type { RagConfig } from "./config/defaults.js";
-import type { PassesApart } from "./indexing/pass-apart.js";
 import type { QuirkMemory } from "./memory/quirks.js";
 import type { SearchFilter, SearchResult } from "./types.js";
 
@@ -131,6 +130,21 @@ export interface SearchOptions {
 
 export interface Watcher {
   close(): Promise<void>;
+}
+
+export interface PassApart {
+  /** The child's summary once it committed its pass; null when it failed or could not start. */
+  readonly done: Promise<IndexSummary | null>;
+  /** Ends the child (a pass stopped midway leaves the previous index as it was). */
+  stop(): void;
+}
+
+/** How a watcher runs its big passes elsewhere (core/indexing/pass-apart.ts). */
+export interface PassesApart {
+  /** Passes that would read more than this many bytes of changed files run apart. */
+  aboveBytes: number;
+  /** Starts a full pass of the workspace (force: a rebuild); null when it cannot start. */
+  run(options: { force: boolean }, logger: Logger): PassApart | null;
 }
 
 export interface WatchOptions {

@@ -9,7 +9,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { IndexSummary, Logger } from "../engine-types.js";
+import type { IndexSummary, Logger, PassApart, PassesApart } from "../engine-types.js";
 import { oneLine } from "../error-line.js";
 import { passChildEnv } from "../own-process.js";
 import { packageRoot } from "../paths.js";
@@ -44,21 +44,6 @@ export function bundledCli(): string | null {
   } catch {
     return null;
   }
-}
-
-export interface PassApart {
-  /** The child's summary once it committed its pass; null when it failed or could not start. */
-  readonly done: Promise<IndexSummary | null>;
-  /** Ends the child (a pass stopped midway leaves the previous index as it was). */
-  stop(): void;
-}
-
-/** How a watcher runs its big passes elsewhere. */
-export interface PassesApart {
-  /** Passes that would read more than this many bytes of changed files run apart. */
-  aboveBytes: number;
-  /** Starts a full pass of the workspace (force: a rebuild); null when it cannot start. */
-  run(options: { force: boolean }, logger: Logger): PassApart | null;
 }
 
 export interface PassesApartOptions {
