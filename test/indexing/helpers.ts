@@ -5,7 +5,7 @@ import { afterEach } from "vitest";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { openEngine } from "../../core/engine.js";
-import type { Engine } from "../../core/engine-types.js";
+import type { Engine, Logger } from "../../core/engine-types.js";
 
 export function makeWorkspace(files: Record<string, string | Uint8Array>, prefix = "rag-idx-"): string {
   const root = mkdtempSync(join(tmpdir(), prefix));
@@ -81,4 +81,24 @@ export function tsFunction(name: string, body: string): string {
 /** Paths of hits whose chunk text contains `text` exactly (word overlap alone does not count). */
 export async function pathsHolding(engine: Engine, text: string, topK = 10): Promise<string[]> {
   return (await engine.search(text, { topK })).filter((r) => r.chunk.content.includes(text)).map((r) => r.chunk.filePath);
+}
+
+export type LoggedLine = { level: string; message: string; data?: Record<string, unknown> };
+
+/** A logger that keeps what it is told, to see where a pass ran. */
+export function recordingLogger(): Logger & { lines: LoggedLine[] } {
+  const lines: LoggedLine[] = [];
+  const keep = (level: string) => (message: string, data?: Record<string, unknown>) => void lines.push({ level, message, data });
+  return { lines, debug: keep("debug"), info: keep("info"), error: keep("error") };
+}
+
+/** Resolves with the probe's first truthy answer, polled every 100 ms; throws after `limitMs`. */
+export async function until<T>(what: string, probe: () => T | null | undefined | false | Promise<T | null | undefined | false>, limitMs = 60_000): Promise<T> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

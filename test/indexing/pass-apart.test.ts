@@ -12,18 +12,10 @@ import { PassTooBigError } from "../../core/indexing/pass-env.js";
 import { manifestPath, readManifestHeader } from "../../core/indexing/manifest.js";
 import { OPENCODE_BIN } from "../e2e/opencode.js";
 import { ensureBuilt, repoRoot } from "./dist-build.js";
-import { KEYWORD_ONLY, trackWorkspaces, tsFunction } from "./helpers.js";
+import { KEYWORD_ONLY, recordingLogger, trackWorkspaces, tsFunction, until, type LoggedLine } from "./helpers.js";
 
 beforeAll(() => ensureBuilt());
 const tracked = trackWorkspaces();
-
-type Line = { level: string; message: string; data?: Record<string, unknown> };
-/** A logger that keeps what it is told, to see where a pass ran. */
-function recordingLogger(): Logger & { lines: Line[] } {
-  const lines: Line[] = [];
-  const keep = (level: string) => (message: string, data?: Record<string, unknown>) => void lines.push({ level, message, data });
-  return { lines, debug: keep("debug"), info: keep("info"), error: keep("error") };
-}
 
 /** A keyword-only workspace whose config the child reads as the engine here does. */
 function workspace(files: Record<string, string>): string {
@@ -41,17 +33,7 @@ async function openTracked(root: string, logger: Logger): Promise<Engine> {
   return engine;
 }
 
-async function until<T>(what: string, probe: () => T | null | undefined | false | Promise<T | null | undefined | false>, limitMs = 60_000): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-const ranApart = (logger: { lines: Line[] }) => logger.lines.filter((l) => l.message === "pass done in a process of its own");
+const ranApart = (logger: { lines: LoggedLine[] }) => logger.lines.filter((l) => l.message === "pass done in a process of its own");
 
 describe("passes apart", () => {
   it("a watcher runs a pass over its limit in a child and an edit under it here; the engine here answers from both", async () => {

@@ -5,31 +5,14 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Logger } from "../../core/engine-types.js";
 import { APART_ABOVE_BYTES } from "../../core/indexing/pass-apart.js";
 import { coreDeps } from "../../opencode-plugin/index.js";
 import { RagWorkspace } from "../../opencode-plugin/workspace.js";
 import { ensureBuilt } from "../indexing/dist-build.js";
+import { recordingLogger, until } from "../indexing/helpers.js";
 import { tempRoot } from "./helpers.js";
 
 beforeAll(() => ensureBuilt());
-
-/** A logger that keeps what it is told, to see where a pass ran. */
-function recordingLogger(): Logger & { lines: Array<{ level: string; message: string; data?: Record<string, unknown> }> } {
-  const lines: Array<{ level: string; message: string; data?: Record<string, unknown> }> = [];
-  const keep = (level: string) => (message: string, data?: Record<string, unknown>) => void lines.push({ level, message, data });
-  return { lines, debug: keep("debug"), info: keep("info"), error: keep("error") } as Logger & { lines: typeof lines };
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, limitMs = 90_000): Promise<T> {
-  const until = Date.now() + limitMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe("background indexer and config reload", () => {
   const root = tempRoot({
@@ -46,13 +29,13 @@ describe("background indexer and config reload", () => {
   it("indexes at start without being awaited, then follows file changes", async () => {
     ws.startIndexer();
     const engine = await ws.engine();
-    await waitFor("the first pass", async () => (await engine.status()).chunks > 0);
-    await waitFor("the watcher", async () => (await engine.status()).watch.state === "watching");
+    await until("the first pass", async () => (await engine.status()).chunks > 0);
+    await until("the watcher", async () => (await engine.status()).watch.state === "watching");
     // A workspace this small is indexed here.
     expect(readFileSync(join(root, ".opencode", "opencode-rag.log"), "utf8")).not.toContain("in a process of its own");
     expect((await engine.search("chargeInvoice", { mode: "keyword", topK: 5 }))[0]?.chunk.filePath).toBe("src/billing.ts");
     writeFileSync(join(root, "src/shipping.ts"), "export function zebraquartzRate() {\n  return 7;\n}\n");
-    const hit = await waitFor("the new file in the index", async () =>
+    const hit = await until("the new file in the index", async () =>
       (await engine.search("zebraquartzRate", { mode: "keyword", topK: 5 })).find((r) => r.chunk.filePath === "src/shipping.ts"),
     );
     expect(hit.chunk.content).toContain("zebraquartzRate");
@@ -84,7 +67,7 @@ describe("a big workspace's first index", () => {
     expect(Object.values(files).reduce((n, t) => n + t.length, 0)).toBeGreaterThan(APART_ABOVE_BYTES);
     ws.startIndexer();
     const engine = await ws.engine();
-    await waitFor("the first index", async () => (await engine.status()).chunks > 0);
+    await until("the first index", async () => (await engine.status()).chunks > 0);
     // The engine keeps its own log, in the workspace's log file.
     const log = readFileSync(join(root, ".opencode", "opencode-rag.log"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { message: string; pid?: number });
     const apart = log.find((l) => l.message === "pass done in a process of its own");
