@@ -17,7 +17,8 @@ import { enrichRecords, embedRecords } from "./pass-embed.js";
 import { PassTooBigError, type PassEnv } from "./pass-env.js";
 import { PassKeywords } from "./pass-keywords.js";
 import { isExistingFolder, planPass } from "./pass-plan.js";
-import { prepareInBatches } from "./pass-prepare.js";
+import { prepareBatches, prepareInBatches } from "./pass-prepare.js";
+import type { FileToPrepare } from "./prepare-file.js";
 import { PassProgress } from "./pass-progress.js";
 import { batchChanges } from "./pass-records.js";
 import { startPass } from "./pass-start.js";
@@ -116,20 +117,25 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
   return summary;
 }
 
-/** A pass asked to stay small throws before its first change (the failure path rolls back the rest). */
-function stopIfTooBig(pass: PassState, changed: Array<{ size: number }>): void {
+/**
+ * A pass asked to stay small throws before its first change (the failure path rolls back the
+ * rest): when its changed files hold more than the limit, or when its commit would rewrite the
+ * table (compaction, every few dozen small passes), whose memory the process would keep.
+ */
+async function stopIfTooBig(pass: PassState, changed: FileToPrepare[], deleted: string[]): Promise<void> {
   const limit = pass.options.apartAboveBytes;
   if (limit === undefined) return;
   let bytes = 0;
   for (const f of changed) bytes += f.size;
-  if (bytes > limit) throw new PassTooBigError(bytes, changed.length);
+  if (bytes > limit) throw new PassTooBigError(bytes, changed.length, "changed files");
+  if (changed.length + deleted.length > 0 && (await pass.store.rewriteDue?.(prepareBatches(changed).length))) throw new PassTooBigError(bytes, changed.length, "table rewrite");
 }
 
 async function runSteps(pass: PassState): Promise<void> {
   const { env, progress } = pass;
   const { changed, deleted } = await planPass(pass);
   checkAbort(pass);
-  stopIfTooBig(pass, changed);
+  await stopIfTooBig(pass, changed, deleted);
   progress.state.filesTotal = changed.length + deleted.length;
   progress.phase("chunking", true);
   await removeDeletedFiles(pass, deleted);

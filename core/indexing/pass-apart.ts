@@ -4,8 +4,9 @@
 // host that built the index of a 9,042-file tree kept 361 MB after it (558 MB at 100k files),
 // and one that followed a 490-file branch switch in a 2,200-file tree 260 MB, where searching
 // alone holds ~140 MB. So a watcher hands a pass over APART_ABOVE_BYTES of changed files (a first
-// index, a rebuild, a branch switch) to `opencode-rag index` in a child that ends with it, and
-// reads the committed index as it reads any other process's; edits stay in the host.
+// index, a rebuild, a branch switch), or one whose commit would rewrite the table (compaction),
+// to `opencode-rag index` in a child that ends with it, and reads the committed index as it
+// reads any other process's; edits stay in the host.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";

@@ -49,6 +49,8 @@ export function passSliceMs(env: Pick<PassEnv, "cpu">): number | undefined {
 export interface StoreLike extends VectorStore {
   waitForAnnBuild?(): Promise<void>;
   compact?(keepVersion: number): Promise<void>;
+  /** Whether compact() would rewrite the table once this many more writes land. */
+  rewriteDue?(addedFragments: number): Promise<boolean>;
   dropOldVersions?(): Promise<void>;
 }
 
@@ -66,12 +68,17 @@ export class IndexCancelledError extends Error {
 }
 
 /**
- * A pass asked to stay small (IndexOptions.apartAboveBytes) found more to read: thrown after
- * planning, before anything changed, for the caller to run the pass in another process.
+ * A pass asked to stay small (IndexOptions.apartAboveBytes) found more to read, or would rewrite
+ * the table at its commit: thrown after planning, before anything changed, for the caller to
+ * run the pass in another process.
  */
 export class PassTooBigError extends Error {
-  constructor(readonly bytes: number, readonly files: number) {
-    super(`the pass would read ${files} changed files (${bytes} bytes)`);
+  constructor(
+    readonly bytes: number,
+    readonly files: number,
+    readonly reason: "changed files" | "table rewrite",
+  ) {
+    super(`the pass would read ${files} changed files (${bytes} bytes)${reason === "table rewrite" ? " and rewrite the table" : ""}`);
     this.name = "PassTooBigError";
   }
 }

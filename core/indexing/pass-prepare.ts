@@ -53,7 +53,7 @@ export async function prepareInBatches(pass: PassState, changed: FileToPrepare[]
       return p;
     });
   try {
-    const batches = toBatches(changed);
+    const batches = prepareBatches(changed);
     const ahead: Array<Promise<PreparedFile[]>> = [];
     let queued = 0;
     const queueUpTo = (n: number) => {
@@ -73,7 +73,8 @@ export async function prepareInBatches(pass: PassState, changed: FileToPrepare[]
   }
 }
 
-function toBatches(files: FileToPrepare[]): FileToPrepare[][] {
+/** The batches a pass reads, chunks and writes its changed files in (one store write each, at most). */
+export function prepareBatches(files: FileToPrepare[]): FileToPrepare[][] {
   const out: FileToPrepare[][] = [];
   let cur: FileToPrepare[] = [];
   let bytes = 0;

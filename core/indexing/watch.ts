@@ -130,7 +130,7 @@ export async function startWatcher(host: WatchHost, options: WatchOptions = {}):
       return await host.index({ onlyPaths, force, apartAboveBytes: apart.aboveBytes });
     } catch (err) {
       if (!(err instanceof PassTooBigError)) throw err;
-      host.logger.info("running a big pass in a process of its own", { files: err.files, bytes: err.bytes });
+      host.logger.info("running a big pass in a process of its own", { files: err.files, bytes: err.bytes, reason: err.reason });
     }
     child = apart.run({ force }, host.logger);
     const summary = await child?.done;

@@ -295,10 +295,8 @@ export class LanceVectorStore implements VectorStore {
    */
   async compact(keepVersion: number, options: { graceMs?: number } = {}): Promise<void> {
     await this.readyToRewrite();
-    const stats = await this.table.stats();
-    const compactionDue = stats.fragmentStats.numSmallFragments >= COMPACT_AT_SMALL_FRAGMENTS;
     const graceMs = options.graceMs ?? VERSION_GRACE_MS;
-    if (!compactionDue && this.localVersionsOlderThan(Date.now() - graceMs) <= CLEANUP_AT_VERSIONS) return;
+    if (!(await this.rewriteDue(0, graceMs))) return;
     this.recordCache.clear();
     // Compaction alone (a cut-off at the epoch prunes nothing): LanceDB dates the cut-off when
     // it starts pruning, after compacting, so a long compaction in the same call would move the
@@ -318,6 +316,17 @@ export class LanceVectorStore implements VectorStore {
     // still needs them; the index lock held by the caller rules such a writer out.
     await this.table.optimize({ cleanupOlderThan: new Date(cutoff), deleteUnverified: cutoff > 0 });
     await this.init();
+  }
+
+  /**
+   * Whether compact() would rewrite the table once `addedFragments` more writes land: small
+   * fragments piled up, or versions it may drop. Its compaction rewrites a table under a million
+   * rows whole, which a process keeps the memory of (a 100k-file index under Bun: +300 MB).
+   */
+  async rewriteDue(addedFragments: number, graceMs = VERSION_GRACE_MS): Promise<boolean> {
+    const stats = await this.table.stats();
+    if (stats.fragmentStats.numSmallFragments + addedFragments >= COMPACT_AT_SMALL_FRAGMENTS) return true;
+    return this.localVersionsOlderThan(Date.now() - graceMs) > CLEANUP_AT_VERSIONS;
   }
 
   /**

@@ -117,6 +117,32 @@ describe("passes apart", () => {
     expect((await engine.index({ apartAboveBytes: 100_000 })).filesIndexed).toBe(20);
   }, 60_000);
 
+  it("a pass asked to stay small whose commit would rewrite the table stops too; a pass without the limit rewrites it", async () => {
+    // The bundled model: a keyword-only index keeps no table.
+    const root = tracked.workspace({ "opencode-rag.json": JSON.stringify({ logging: { logFilePath: "" } }), "src/ledger.ts": tsFunction("settleLedger", "settles a ledger") });
+    const engine = await openTracked(root, recordingLogger());
+    await engine.index();
+    let stopped: unknown = null;
+    let passes = 0;
+    // Each pass over a new file adds a small fragment to the table; compaction rewrites them once 24 pile up.
+    for (let i = 0; i < 30 && !stopped; i++) {
+      writeFileSync(join(root, `src/entry${i}.ts`), tsFunction(`postEntry${i}`, "posts an entry"));
+      stopped = await engine.index({ onlyPaths: [`src/entry${i}.ts`], apartAboveBytes: 1_000_000 }).then(
+        () => void passes++,
+        (e: unknown) => e,
+      );
+    }
+    expect(stopped).toBeInstanceOf(PassTooBigError);
+    expect(stopped).toMatchObject({ reason: "table rewrite", files: 1 });
+    expect(passes).toBeGreaterThan(15);
+    // The stopped pass changed nothing.
+    expect((await engine.search(`postEntry${passes}`, { mode: "keyword", topK: 50 })).map((r) => r.chunk.filePath)).not.toContain(`src/entry${passes}.ts`);
+    expect((await engine.index({ onlyPaths: [`src/entry${passes}.ts`] })).filesIndexed).toBe(1);
+    // Rewritten: the next small pass has room again.
+    writeFileSync(join(root, "src/last.ts"), tsFunction("postLastEntry", "posts an entry"));
+    expect((await engine.index({ onlyPaths: ["src/last.ts"], apartAboveBytes: 1_000_000 })).filesIndexed).toBe(1);
+  }, 60_000);
+
   it("is not offered where the package's CLI is not there", () => {
     expect(passesApart(repoRoot, { cli: null })).toBeNull();
   });
