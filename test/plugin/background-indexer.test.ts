@@ -2,7 +2,7 @@
 // without being awaited, picks up a new file, and runtime overrides (written by the TUI's
 // settings) are applied without a restart. A big first index runs in a process of its own, so
 // its memory does not stay with the host (core/indexing/pass-apart.ts).
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APART_ABOVE_BYTES } from "../../core/indexing/pass-apart.js";
@@ -67,10 +67,14 @@ describe("a big workspace's first index", () => {
     expect(Object.values(files).reduce((n, t) => n + t.length, 0)).toBeGreaterThan(APART_ABOVE_BYTES);
     ws.startIndexer();
     const engine = await ws.engine();
-    await until("the first index", async () => (await engine.status()).chunks > 0);
-    // The engine keeps its own log, in the workspace's log file.
-    const log = readFileSync(join(root, ".opencode", "opencode-rag.log"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { message: string; pid?: number });
-    const apart = log.find((l) => l.message === "pass done in a process of its own");
+    // The engine keeps its own log, in the workspace's log file; the line comes once the child has ended.
+    const logged = () =>
+      readFileSync(join(root, ".opencode", "opencode-rag.log"), "utf8")
+        .split("\n")
+        .filter((l) => l.endsWith("}")) // a line still being written is left for the next look
+        .map((l) => JSON.parse(l) as { message: string; pid?: number });
+    const apart = await until("the first index's child to end", async () => existsSync(join(root, ".opencode", "opencode-rag.log")) && logged().find((l) => l.message === "pass done in a process of its own"));
+    expect((await engine.status()).chunks).toBeGreaterThan(0);
     expect(apart?.pid).toEqual(expect.any(Number));
     expect(apart?.pid).not.toBe(process.pid);
     expect((await engine.search("ledger31Entry512", { mode: "keyword", topK: 3 }))[0]?.chunk.filePath).toBe("src/ledger31.ts");
