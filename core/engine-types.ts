@@ -45,9 +45,10 @@ export interface IndexOptions {
   /** Only look at these workspace-relative paths (watch mode); others are assumed unchanged. */
   onlyPaths?: string[];
   /**
-   * When the changed files hold more bytes than this (a rebuild reads every file), the pass
-   * stops once it has planned, before changing anything, with a PassTooBigError: a watcher
-   * then runs it in another process (core/indexing/pass-apart.ts).
+   * When the changed files hold more bytes than this (a rebuild reads every file), or the
+   * pass's commit would rewrite the table (compaction), the pass stops once it has planned,
+   * before changing anything, with a PassTooBigError: a watcher then runs it in another process
+   * (core/indexing/pass-apart.ts).
    */
   apartAboveBytes?: number;
 }
