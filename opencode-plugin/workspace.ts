@@ -17,7 +17,7 @@ export class RagWorkspace {
   private openedEngine: Engine | null = null;
   private lastOpenError: Error | null = null;
   private watcher: Watcher | null = null;
-  /** Restarts of the indexer, one after the other (a config change may come during the first index). */
+  /** Restarts of the indexer, one after the other (a config change may come while one is under way). */
   private indexerChange: Promise<void> = Promise.resolve();
   private watchedStamp = "";
   private closed = false;
@@ -106,7 +106,7 @@ export class RagWorkspace {
       const changed = await this.openedEngine.reloadConfig();
       if (changed.length > 0) {
         this.logger.info("config reloaded", { changed });
-        // Not awaited: a restart waits for a first index running in its own process.
+        // Not awaited: a restart waits for the watcher's running pass to end (one run apart is stopped).
         if (changed.some((k) => k.startsWith("autoIndex"))) this.startIndexer();
       }
       return changed;

@@ -2,27 +2,27 @@
 // reports changes to its entries (written, created, deleted, renamed), so files need no watch
 // of their own; chokidar's own events would need one per file, and at 100k files those held
 // ~550 MB under Bun (~720 MB under Node), took 12-15 s to start and asked the system for 100k
-// watches (inotify's limit is often lower). Here a file's change is read from its folder's raw
-// event (chokidar's `raw`: the folder watched and the entry's name) and told apart by an lstat;
-// chokidar keeps the folder tree watched as folders come and go. Every such event also reports
-// its folder ("entries"): Bun's folder watch names only the first of the changes it reads at
-// once (10 files written back to back: one event), so the folder's pass lists what it holds
-// now and the manifest tells what changed.
-import { readdir, lstat } from "node:fs/promises";
+// watches (inotify's limit is often lower). Here a folder's raw event (chokidar's `raw`: the
+// folder watched and, maybe, an entry's name) reports the folder ("entries"): its pass lists what
+// the folder holds now and the manifest tells what changed. Not the name: Bun's folder watch
+// names only the first of the changes it reads at once (10 files written back to back: one
+// event). chokidar keeps the folder tree watched as folders come and go.
+import { readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import type { FSWatcher } from "chokidar";
+import { isIgnoreFile } from "../files/ignore-rules.js";
 import { toPosix } from "../files/walk.js";
 
 /**
- * What changed at a path: a file written or created, a path gone, a watched folder gone, or a
- * watched folder's entries (some of which the system may not have named).
+ * What changed at a path: a file written or created (a new folder's files, an ignore file), a
+ * watched folder gone, or a watched folder's entries (some of which the system may not name).
  */
-export type FolderEvent = "change" | "unlink" | "unlinkDir" | "entries";
+export type FolderEvent = "change" | "unlinkDir" | "entries";
 
 export interface FolderEventsOptions {
   /** Paths relative to the root, `/`-separated; excluded ones are neither watched nor reported. */
   isExcluded(rel: string, isFolder: boolean): boolean;
-  /** A file changed, appeared or went (absolute path); files in a folder that appears are reported one by one. */
+  /** Something changed at a path (absolute); files in a folder that appears are reported one by one. */
   onPath(abs: string, event: FolderEvent): void;
   onError(err: unknown): void;
 }
@@ -54,23 +54,6 @@ export async function watchFolders(root: string, o: FolderEventsOptions): Promis
     },
   });
 
-  /** An entry of a watched folder changed: what is it now? */
-  const onEntry = async (abs: string): Promise<void> => {
-    const r = rel(abs);
-    if (outside(r)) return;
-    let stats;
-    try {
-      stats = await lstat(abs);
-    } catch {
-      stats = null;
-    }
-    if (closed) return;
-    if (!stats) {
-      if (!excludedEitherWay(r)) o.onPath(abs, "unlink");
-    } else if (!stats.isDirectory() && !o.isExcluded(r, false)) {
-      o.onPath(abs, "change");
-    }
-  };
   /** A folder that appeared (created, moved in): the files it already holds. Its folders come as their own `addDir`. */
   const onNewFolder = async (abs: string): Promise<void> => {
     let entries;
@@ -89,10 +72,11 @@ export async function watchFolders(root: string, o: FolderEventsOptions): Promis
   fsWatcher
     .on("raw", (_event: string, name: unknown, details: unknown) => {
       const folder = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
-      if (typeof folder !== "string") return;
-      if (!rel(folder).startsWith("..")) o.onPath(folder, "entries");
-      if (name === null || name === undefined || name === "") return;
-      void onEntry(join(folder, String(name)));
+      if (typeof folder !== "string" || rel(folder).startsWith("..")) return;
+      // The folder's pass finds what changed in it, named or not (Bun names one of many).
+      o.onPath(folder, "entries");
+      // An ignore file changes what every path means: named, for the watcher to look at all.
+      if (name !== null && name !== undefined && isIgnoreFile(String(name))) o.onPath(join(folder, String(name)), "change");
     })
     .on("addDir", (abs: string) => void onNewFolder(abs))
     .on("unlinkDir", (abs: string) => o.onPath(abs, "unlinkDir"))
