@@ -144,8 +144,11 @@ export interface PassApart {
 export interface PassesApart {
   /** Passes that would read more than this many bytes of changed files run apart. */
   aboveBytes: number;
-  /** Starts a full pass of the workspace (force: a rebuild); null when it cannot start. */
-  run(options: { force: boolean }, logger: Logger): PassApart | null;
+  /**
+   * Starts a pass of the workspace: a rebuild (force), one over the given workspace-relative
+   * paths (IndexOptions.onlyPaths), else a full one; null when it cannot start.
+   */
+  run(options: { force: boolean; onlyPaths?: string[] }, logger: Logger): PassApart | null;
 }
 
 export interface WatchOptions {

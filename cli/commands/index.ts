@@ -1,5 +1,6 @@
-// `opencode-rag index [--force] [--watch] [--background] [--json]`: one incremental pass (progress
-// bar on a TTY, one summary line otherwise); with --watch, keeps the index current until interrupted.
+// `opencode-rag index [--force] [--watch] [--background] [--json] [--paths-from FILE]`: one
+// incremental pass (progress bar on a TTY, one summary line otherwise), of the whole workspace or
+// of the listed paths; with --watch, keeps the index current until interrupted.
 import { UsageError, type Command, type CommandContext } from "../command.js";
 import type { IndexProgress } from "../../core/engine-types.js";
 import { progressLine, summaryLine, terminalSafe } from "../format.js";
@@ -7,6 +8,7 @@ import { IndexBusyError, waitingLine } from "../../core/locking/busy.js";
 import { WatcherStoppedError } from "../../core/indexing/pass-env.js";
 import { lowerThisThread } from "../../core/indexing/cpu-share.js";
 import { plainRebuildReason } from "../../core/errors/plain-errors.js";
+import { readPathList } from "./index-paths.js";
 
 /** The CLI's debounce (F7): short, a person is waiting at a terminal. */
 const WATCH_DEBOUNCE_MS = 300;
@@ -64,20 +66,26 @@ async function indexWhenFree<T>(ctx: CommandContext, run: () => Promise<T>): Pro
 export const indexCommand: Command = {
   name: "index",
   summary: "index the workspace (incremental; --force rebuilds, --watch keeps it current)",
-  help: `Usage: opencode-rag index [--force] [--watch] [--background] [--json]
+  help: `Usage: opencode-rag index [--force] [--watch] [--background] [--json] [--paths-from FILE]
 
 Indexes the current directory. Unchanged files are skipped without being read.
 
-  --force         drop the index and rebuild it from scratch
-  --watch         after the pass, re-index changed files until Ctrl-C
-  --background    index as a background indexer does: at the lowest priority, within
-                  indexing.maxCpuShare of the cores (--watch always does)
-  --json          print the pass's summary as one JSON object`,
+  --force            drop the index and rebuild it from scratch
+  --watch            after the pass, re-index changed files until Ctrl-C
+  --background       index as a background indexer does: at the lowest priority, within
+                     indexing.maxCpuShare of the cores (--watch always does)
+  --json             print the pass's summary as one JSON object
+  --paths-from FILE  look only at the files listed in FILE, one path a line relative to
+                     the workspace ("-" reads stdin), e.g. from git diff --name-only:
+                     changed and new ones are indexed, missing ones leave the index; a
+                     line ending in / stands for the files directly in that folder; a
+                     folder named without it, or an ignore file, makes it a whole pass`,
   options: {
     force: { type: "boolean" },
     watch: { type: "boolean" },
     background: { type: "boolean" },
     json: { type: "boolean" },
+    "paths-from": { type: "string" },
   },
   async run(ctx) {
     // With --watch (or --background: a watcher's big pass, run apart) this process is a
@@ -85,16 +93,20 @@ Indexes the current directory. Unchanged files are skipped without being read.
     // cores, from the first pass on.
     const watching = ctx.values.watch === true;
     if (watching && ctx.values.json === true) throw new UsageError("--json prints one pass's summary; it does not go with --watch");
+    const pathsFrom = ctx.values["paths-from"] as string | undefined;
+    if (pathsFrom !== undefined && watching) throw new UsageError("--paths-from is one pass over the listed paths; it does not go with --watch");
+    if (pathsFrom !== undefined && ctx.values.force === true) throw new UsageError("--force rebuilds every file; it does not go with --paths-from");
     const background = watching || ctx.values.background === true;
     if (background) lowerThisThread();
     const engine = await ctx.engine({ background });
+    const onlyPaths = pathsFrom === undefined ? undefined : readPathList(pathsFrom, engine.root);
     // A store that cannot be read now fails the pass below, which says so in a pass's words.
     const status = await engine.status({ countPending: false }).catch(() => null);
     if (status?.keywordOnlyReason) ctx.err(`note: search will be keyword-only: ${status.keywordOnlyReason}`);
     const printer = progressPrinter(ctx);
     let summary;
     try {
-      summary = await indexWhenFree(ctx, () => engine.index({ force: ctx.values.force === true, onProgress: printer.onProgress }));
+      summary = await indexWhenFree(ctx, () => engine.index({ force: ctx.values.force === true, onlyPaths, onProgress: printer.onProgress }));
     } finally {
       printer.done();
     }

@@ -57,7 +57,7 @@ export interface PassesApartOptions {
 }
 
 /**
- * Runs passes as `opencode-rag index --background --json` for `root` in a child on this
+ * Runs passes as `opencode-rag index --background --json [--paths-from -]` for `root` in a child on this
  * process's runtime, which reads the workspace's config as the host did: a background pass, as
  * the watcher's would be here (lowest priority, within indexing.maxCpuShare of the cores). The
  * child ends itself if this process is killed, and has a pass's allocator settings
@@ -70,19 +70,30 @@ export function passesApart(root: string, options: PassesApartOptions = {}): Pas
   const args = [cli, "index", "--background", "--json", ...(options.configPath ? ["--config", options.configPath] : [])];
   return {
     aboveBytes: options.aboveBytes ?? APART_ABOVE_BYTES,
-    run: ({ force }, logger) => startChild(root, runtime, force ? [...args, "--force"] : args, logger),
+    run: ({ force, onlyPaths }, logger) => {
+      if (force) return startChild(root, runtime, [...args, "--force"], null, logger);
+      // The watcher's paths go to the child's stdin, one a line (`index --paths-from -`), so that
+      // it does not walk the workspace again; a name holding a line break cannot go that way.
+      const lines = onlyPaths && !onlyPaths.some((p) => /[\r\n]/.test(p)) ? onlyPaths : null;
+      return startChild(root, runtime, lines ? [...args, "--paths-from", "-"] : args, lines, logger);
+    },
   };
 }
 
-function startChild(root: string, runtime: ScriptRuntime, args: string[], logger: Logger): PassApart | null {
+function startChild(root: string, runtime: ScriptRuntime, args: string[], paths: string[] | null, logger: Logger): PassApart | null {
   const started = Date.now();
   const cannotStart = (err: unknown) => logger.error("a pass could not start in a process of its own; indexing here", { error: oneLine(err) });
   let child: ReturnType<typeof spawn>;
   try {
-    child = spawn(runtime.command, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: passChildEnv(runtime.env), windowsHide: true });
+    child = spawn(runtime.command, args, { cwd: root, stdio: [paths ? "pipe" : "ignore", "pipe", "pipe"], env: passChildEnv(runtime.env), windowsHide: true });
   } catch (err) {
     cannotStart(err);
     return null;
+  }
+  if (paths && child.stdin) {
+    // A child that ends before reading them (it failed to start) closes the pipe: its exit says why.
+    child.stdin.on("error", () => undefined);
+    child.stdin.end(paths.map((p) => p + "\n").join(""));
   }
   let stdout = "";
   let stderr = "";

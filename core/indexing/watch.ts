@@ -132,7 +132,7 @@ export async function startWatcher(host: WatchHost, options: WatchOptions = {}):
       if (!(err instanceof PassTooBigError)) throw err;
       host.logger.info("running a big pass in a process of its own", { files: err.files, bytes: err.bytes, reason: err.reason });
     }
-    child = apart.run({ force }, host.logger);
+    child = apart.run({ force, onlyPaths }, host.logger);
     const summary = await child?.done;
     child = null;
     if (closed) return null;

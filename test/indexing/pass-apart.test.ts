@@ -1,5 +1,6 @@
 // Big passes in a process of their own (core/indexing/pass-apart.ts): a watcher's pass over more
-// changed bytes than its limit runs as `opencode-rag index` in a child, and this process's
+// changed bytes than its limit runs as `opencode-rag index` in a child (over the watcher's paths
+// when it had some), and this process's
 // engine answers from what the child committed; a pass under the limit runs here; a child that
 // fails leaves the pass to this process; closing the watcher ends the child.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -67,9 +68,33 @@ describe("passes apart", () => {
     const apart = passesApart(root, { runtime: { command: OPENCODE_BIN, env: { BUN_BE_BUN: "1" } } });
     const summary = await apart!.run({ force: false }, logger)!.done;
     expect(summary).toMatchObject({ filesIndexed: 2 });
+    // The watcher's paths reach the child on its stdin.
+    writeFileSync(join(root, "src/invoice.ts"), tsFunction("payInvoice", "pays an invoice"));
+    expect(await apart!.run({ force: false, onlyPaths: ["src/invoice.ts"] }, logger)!.done).toMatchObject({ filesScanned: 1, filesIndexed: 1 });
     const engine = await openTracked(root, logger);
     expect((await engine.search("settleLedger", { mode: "keyword", topK: 3 }))[0]?.chunk.filePath).toBe("src/ledger.ts");
+    expect((await engine.search("payInvoice", { mode: "keyword", topK: 3 }))[0]?.chunk.filePath).toBe("src/invoice.ts");
   }, 120_000);
+
+  it("a watcher's pass over changed folders runs apart over those folders alone, not the whole workspace", async () => {
+    const others = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`lib/tally${i}.ts`, tsFunction(`tally${i}`, "tallies")]));
+    const root = workspace({ ...ledgerFiles(), ...others });
+    const logger = recordingLogger();
+    const engine = await openTracked(root, logger);
+    expect((await engine.index()).filesIndexed).toBe(27);
+    const passes: IndexSummary[] = [];
+    const watcher = await engine.watch({ backend: "chokidar", debounceMs: 300, passesApart: passesApart(root, { aboveBytes: 1000 }), onPass: (s) => passes.push(s) });
+    try {
+      for (let i = 0; i < 20; i++) writeFileSync(join(root, `src/ledger${i}.ts`), tsFunction(`payInvoice${i}`, "pays an invoice"));
+      const apart = await until("the pass apart", () => passes.find((p) => p.filesIndexed > 0));
+      expect(ranApart(logger)).toHaveLength(1);
+      // The child's summary: src/'s 20 files looked at, not lib/'s or the config.
+      expect(apart).toMatchObject({ filesScanned: 20, filesIndexed: 20 });
+      expect((await engine.search("payInvoice12", { mode: "keyword", topK: 3 }))[0]?.chunk.filePath).toBe("src/ledger12.ts");
+    } finally {
+      await watcher.close();
+    }
+  }, 90_000);
 
   it("that fails: the pass runs here after all, and the log says why", async () => {
     const root = workspace({ ...ledgerFiles(), "broken-cli.mjs": "process.stderr.write('the pass broke\\n'); process.exit(3);\n" });
