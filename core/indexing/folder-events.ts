@@ -6,11 +6,15 @@
 // folder watched and, maybe, an entry's name) reports the folder ("entries"): its pass lists what
 // the folder holds now and the manifest tells what changed. Not the name: Bun's folder watch
 // names only the first of the changes it reads at once (10 files written back to back: one
-// event). chokidar keeps the folder tree watched as folders come and go.
+// event), and not an ignore file's: of a .gitignore edited beside other files while the host
+// was busy, Bun said nothing at all. So each folder event looks at the folder's ignore files'
+// sizes and dates, as they were when the watch started. chokidar keeps the folder tree watched as
+// folders come and go.
+import { lstatSync, type Stats } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import type { FSWatcher } from "chokidar";
-import { isIgnoreFile } from "../files/ignore-rules.js";
+import { GITIGNORE_FILE, isIgnoreFile, RAGIGNORE_FILE } from "../files/ignore-rules.js";
 import { toPosix } from "../files/walk.js";
 
 /**
@@ -41,14 +45,19 @@ export async function watchFolders(root: string, o: FolderEventsOptions): Promis
   const outside = (r: string) => !r || r.startsWith("..");
   const excludedEitherWay = (r: string) => o.isExcluded(r, false) || o.isExcluded(r, true);
   let closed = false;
+  let ready = false;
+  const ignoreFiles = new IgnoreFileDates();
   const fsWatcher: FSWatcher = watch(root, {
     ignoreInitial: true,
     persistent: true,
     followSymlinks: false,
-    ignored: (path: string, stats?: { isDirectory(): boolean }) => {
+    ignored: (path: string, stats?: Stats) => {
       const r = rel(path);
       if (outside(r)) return false;
-      // Folders only: a file is seen through its folder's watch.
+      // Folders only: a file is seen through its folder's watch. The first listing of each
+      // folder gives its ignore files' dates to compare events with (later listings come with
+      // events: they would hide the change).
+      if (stats && !ready && !stats.isDirectory() && isIgnoreFile(r)) ignoreFiles.note(path, stats);
       if (stats) return stats.isDirectory() ? o.isExcluded(r, true) : true;
       return excludedEitherWay(r);
     },
@@ -65,6 +74,7 @@ export async function watchFolders(root: string, o: FolderEventsOptions): Promis
     if (closed) return;
     for (const e of entries) {
       const path = join(abs, e.name);
+      if (isIgnoreFile(e.name)) ignoreFiles.changed(path);
       if (!e.isDirectory() && !o.isExcluded(rel(path), false)) o.onPath(path, "change");
     }
   };
@@ -75,13 +85,17 @@ export async function watchFolders(root: string, o: FolderEventsOptions): Promis
       if (typeof folder !== "string" || rel(folder).startsWith("..")) return;
       // The folder's pass finds what changed in it, named or not (Bun names one of many).
       o.onPath(folder, "entries");
-      // An ignore file changes what every path means: named, for the watcher to look at all.
-      if (name !== null && name !== undefined && isIgnoreFile(String(name))) o.onPath(join(folder, String(name)), "change");
+      // An ignore file changes what every path means: reported, for the watcher to look at all.
+      for (const name of [GITIGNORE_FILE, RAGIGNORE_FILE]) {
+        const path = join(folder, name);
+        if (ignoreFiles.changed(path)) o.onPath(path, "change");
+      }
     })
     .on("addDir", (abs: string) => void onNewFolder(abs))
     .on("unlinkDir", (abs: string) => o.onPath(abs, "unlinkDir"))
     .on("error", (err: unknown) => o.onError(err));
   await new Promise<void>((resolve) => fsWatcher.once("ready", () => resolve()));
+  ready = true;
   return {
     rewatch(abs) {
       fsWatcher.unwatch(abs);
@@ -92,4 +106,30 @@ export async function watchFolders(root: string, o: FolderEventsOptions): Promis
       await fsWatcher.close();
     },
   };
+}
+
+/** The size and date of each ignore file in the watched folders, to tell an edit no event named. */
+class IgnoreFileDates {
+  private readonly seen = new Map<string, string>();
+
+  note(abs: string, stats: Pick<Stats, "size" | "mtimeMs">): void {
+    this.seen.set(abs, `${stats.size}:${stats.mtimeMs}`);
+  }
+
+  /** Whether the file at `abs` was written, created or deleted since last seen; remembers it as it is now. */
+  changed(abs: string): boolean {
+    let now: string | undefined;
+    try {
+      // Most folders have none: no exception for those.
+      const st = lstatSync(abs, { throwIfNoEntry: false });
+      now = st && `${st.size}:${st.mtimeMs}`;
+    } catch {
+      now = undefined; // unreadable: as good as gone
+    }
+    const before = this.seen.get(abs);
+    if (now === before) return false;
+    if (now === undefined) this.seen.delete(abs);
+    else this.seen.set(abs, now);
+    return true;
+  }
 }

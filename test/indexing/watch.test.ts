@@ -14,6 +14,42 @@ const tracked = trackWorkspaces();
 
 const keywordOnly = KEYWORD_ONLY;
 
+/**
+ * Indexes a workspace of `files` and watches it from a script run by OpenCode's own binary as
+ * Bun (BUN_BE_BUN), the runtime the plugin runs on; `body` then has root, engine, watcher,
+ * writeFileSync, `passes` (the watcher's summaries) and `indexed` (their files indexed), and
+ * returns what the test reads, with the runtime added.
+ */
+function watchUnderBun(files: Record<string, string>, body: string): unknown {
+  ensureBuilt();
+  const root = tracked.workspace({ "opencode-rag.json": JSON.stringify(keywordOnly), ...files });
+  const script = join(root, "..", `bun-watch-${Date.now()}.mjs`);
+  writeFileSync(
+    script,
+    `const lib = await import(${JSON.stringify(join(repoRoot, "dist", "library.js"))});
+const root = ${JSON.stringify(root)};
+const { writeFileSync } = await import("node:fs");
+const engine = await lib.openEngine({ root });
+await engine.index();
+const passes = [];
+let indexed = 0;
+const watcher = await engine.watch({ backend: "chokidar", debounceMs: 200, onPass: (s) => { passes.push(s); indexed += s.filesIndexed; } });
+const result = await (async () => {
+${body}
+})();
+console.log(JSON.stringify({ runtime: process.versions.bun ? "bun" : "node", ...result }));
+await engine.close();
+process.exit(0);
+`,
+  );
+  try {
+    const out = execFileSync(OPENCODE_BIN, [script], { cwd: root, encoding: "utf8", env: { ...process.env, BUN_BE_BUN: "1", LANCEDB_LOG: "error" } });
+    return JSON.parse(out.trim().split("\n").at(-1)!);
+  } finally {
+    rmSync(script, { force: true });
+  }
+}
+
 function deferred<T>() {
   let resolve!: (v: T) => void;
   const promise = new Promise<T>((r) => (resolve = r));
@@ -196,38 +232,40 @@ describe("engine.watch", () => {
   });
 
   it("under Bun, whose folder watch names one of many changes read at once, every file written reaches the index", async () => {
-    // OpenCode's own binary runs a script as Bun (BUN_BE_BUN): the runtime the plugin runs on.
-    ensureBuilt();
-    const files: Record<string, string> = { "opencode-rag.json": JSON.stringify(keywordOnly) };
+    const files: Record<string, string> = {};
     for (let i = 0; i < 12; i++) files[`src/f${i}.ts`] = tsFunction(`beforeSwitch${i}`, "x");
-    const root = tracked.workspace(files);
-    const script = join(root, "..", `bun-watch-${Date.now()}.mjs`);
-    writeFileSync(
-      script,
-      `const lib = await import(${JSON.stringify(join(repoRoot, "dist", "library.js"))});
-const root = ${JSON.stringify(root)};
-const { writeFileSync } = await import("node:fs");
-const engine = await lib.openEngine({ root });
-await engine.index();
-let indexed = 0;
-const watcher = await engine.watch({ backend: "chokidar", debounceMs: 200, onPass: (s) => (indexed += s.filesIndexed) });
-for (let i = 0; i < 12; i++) writeFileSync(root + "/src/f" + i + ".ts", "export const afterSwitch" + i + " = " + i + ";\\n");
+    const result = watchUnderBun(
+      files,
+      `for (let i = 0; i < 12; i++) writeFileSync(root + "/src/f" + i + ".ts", "export const afterSwitch" + i + " = " + i + ";\\n");
 const until = Date.now() + 20000;
 while (indexed < 12 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
 await watcher.close();
 const found = [];
 for (let i = 0; i < 12; i++) if ((await engine.search("afterSwitch" + i, { mode: "keyword", topK: 1 }))[0]?.chunk.filePath === "src/f" + i + ".ts") found.push(i);
-console.log(JSON.stringify({ runtime: process.versions.bun ? "bun" : "node", indexed, found: found.length }));
-await engine.close();
-process.exit(0);
-`,
+return { indexed, found: found.length };`,
     );
-    try {
-      const out = execFileSync(OPENCODE_BIN, [script], { cwd: root, encoding: "utf8", env: { ...process.env, BUN_BE_BUN: "1", LANCEDB_LOG: "error" } });
-      expect(JSON.parse(out.trim().split("\n").at(-1)!)).toEqual({ runtime: "bun", indexed: 12, found: 12 });
-    } finally {
-      rmSync(script, { force: true });
-    }
+    expect(result).toEqual({ runtime: "bun", indexed: 12, found: 12 });
+  }, 60_000);
+
+  it("under Bun, a .gitignore edited beside other files while the host is busy still re-scans everything", async () => {
+    // Bun then reports one event for the folder, named after its first file, and none for the .gitignore.
+    const files: Record<string, string> = { ".gitignore": "# nothing yet\n", "lib/notes.ts": tsFunction("soonIgnoredNotes", "n") };
+    for (let i = 0; i < 12; i++) files[`f${i}.ts`] = tsFunction(`beforeSwitch${i}`, "x");
+    const result = watchUnderBun(
+      files,
+      `for (let i = 0; i < 12; i++) {
+  if (i === 6) writeFileSync(root + "/.gitignore", "lib/notes.ts\\n");
+  writeFileSync(root + "/f" + i + ".ts", "export const afterSwitch" + i + " = " + i + ";\\n");
+}
+const busy = Date.now();
+while (Date.now() - busy < 300);
+const until = Date.now() + 20000;
+while ((indexed < 12 || passes.every((s) => s.filesDeleted === 0)) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+await watcher.close();
+const hits = (await engine.search("soonIgnoredNotes", { mode: "keyword", topK: 5 })).map((r) => r.chunk.filePath);
+return { indexed, notesStillIndexed: hits.includes("lib/notes.ts") };`,
+    );
+    expect(result).toEqual({ runtime: "bun", indexed: 13, notesStillIndexed: false });
   }, 60_000);
 
   it("re-scans everything when a .gitignore changes", async () => {
