@@ -80,14 +80,14 @@ export async function watchFolders(root: string, o: FolderEventsOptions): Promis
   };
 
   fsWatcher
-    .on("raw", (_event: string, name: unknown, details: unknown) => {
+    .on("raw", (_event: string, _name: unknown, details: unknown) => {
       const folder = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
       if (typeof folder !== "string" || rel(folder).startsWith("..")) return;
       // The folder's pass finds what changed in it, named or not (Bun names one of many).
       o.onPath(folder, "entries");
       // An ignore file changes what every path means: reported, for the watcher to look at all.
-      for (const name of [GITIGNORE_FILE, RAGIGNORE_FILE]) {
-        const path = join(folder, name);
+      for (const ignoreFile of [GITIGNORE_FILE, RAGIGNORE_FILE]) {
+        const path = join(folder, ignoreFile);
         if (ignoreFiles.changed(path)) o.onPath(path, "change");
       }
     })
