@@ -84,50 +84,16 @@ export async function walkWorkspace(root: string, options: WalkOptions): Promise
     for (const entry of entries) {
       const childRel = rel ? `${rel}/${entry.name}` : entry.name;
       const childAbs = abs + sep + entry.name;
-      let isDir = entry.isDirectory();
-      let isFile = entry.isFile();
-      let st: Stats | null = null;
-      if (entry.isSymbolicLink()) {
-        // A linked folder is never followed: one outside the workspace is not ours, and one
-        // inside is indexed at its real place (following it would index files twice, or loop).
-        // A linked file is indexed only when it points inside the workspace, and there only
-        // when its target is not indexed itself (`CLAUDE.md -> AGENTS.md`).
-        let real: string;
-        try {
-          real = realpathSync(childAbs);
-          st = statSync(real);
-        } catch {
-          continue; // dangling link
+      const seen = visitEntry(entry, childAbs, childRel, rootReal, options);
+      if (seen === null) continue;
+      if (seen === "folder") subdirs.push({ abs: childAbs, rel: childRel });
+      else if ("reason" in seen) skipped.push(seen);
+      else {
+        files.push(seen);
+        if (++sinceYield >= YIELD_EVERY) {
+          sinceYield = 0;
+          await yieldToEventLoop();
         }
-        if (!isInside(rootReal, real) || !st.isFile() || targetIsWalked(rootReal, real, options.rules)) continue;
-        isDir = false;
-        isFile = true;
-      }
-      if (!isDir && !isFile) continue; // sockets, fifos, devices
-      if (options.rules.isEntryExcluded(childRel, isDir)) continue;
-      if (isDir) {
-        subdirs.push({ abs: childAbs, rel: childRel });
-        continue;
-      }
-      if (options.rules.isSecretFile(childRel)) {
-        skipped.push({ path: childRel, reason: SECRET_REASON });
-        continue;
-      }
-      try {
-        st ??= statSync(childAbs);
-      } catch (err) {
-        skipped.push({ path: childRel, reason: `cannot stat: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` });
-        continue;
-      }
-      const over = exceededLimit(childRel, st.size, options);
-      if (over) {
-        skipped.push({ path: childRel, reason: tooLargeReason(st.size, over) });
-        continue;
-      }
-      files.push({ path: childRel, absPath: childAbs, size: st.size, mtimeMs: st.mtimeMs });
-      if (++sinceYield >= YIELD_EVERY) {
-        sinceYield = 0;
-        await yieldToEventLoop();
       }
     }
     // Reverse so the stack pops folders in name order.
@@ -135,6 +101,96 @@ export async function walkWorkspace(root: string, options: WalkOptions): Promise
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { files, skipped };
+}
+
+/**
+ * What one listed entry is to the index, by the walk's rules: a file (stat'ed), a file left out
+ * for a reason a user may want to know, a folder to go into, or nothing (excluded, a link the
+ * walk does not follow, a socket…).
+ */
+function visitEntry(entry: Dirent, abs: string, rel: string, rootReal: string, options: WalkOptions): WalkedFile | SkippedFile | "folder" | null {
+  let isDir = entry.isDirectory();
+  let isFile = entry.isFile();
+  let st: Stats | null = null;
+  if (entry.isSymbolicLink()) {
+    // A linked folder is never followed: one outside the workspace is not ours, and one
+    // inside is indexed at its real place (following it would index files twice, or loop).
+    // A linked file is indexed only when it points inside the workspace, and there only
+    // when its target is not indexed itself (`CLAUDE.md -> AGENTS.md`).
+    let real: string;
+    try {
+      real = realpathSync(abs);
+      st = statSync(real);
+    } catch {
+      return null; // dangling link
+    }
+    if (!isInside(rootReal, real) || !st.isFile() || targetIsWalked(rootReal, real, options.rules)) return null;
+    isDir = false;
+    isFile = true;
+  }
+  if (!isDir && !isFile) return null; // sockets, fifos, devices
+  if (options.rules.isEntryExcluded(rel, isDir)) return null;
+  if (isDir) return "folder";
+  if (options.rules.isSecretFile(rel)) return { path: rel, reason: SECRET_REASON };
+  try {
+    st ??= statSync(abs);
+  } catch (err) {
+    return { path: rel, reason: `cannot stat: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
+  }
+  const over = exceededLimit(rel, st.size, options);
+  if (over) return { path: rel, reason: tooLargeReason(st.size, over) };
+  return { path: rel, absPath: abs, size: st.size, mtimeMs: st.mtimeMs };
+}
+
+export interface FolderEntriesResult extends WalkResult {
+  /** The folders whose entries were listed. */
+  listed: Set<string>;
+  /** Folders that could not be listed as the walk would: gone, excluded, unreadable or reached through a link. */
+  unlisted: string[];
+}
+
+/**
+ * The files directly in each of `folders` (workspace-relative, "" for the root), not in their
+ * subfolders, as the walk would list them there: one readdir per folder and one stat per file
+ * (a watcher's pass over the folders a branch switch touched). A folder the walk would not list
+ * comes back in `unlisted`.
+ */
+export async function walkFolderEntries(root: string, folders: string[], options: WalkOptions): Promise<FolderEntriesResult> {
+  const result: FolderEntriesResult = { files: [], skipped: [], listed: new Set(), unlisted: [] };
+  let rootReal: string;
+  try {
+    rootReal = realpathSync(root);
+  } catch {
+    result.unlisted.push(...folders);
+    return result;
+  }
+  let sinceYield = 0;
+  for (const folder of folders) {
+    if (options.signal?.aborted) throw new Error("indexing cancelled");
+    const abs = folder ? join(root, folder) : root;
+    let entries: Dirent[];
+    try {
+      if (folder && (options.rules.isExcluded(folder, true) || relativeToRoot(rootReal, realpathSync(abs)) !== folder)) throw new Error("not walked");
+      entries = readdirSync(abs, { withFileTypes: true });
+    } catch {
+      result.unlisted.push(folder);
+      continue;
+    }
+    result.listed.add(folder);
+    options.rules.noteListing(folder, entries.map((e) => e.name));
+    for (const entry of entries) {
+      const rel = folder ? `${folder}/${entry.name}` : entry.name;
+      const seen = visitEntry(entry, abs + sep + entry.name, rel, rootReal, options);
+      if (seen === null || typeof seen === "string") continue;
+      if ("reason" in seen) result.skipped.push(seen);
+      else result.files.push(seen);
+      if (++sinceYield >= YIELD_EVERY) {
+        sinceYield = 0;
+        await yieldToEventLoop();
+      }
+    }
+  }
+  return result;
 }
 
 /**

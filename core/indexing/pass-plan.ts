@@ -1,9 +1,9 @@
 // Step 2 of a pass: which files exist now (stat only) and which of them changed since the
 // manifest: size or mtime differ. The rest is not even opened.
-import { readdirSync, statSync, type Dirent } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { isIgnoreFile } from "../files/ignore-rules.js";
-import { statPaths, walkWorkspace, type WalkedFile } from "../files/walk.js";
+import { statPaths, walkFolderEntries, walkWorkspace, type WalkedFile } from "../files/walk.js";
 import type { PassState } from "./pass-state.js";
 import type { FileToPrepare } from "./prepare-file.js";
 import { fileSizeLimits, ignoreRulesFor } from "./workspace-rules.js";
@@ -32,24 +32,39 @@ export async function planPass(pass: PassState): Promise<PassPlan> {
     !options.onlyPaths.some((p) => isIgnoreFile(p) || (!isFolderEntries(p) && isExistingFolder(join(env.root, p))));
   if (partial) {
     const requested = new Set(options.onlyPaths!);
-    const listed = listFolderEntries(env.root, requested);
-    const r = statPaths(env.root, [...listed.paths], walkOpts);
-    present = r.files;
-    summary.filesSkipped += r.skipped.length;
-    for (const f of r.skipped) skippedFiles.set(f.path, f.reason);
-    const goneSet = new Set<string>();
-    for (const g of r.gone) {
-      if (manifest.files[g]) goneSet.add(g);
-      // A folder was removed or renamed: everything under it goes.
-      const prefix = g + "/";
-      for (const p of Object.keys(manifest.files)) if (p.startsWith(prefix)) goneSet.add(p);
+    const folders: string[] = [];
+    const paths: string[] = [];
+    for (const p of requested) {
+      if (!isFolderEntries(p)) paths.push(p);
+      else folders.push(p === "/" ? "" : p.slice(0, -1));
     }
-    // Files a listed folder held at the last pass and no longer does.
-    if (listed.folders.size > 0) {
-      for (const p of Object.keys(manifest.files)) if (listed.folders.has(parentOf(p)) && !listed.paths.has(p)) goneSet.add(p);
+    // A folder's entries are listed as the walk lists them; a folder it cannot list is asked
+    // for by its name, so that statPaths finds it gone and what was under it goes.
+    const listed = await walkFolderEntries(env.root, folders, walkOpts);
+    const r = statPaths(env.root, [...paths.filter((p) => !listed.listed.has(parentOf(p))), ...listed.unlisted], walkOpts);
+    present = [...listed.files, ...r.files];
+    for (const f of [...listed.skipped, ...r.skipped]) {
+      summary.filesSkipped++;
+      skippedFiles.set(f.path, f.reason);
+    }
+    const goneSet = new Set<string>();
+    // A gone path the manifest does not hold may be a folder removed or renamed: what was under it goes.
+    const goneFolders = new Set<string>();
+    for (const g of r.gone) {
+      if (Object.hasOwn(manifest.files, g)) goneSet.add(g);
+      else goneFolders.add(g);
+    }
+    // And files a listed folder held at the last pass and no longer holds as the walk would list
+    // them. One look at the manifest for both.
+    if (goneFolders.size > 0 || listed.listed.size > 0) {
+      const found = new Set(listed.files.map((f) => f.path));
+      for (const p of Object.keys(manifest.files)) {
+        const parent = parentOf(p);
+        if ((listed.listed.has(parent) && !found.has(p)) || (goneFolders.size > 0 && underAny(parent, goneFolders))) goneSet.add(p);
+      }
     }
     deleted = [...goneSet];
-    pass.examined = [...listed.paths, ...deleted];
+    pass.examined = [...present.map((f) => f.path), ...listed.skipped.map((f) => f.path), ...r.skipped.map((f) => f.path), ...deleted];
   } else {
     const r = await walkWorkspace(env.root, walkOpts);
     present = r.files;
@@ -91,36 +106,15 @@ function isFolderEntries(path: string): boolean {
   return path.endsWith("/");
 }
 
+/** Whether `folder` is one of `folders` or lies under one. */
+function underAny(folder: string, folders: Set<string>): boolean {
+  for (let f = folder; f !== ""; f = parentOf(f)) if (folders.has(f)) return true;
+  return false;
+}
+
 function parentOf(path: string): string {
   const slash = path.lastIndexOf("/");
   return slash < 0 ? "" : path.slice(0, slash);
-}
-
-/**
- * The requested paths with each folder request replaced by the entries the folder holds now
- * (not its subfolders: their own watches report them). A folder that cannot be listed is
- * requested by its name, so that statPaths finds it gone and what was under it goes.
- */
-function listFolderEntries(root: string, requested: Set<string>): { paths: Set<string>; folders: Set<string> } {
-  const paths = new Set<string>();
-  const folders = new Set<string>();
-  for (const p of requested) {
-    if (!isFolderEntries(p)) {
-      paths.add(p);
-      continue;
-    }
-    const folder = p === "/" ? "" : p.slice(0, -1);
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(join(root, folder), { withFileTypes: true });
-    } catch {
-      if (folder) paths.add(folder);
-      continue;
-    }
-    folders.add(folder);
-    for (const e of entries) if (!e.isDirectory()) paths.add(folder ? `${folder}/${e.name}` : e.name);
-  }
-  return { paths, folders };
 }
 
 export function isExistingFolder(abs: string): boolean {

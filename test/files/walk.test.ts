@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "../../core/config/defaults.js";
 import { IgnoreRules } from "../../core/files/ignore-rules.js";
 import { decodeFileText, looksBinary, textEncodingOf } from "../../core/files/binary.js";
-import { statPaths, walkWorkspace } from "../../core/files/walk.js";
+import { statPaths, walkFolderEntries, walkWorkspace } from "../../core/files/walk.js";
 import { fileSizeLimits } from "../../core/indexing/workspace-rules.js";
 
 const dirs: string[] = [];
@@ -181,6 +181,29 @@ describe("statPaths", () => {
     const r = statPaths(root, ["src/a.ts", "src/b.gen.ts", "build/out.js", "src/deleted.ts"], { rules, maxFileSizeBytes: 1e6 });
     expect(r.files.map((f) => f.path)).toEqual(["src/a.ts"]);
     expect(r.gone.sort()).toEqual(["build/out.js", "src/b.gen.ts", "src/deleted.ts"]);
+  });
+
+  it("lists the files directly in given folders as the walk lists them there, and names the folders it would not list", async () => {
+    const root = workspace({
+      ".gitignore": "build/\n",
+      "src/.gitignore": "*.gen.ts\n",
+      "src/a.ts": "a",
+      "src/b.gen.ts": "b",
+      "src/.env": "SECRET=1",
+      "src/big.ts": "x".repeat(2000),
+      "src/deep/c.ts": "c",
+      "build/out.js": "o",
+      "top.ts": "t",
+      "elsewhere/d.ts": "d",
+    });
+    symlinkSync(join(root, "src"), join(root, "linked"));
+    const rules = new IgnoreRules(root, DEFAULT_CONFIG.indexing);
+    const r = await walkFolderEntries(root, ["src", "", "build", "linked", "missing"], { rules, maxFileSizeBytes: 1000 });
+    // Not src/deep/c.ts (a subfolder), nor elsewhere/ (not asked for); the root's .gitignore is a file there.
+    expect(r.files.map((f) => f.path).sort()).toEqual([".gitignore", "src/.gitignore", "src/a.ts", "top.ts"]);
+    expect(r.skipped.map((f) => f.path).sort()).toEqual(["src/.env", "src/big.ts"]);
+    expect([...r.listed].sort()).toEqual(["", "src"]);
+    expect(r.unlisted.sort()).toEqual(["build", "linked", "missing"]);
   });
 });
 
