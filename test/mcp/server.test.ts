@@ -2,8 +2,7 @@
 // own Client on a small keyword-only workspace (the server's background indexer builds the
 // index), plus a raw spawn that checks stdout carries JSON-RPC messages and nothing else.
 import { spawn } from "node:child_process";
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -12,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "../../core/config/defaults.js";
 import { guidanceOptions, systemGuidance } from "../../opencode-plugin/guidance.js";
 import { createRagHooks } from "../../opencode-plugin/server.js";
-import { repoRoot } from "../indexing/dist-build.js";
+import { ensureBuilt, repoRoot } from "../indexing/dist-build.js";
 import { heavyFileList, heavyUsageFiles, HEAVY_SYMBOL } from "../fixtures/heavy-usages.js";
 import { makeWorkspace, writeTree } from "../plugin/helpers.js";
 
@@ -37,10 +36,9 @@ async function call(name: string, args: Record<string, unknown>): Promise<{ text
 }
 
 beforeAll(async () => {
-  // A dist/ from before the mcp command (or none) is rebuilt.
-  if (!existsSync(cli) || !readFileSync(cli, "utf8").includes("opencode-rag mcp [--root DIR]")) {
-    execFileSync(process.execPath, [join(repoRoot, "esbuild.config.mjs")], { cwd: repoRoot, stdio: "inherit" });
-  }
+  // Built only when missing (npm test builds first): a rebuild here would rewrite the bundles
+  // while other test files import them.
+  ensureBuilt();
   work = mkdtempSync(join(tmpdir(), "rag-mcp-"));
   writeTree(work, FILES);
   const transport = new StdioClientTransport({
