@@ -38,7 +38,13 @@ export function writeSkippedList(stateDir: string, found: Map<string, string>, e
   let omittedBefore = 0;
   if (examined) {
     const prev = readSkippedList(stateDir);
-    const covers = (p: string) => examined.some((e) => p === e || p.startsWith(e + "/"));
+    // A path, or a folder above it, that the pass looked at (a set: a pass over many folders'
+    // entries examines every file in them, and the list holds up to SKIPPED_LIST_MAX entries).
+    const looked = new Set(examined);
+    const covers = (p: string) => {
+      for (let at = p.length; at > 0; at = p.lastIndexOf("/", at - 1)) if (looked.has(p.slice(0, at))) return true;
+      return false;
+    };
     for (const e of prev?.files ?? []) if (!merged.has(e.path) && !covers(e.path)) merged.set(e.path, e.reason);
     omittedBefore = prev?.omitted ?? 0;
   }
