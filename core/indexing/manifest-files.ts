@@ -53,17 +53,23 @@ class FilesBody {
   }
 
   idBytes(i: number): Buffer {
+    const start = this.idsStart(i);
+    return this.bytes.subarray(start, start + this.counts[i] * ID_BYTES);
+  }
+
+  /** Where entry i's chunk ids start in the bytes (i = the entry count: where the ids end). */
+  idsStart(i: number): number {
     if (!this.firstChunk) {
-      const first = new Uint32Array(this.counts.length);
+      const first = new Uint32Array(this.counts.length + 1);
       let sum = 0;
       for (let k = 0; k < this.counts.length; k++) {
         first[k] = sum;
         sum += this.counts[k];
       }
+      first[this.counts.length] = sum;
       this.firstChunk = first;
     }
-    const start = this.idsAt + this.firstChunk[i] * ID_BYTES;
-    return this.bytes.subarray(start, start + this.counts[i] * ID_BYTES);
+    return this.idsAt + this.firstChunk[i] * ID_BYTES;
   }
 }
 
@@ -79,8 +85,9 @@ export class StoredFileEntry implements ManifestFileEntry {
   constructor(
     public size: number,
     public mtimeMs: number,
-    private readonly body: FilesBody,
-    private readonly index: number,
+    /** Where the entry was read (the encoder copies runs of unchanged entries from there). */
+    readonly body: FilesBody,
+    readonly index: number,
   ) {}
 
   get hash(): string {
@@ -108,14 +115,14 @@ export class StoredFileEntry implements ManifestFileEntry {
     return this.#chunkIds?.length ?? this.body.counts[this.index];
   }
 
-  /** The hash's bytes as read, or null once it was replaced (the writer then encodes the string). */
-  rawHash(): Buffer | null {
-    return this.#hash === undefined ? this.body.hashBytes(this.index) : null;
+  /** Whether the hash is still the bytes read (not replaced): the writer copies them. */
+  get hashIsRaw(): boolean {
+    return this.#hash === undefined;
   }
 
-  /** The chunk ids' bytes as read, or null once they were replaced or decoded. */
-  rawChunkIds(): Buffer | null {
-    return this.#chunkIds === undefined ? this.body.idBytes(this.index) : null;
+  /** Whether the chunk ids are still the bytes read (not replaced or decoded): the writer copies them. */
+  get chunkIdsAreRaw(): boolean {
+    return this.#chunkIds === undefined;
   }
 
   toJSON(): ManifestFileEntry {
@@ -191,8 +198,8 @@ export function* decodeFilesSteps(bytes: Buffer): Steps<Record<string, ManifestF
 /** Whether an entry fits the columns (the usual hex hash and ids); otherwise it is kept whole. */
 function fitsColumns(entry: ManifestFileEntry): boolean {
   if (entry instanceof StoredFileEntry) {
-    if (entry.rawHash() === null && !HASH_HEX.test(entry.hash)) return false;
-    return entry.rawChunkIds() !== null || entry.chunkIds.every(isHexId);
+    if (!entry.hashIsRaw && !HASH_HEX.test(entry.hash)) return false;
+    return entry.chunkIdsAreRaw || entry.chunkIds.every(isHexId);
   }
   return typeof entry.hash === "string" && HASH_HEX.test(entry.hash) && entry.chunkIds.every(isHexId);
 }
@@ -228,26 +235,97 @@ export function* encodeFilesSteps(files: Record<string, ManifestFileEntry>): Ste
   MAGIC.copy(out, 0);
   out.writeUInt32LE(n, 8);
   out.writeUInt32LE(totalIds, 12);
-  let idAt = idsAt;
+  const columns = numberColumns(out, n);
+  // Entries read from one body and unchanged since, one after another in its order (most of a
+  // table rewritten after a small pass), have their hashes and ids copied in one piece each.
+  const run = new UnchangedRun(out, hashesAt);
+  let at = idsAt;
   yield* inBlocks(n, ENTRIES_PER_STEP, (from, to) => {
-    let at = idAt;
     for (let i = from; i < to; i++) {
       const e = entries[i];
-      out.writeDoubleLE(e.size, 16 + i * 8);
-      out.writeDoubleLE(e.mtimeMs, 16 + n * 8 + i * 8);
-      out.writeUInt32LE(entryChunkCount(e), 16 + n * 16 + i * 4);
-      const rawHash = e instanceof StoredFileEntry ? e.rawHash() : null;
-      if (rawHash) rawHash.copy(out, hashesAt + i * HASH_BYTES);
+      const count = entryChunkCount(e);
+      columns.set(i, e.size, e.mtimeMs, count);
+      if (e instanceof StoredFileEntry && e.hashIsRaw && e.chunkIdsAreRaw) {
+        run.add(e, i, at);
+        at += count * ID_BYTES;
+        continue;
+      }
+      run.flush();
+      if (e instanceof StoredFileEntry && e.hashIsRaw) e.body.bytes.copy(out, hashesAt + i * HASH_BYTES, e.body.hashesAt + e.index * HASH_BYTES, e.body.hashesAt + (e.index + 1) * HASH_BYTES);
       else out.write(e.hash, hashesAt + i * HASH_BYTES, HASH_BYTES, "hex");
-      const rawIds = e instanceof StoredFileEntry ? e.rawChunkIds() : null;
-      if (rawIds) at += rawIds.copy(out, at);
+      if (e instanceof StoredFileEntry && e.chunkIdsAreRaw) at += e.body.bytes.copy(out, at, e.body.idsStart(e.index), e.body.idsStart(e.index + 1));
       else for (const id of e.chunkIds) at += out.write(id, at, ID_BYTES, "hex");
     }
-    idAt = at;
   });
+  run.flush();
   out.writeUInt32LE(pathBytes.length, pathsAt);
   pathBytes.copy(out, pathsAt + 4);
   out.writeUInt32LE(extraBytes.length, pathsAt + 4 + pathBytes.length);
   extraBytes.copy(out, pathsAt + 8 + pathBytes.length);
   return out;
+}
+
+/** Writes entry i's size, mtime and chunk count into the body's columns. */
+interface NumberColumns {
+  set(i: number, size: number, mtimeMs: number, count: number): void;
+}
+
+/** The size, mtime and count columns of `out` (n entries): typed views where byte order and alignment allow. */
+function numberColumns(out: Buffer, n: number): NumberColumns {
+  const at = out.byteOffset + 16;
+  if (LITTLE_ENDIAN && at % 8 === 0) {
+    const sizes = new Float64Array(out.buffer, at, n);
+    const mtimes = new Float64Array(out.buffer, at + n * 8, n);
+    const counts = new Uint32Array(out.buffer, at + n * 16, n);
+    return {
+      set(i, size, mtimeMs, count) {
+        sizes[i] = size;
+        mtimes[i] = mtimeMs;
+        counts[i] = count;
+      },
+    };
+  }
+  return {
+    set(i, size, mtimeMs, count) {
+      out.writeDoubleLE(size, 16 + i * 8);
+      out.writeDoubleLE(mtimeMs, 16 + n * 8 + i * 8);
+      out.writeUInt32LE(count, 16 + n * 16 + i * 4);
+    },
+  };
+}
+
+/** Consecutive unchanged entries of one body, in its order, whose hashes and ids are copied at once. */
+class UnchangedRun {
+  private body: FilesBody | null = null;
+  /** The first entry's index in the body and in the table written, and where its ids go. */
+  private from = 0;
+  private toEntry = 0;
+  private idsTo = 0;
+  private length = 0;
+
+  constructor(
+    private readonly out: Buffer,
+    private readonly hashesAt: number,
+  ) {}
+
+  add(e: StoredFileEntry, entry: number, idsAt: number): void {
+    if (this.body !== e.body || e.index !== this.from + this.length) {
+      this.flush();
+      this.body = e.body;
+      this.from = e.index;
+      this.toEntry = entry;
+      this.idsTo = idsAt;
+    }
+    this.length++;
+  }
+
+  flush(): void {
+    const body = this.body;
+    if (!body || this.length === 0) return;
+    const end = this.from + this.length;
+    body.bytes.copy(this.out, this.hashesAt + this.toEntry * HASH_BYTES, body.hashesAt + this.from * HASH_BYTES, body.hashesAt + end * HASH_BYTES);
+    body.bytes.copy(this.out, this.idsTo, body.idsStart(this.from), body.idsStart(end));
+    this.body = null;
+    this.length = 0;
+  }
 }
