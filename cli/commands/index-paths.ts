@@ -1,25 +1,13 @@
 // The path list of `opencode-rag index --paths-from FILE`: one path a line, as `git diff
 // --name-only` or a watcher writes them, made workspace-relative for the pass's onlyPaths.
-import { readFileSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import { UsageError } from "../command.js";
+import { readLineFile } from "../line-file.js";
 import { toPosix } from "../../core/files/walk.js";
 
-/** Reads FILE ("-": standard input); a line that is empty or only spaces is skipped. */
+/** The paths listed in FILE ("-": standard input), workspace-relative; blank lines are skipped. */
 export function readPathList(source: string, root: string): string[] {
-  let text: string;
-  try {
-    text = readFileSync(source === "-" ? 0 : source, "utf8");
-  } catch (err) {
-    throw new UsageError(`cannot read the path list ${source} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); check the path`);
-  }
-  const paths = new Set<string>();
-  for (const raw of text.split("\n")) {
-    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    if (line.trim() === "") continue;
-    paths.add(workspacePath(line, root));
-  }
-  return [...paths];
+  return [...new Set(readLineFile(source, "path list").map((line) => workspacePath(line, root)))];
 }
 
 /**

@@ -1,7 +1,7 @@
 // `opencode-rag query "<text>"`: search the index. Human output is compact (path:lines, score,
 // symbol, a few lines); --json prints the result array; --batch FILE --json answers one query
 // per input line with one JSON array per output line, in one process.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { GLOBAL_OPTIONS, UsageError, type Command, type CommandContext } from "../command.js";
 import { loadConfig } from "../../core/config/load.js";
@@ -11,6 +11,7 @@ import { connectQueryServer, type QueryClient } from "../../core/ipc/query-clien
 import { queryFingerprint } from "../../core/ipc/query-socket.js";
 import type { SearchResult } from "../../core/types.js";
 import { terminalSafe } from "../format.js";
+import { readLineFile } from "../line-file.js";
 
 const PREVIEW_LINES = 3;
 const JSON_PREVIEW_CHARS = 300;
@@ -128,14 +129,7 @@ export const queryCommand: Command = {
     if (status.keywordOnlyReason && !json) ctx.err(`note: keyword-only search: ${status.keywordOnlyReason}`);
 
     if (batch !== undefined) {
-      let text: string;
-      try {
-        text = readFileSync(batch === "-" ? 0 : batch, "utf8");
-      } catch (err) {
-        throw new Error(`cannot read the batch file ${batch} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); check the path`);
-      }
-      for (const line of text.split(/\r?\n/)) {
-        if (!line.trim()) continue;
+      for (const line of readLineFile(batch, "batch file")) {
         const results = await engine.search(line.trim(), opts);
         ctx.out(JSON.stringify(results.map(toJsonResult)));
       }
