@@ -119,11 +119,19 @@ export class PassKeywords {
     removeOrphanSnapshots(this.env.stateDir, keep);
   }
 
-  /** The committed index for searches of this process (a pass that never read it leaves it unread). */
+  /**
+   * The committed index for searches of this process. A pass that never read it leaves it
+   * unread, and lets go of one this process holds of an older generation (another process
+   * committed since): searches read the committed one instead.
+   */
   publish(generation: number): void {
-    if (!this.loaded) return;
-    this.env.keyword = this.loaded;
-    this.env.keywordGeneration = generation;
+    if (this.loaded) {
+      this.env.keyword = this.loaded;
+      this.env.keywordGeneration = generation;
+    } else if (this.env.keywordGeneration !== generation) {
+      this.env.keyword = null;
+      this.env.keywordGeneration = -1;
+    }
   }
 }
 
