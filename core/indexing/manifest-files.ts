@@ -204,17 +204,30 @@ function fitsColumns(entry: ManifestFileEntry): boolean {
   return typeof entry.hash === "string" && HASH_HEX.test(entry.hash) && entry.chunkIds.every(isHexId);
 }
 
+/** A per-file table's body, and the counts its header keeps. */
+export interface EncodedFiles {
+  body: Buffer;
+  /** Entries with at least one chunk. */
+  indexedFiles: number;
+  /** Entries not skipped on purpose. */
+  listedFiles: number;
+}
+
 /** The body bytes for a per-file table, in steps. */
-export function* encodeFilesSteps(files: Record<string, ManifestFileEntry>): Steps<Buffer> {
+export function* encodeFilesSteps(files: Record<string, ManifestFileEntry>): Steps<EncodedFiles> {
   const paths: string[] = [];
   const entries: ManifestFileEntry[] = [];
   const extras: Extras = {};
   let totalIds = 0;
+  let indexedFiles = 0;
+  let listedFiles = 0;
   const allPaths = Object.keys(files);
   yield* inBlocks(allPaths.length, ENTRIES_PER_STEP, (from, to) => {
     for (let k = from; k < to; k++) {
       const path = allPaths[k];
       const entry = files[path];
+      if (entryChunkCount(entry) > 0) indexedFiles++;
+      if (!entry.skipped) listedFiles++;
       if (!fitsColumns(entry) || path.includes("\0")) {
         (extras.other ??= {})[path] = entry instanceof StoredFileEntry ? entry.toJSON() : entry;
         continue;
@@ -262,7 +275,7 @@ export function* encodeFilesSteps(files: Record<string, ManifestFileEntry>): Ste
   pathBytes.copy(out, pathsAt + 4);
   out.writeUInt32LE(extraBytes.length, pathsAt + 4 + pathBytes.length);
   extraBytes.copy(out, pathsAt + 8 + pathBytes.length);
-  return out;
+  return { body: out, indexedFiles, listedFiles };
 }
 
 /** Writes entry i's size, mtime and chunk count into the body's columns. */

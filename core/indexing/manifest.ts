@@ -56,12 +56,26 @@ export interface Manifest {
   files: Record<string, ManifestFileEntry>;
 }
 
+/**
+ * A file table as a commit of this process wrote it, kept for the process's next pass: that
+ * pass takes it instead of decoding the table again (at 100k files the decode is most of a
+ * one-file pass). Matched by the table's name and length, which a commit of any other process
+ * (or a recovery) changes.
+ */
+export interface WrittenFileTable {
+  filesFile: string;
+  filesBytes: number;
+  files: Record<string, ManifestFileEntry>;
+}
+
 export type ManifestRead =
   | {
       status: "ok";
       manifest: Manifest;
       /** Read from the older one-document form: the next commit writes the header and body form. */
       inline?: boolean;
+      /** The file table read (the header and body form): what a pass that changes nothing leaves on disk. */
+      table?: { filesFile: string; filesBytes: number };
     }
   | { status: "missing" }
   | { status: "corrupt"; reason: string };
@@ -141,12 +155,14 @@ export function readManifest(stateDir: string): ManifestRead {
 /**
  * readManifest() with a turn of the event loop every few thousand entries: a background pass
  * shares its thread with its host, and at 100k files the table took ~200 ms to decode at once.
+ * A table this process wrote (`written`) is taken as it is when the header still names it: the
+ * caller then owns its entries, as it would a decoded table's.
  */
-export function readManifestInSlices(stateDir: string, sliceMs?: number): Promise<ManifestRead> {
-  return runInSlices(readManifestSteps(stateDir), sliceMs);
+export function readManifestInSlices(stateDir: string, sliceMs?: number, written?: WrittenFileTable | null): Promise<ManifestRead> {
+  return runInSlices(readManifestSteps(stateDir, written ?? null), sliceMs);
 }
 
-function* readManifestSteps(stateDir: string): Steps<ManifestRead> {
+function* readManifestSteps(stateDir: string, written: WrittenFileTable | null = null): Steps<ManifestRead> {
   // A commit may replace the header and remove the table it named between the two reads here:
   // then the new header names a new table, and the read starts over.
   for (let attempt = 0; ; attempt++) {
@@ -161,6 +177,10 @@ function* readManifestSteps(stateDir: string): Steps<ManifestRead> {
       }
       return { status: "ok", manifest: fields as Manifest, inline: true };
     }
+    const table = { filesFile: filesFile!, filesBytes: filesBytes! };
+    if (written && written.filesFile === filesFile && written.filesBytes === filesBytes) {
+      return { status: "ok", manifest: { ...fields, version: MANIFEST_VERSION, files: written.files }, table };
+    }
     let bytes: Buffer;
     try {
       bytes = readFileSync(join(stateDir, filesFile!));
@@ -170,7 +190,7 @@ function* readManifestSteps(stateDir: string): Steps<ManifestRead> {
     }
     if (bytes.length !== filesBytes) return { status: "corrupt", reason: `the manifest's file table ${filesFile} has ${bytes.length} bytes, not ${filesBytes}` };
     try {
-      return { status: "ok", manifest: { ...fields, version: MANIFEST_VERSION, files: yield* decodeFilesSteps(bytes) } };
+      return { status: "ok", manifest: { ...fields, version: MANIFEST_VERSION, files: yield* decodeFilesSteps(bytes) }, table };
     } catch (err) {
       return { status: "corrupt", reason: `the manifest's file table ${filesFile} is damaged (${(err as Error).message})` };
     }
@@ -187,37 +207,32 @@ export interface WriteManifestOptions {
 
 /**
  * Commits a manifest: the file table under a new name first, then the header that names it
- * (atomically: the commit point), then the tables no header names any more.
+ * (atomically: the commit point), then the tables no header names any more. Returns the table
+ * written (null for the one-document form), `manifest.files` itself.
  */
-export function writeManifest(stateDir: string, manifest: Manifest, options: WriteManifestOptions = {}): void {
-  runAtOnce(writeManifestSteps(stateDir, manifest, options));
+export function writeManifest(stateDir: string, manifest: Manifest, options: WriteManifestOptions = {}): WrittenFileTable | null {
+  return runAtOnce(writeManifestSteps(stateDir, manifest, options));
 }
 
 /** writeManifest() with a turn of the event loop every few thousand entries (readManifestInSlices). */
-export function writeManifestInSlices(stateDir: string, manifest: Manifest, options: WriteManifestOptions = {}, sliceMs?: number): Promise<void> {
+export function writeManifestInSlices(stateDir: string, manifest: Manifest, options: WriteManifestOptions = {}, sliceMs?: number): Promise<WrittenFileTable | null> {
   return runInSlices(writeManifestSteps(stateDir, manifest, options), sliceMs);
 }
 
-function* writeManifestSteps(stateDir: string, manifest: Manifest, options: WriteManifestOptions): Steps<void> {
+function* writeManifestSteps(stateDir: string, manifest: Manifest, options: WriteManifestOptions): Steps<WrittenFileTable | null> {
   if (options.inline) {
     writeJsonAtomic(manifestPath(stateDir), { ...manifest, version: MANIFEST_VERSION });
     removeFileTables(stateDir, null);
-    return;
+    return null;
   }
   const { files, ...fields } = manifest;
-  const body = yield* encodeFilesSteps(files);
+  const { body, indexedFiles, listedFiles } = yield* encodeFilesSteps(files);
   const filesFile = `${FILES_FILE_PREFIX}${manifest.generation}-${randomBytes(4).toString("hex")}.bin`;
   writeFileAtomic(join(stateDir, filesFile), body);
-  let indexedFiles = 0;
-  let listedFiles = 0;
-  for (const path in files) {
-    const e = files[path];
-    if (entryChunkCount(e) > 0) indexedFiles++;
-    if (!e.skipped) listedFiles++;
-  }
   const header: StoredHeader = { ...fields, version: MANIFEST_SPLIT_VERSION, filesFile, filesBytes: body.length, indexedFiles, listedFiles };
   writeJsonAtomic(manifestPath(stateDir), header);
   removeFileTables(stateDir, filesFile);
+  return { filesFile, filesBytes: body.length, files };
 }
 
 /** Removes file tables other than `keep` (left by earlier commits, or by a pass killed before its header). */

@@ -42,7 +42,7 @@ export async function commitPass(pass: PassState, cache: EmbeddingCache | null):
     progress.mark("commit:compact");
     manifest.storeCheckpoint = await store.checkpoint();
     recordStoreFiles(pass);
-    await writeManifestInSlices(pass.env.stateDir, manifest, form, passSliceMs(pass.env));
+    pass.env.writtenFiles = await writeManifestInSlices(pass.env.stateDir, manifest, form, passSliceMs(pass.env));
     pass.keywords.removeOldFiles(manifest);
     // Listing every row is costly on a big store: only when dead cache entries may dominate.
     if (cache && cache.sizeOnDisk >= 1000 && cache.sizeOnDisk >= 2 * chunkCount) {
@@ -60,7 +60,10 @@ export async function commitPass(pass: PassState, cache: EmbeddingCache | null):
     const olderForm = read.status === "ok" && read.inline === true && !form.inline;
     if (pass.touchedEntries > 0 || checkpoint !== manifest.storeCheckpoint || filesMoved || olderForm) {
       manifest.storeCheckpoint = checkpoint;
-      await writeManifestInSlices(pass.env.stateDir, manifest, form, passSliceMs(pass.env));
+      pass.env.writtenFiles = await writeManifestInSlices(pass.env.stateDir, manifest, form, passSliceMs(pass.env));
+    } else if (read.status === "ok" && read.table && read.manifest === manifest) {
+      // Nothing to write: the table on disk is still the one this pass read (or took).
+      pass.env.writtenFiles = { ...read.table, files: manifest.files };
     }
   }
   // One copy of every vector on disk: a cache file an older version kept for this model goes.

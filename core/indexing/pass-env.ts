@@ -7,6 +7,7 @@ import type { EmbeddingProvider, VectorStore } from "../types.js";
 import type { KeywordIndex } from "../keyword/keyword-index.js";
 import type { CpuBudget } from "./cpu-share.js";
 import type { EmbeddingCache } from "./embedding-cache.js";
+import type { WrittenFileTable } from "./manifest.js";
 import type { SharedIndex } from "./shared-index.js";
 
 /** What a pass needs from its host (the Engine): resources it opens once and reuses. */
@@ -23,6 +24,11 @@ export interface PassEnv {
   keyword: KeywordIndex | null;
   /** The generation `keyword` was loaded at. */
   keywordGeneration: number;
+  /**
+   * The file table this process's last commit wrote, for its next pass to take instead of
+   * decoding it again; null once taken, or when no pass of this process committed one.
+   */
+  writtenFiles?: WrittenFileTable | null;
   /** The embedding cache the last pass used, kept for the next pass of this process. */
   embeddingCache?: EmbeddingCache | null;
   /** Why the store is known to be damaged (a failed read during search), or null. */

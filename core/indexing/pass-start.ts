@@ -53,7 +53,11 @@ export async function startPass(env: PassEnv, options: IndexOptions): Promise<Pa
   const modelName = provider ? recordedModelName(provider) : "";
   const fingerprint = chunkingFingerprint(config);
   let store = (await env.store(dimension)) as StoreLike;
-  const read = await readManifestInSlices(stateDir, passSliceMs(env));
+  // The pass owns what it reads (it edits the manifest in place): a table kept from this
+  // process's last commit is taken, and kept again only by this pass's commit.
+  const written = env.writtenFiles;
+  env.writtenFiles = null;
+  const read = await readManifestInSlices(stateDir, passSliceMs(env), written);
   const tableDir = localTableDir(env);
   // Damage found by a search, or files of the committed table missing or truncated: the table
   // cannot be trusted (or even cleared), so it is moved aside and the index rebuilt.

@@ -115,6 +115,30 @@ describe("the manifest on disk", () => {
     expect(last.status === "ok" && plain(last.manifest)).toEqual(expected);
   });
 
+  it("gives back the table a commit wrote, as it is, while the header names it; a later commit's table is read from disk", async () => {
+    const dir = stateDir();
+    const written = await writeManifestInSlices(dir, sample(40));
+    if (!written) throw new Error("no table written");
+    const header = readManifestHeader(dir);
+    expect(header.status === "ok" && header.header).toMatchObject({ indexedFiles: 31, listedFiles: 41 });
+    const taken = await readManifestInSlices(dir, undefined, written);
+    if (taken.status !== "ok") throw new Error(taken.status);
+    expect(taken.manifest.files).toBe(written.files);
+    expect(taken.table).toEqual({ filesFile: written.filesFile, filesBytes: written.filesBytes });
+
+    // Another writer commits (another process, a recovery): its table, not the one kept.
+    const other = sample(40);
+    other.generation = 4;
+    other.files["src/new.ts"] = { size: 5, mtimeMs: 5, hash: hex(5, 40), chunkIds: [hex(6, 32)] };
+    writeManifest(dir, other);
+    const read = await readManifestInSlices(dir, undefined, written);
+    if (read.status !== "ok") throw new Error(read.status);
+    expect(read.manifest.files).not.toBe(written.files);
+    expect(plain(read.manifest)).toEqual(plain(other));
+    // The one-document form names no table to keep.
+    expect(writeManifest(dir, other, { inline: true })).toBeNull();
+  });
+
   it("reads the one-document form, and says which it read", () => {
     const dir = stateDir();
     const m = sample(20);

@@ -1,0 +1,120 @@
+// An engine keeps the manifest's file table its last commit wrote, and its next pass takes it
+// instead of decoding the file again (most of a one-file pass at 100k files). What that must
+// never do: hand a pass a table that is not the committed one, whether another process
+// committed since, or a failed pass had already edited it.
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { readManifest, type WrittenFileTable } from "../../core/indexing/manifest.js";
+import type { Engine } from "../../core/engine-types.js";
+import type { VectorStore } from "../../core/types.js";
+import { engineFor, KEYWORD_ONLY, pathsHolding, trackWorkspaces, tsFunction, writeFiles } from "./helpers.js";
+
+const tracked = trackWorkspaces();
+
+type PassEnvHolder = { passEnv: { writtenFiles?: WrittenFileTable | null; store(d: number | null): Promise<VectorStore> } };
+const passEnv = (engine: Engine) => (engine as unknown as PassEnvHolder).passEnv;
+
+/** The committed file table as a fresh reader decodes it from disk, entries as plain values. */
+function onDisk(engine: Engine): Record<string, unknown> {
+  const read = readManifest(engine.stateDir);
+  if (read.status !== "ok") throw new Error(`manifest ${read.status}`);
+  return JSON.parse(JSON.stringify(read.manifest.files)) as Record<string, unknown>;
+}
+
+/** The table the engine keeps for its next pass, entries as plain values. */
+function kept(engine: Engine): Record<string, unknown> {
+  const table = passEnv(engine).writtenFiles;
+  if (!table) throw new Error("the engine keeps no file table");
+  return JSON.parse(JSON.stringify(table.files)) as Record<string, unknown>;
+}
+
+function sources(n: number, word: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < n; i++) out[`src/m${i}.ts`] = tsFunction(`${word}Kept${i}`, `${word} ${i}`);
+  return out;
+}
+
+describe("the file table an engine keeps between its passes", () => {
+  it("is, after every kind of pass, exactly the table on disk", async () => {
+    const root = tracked.workspace({ ...sources(12, "alpha"), "logo.png": new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1]) });
+    const engine = await tracked.engine(root, KEYWORD_ONLY);
+    await engine.index();
+    expect(kept(engine)).toEqual(onDisk(engine));
+
+    const steps: Array<() => void> = [
+      () => writeFiles(root, { "src/m3.ts": tsFunction("betaKept3", "beta 3") }), // an edit
+      () => writeFiles(root, { "src/extra/new.ts": tsFunction("gammaKept", "gamma") }), // a new file
+      () => rmSync(join(root, "src/m5.ts")), // a deletion
+      () => undefined, // nothing changed
+      () => writeFiles(root, { "src/m7.ts": tsFunction("alphaKept7", "alpha 7") }), // rewritten with the same text
+    ];
+    for (const step of steps) {
+      step();
+      await engine.index();
+      expect(kept(engine)).toEqual(onDisk(engine));
+    }
+    expect(Object.keys(onDisk(engine))).toContain("src/extra/new.ts");
+    expect(Object.keys(onDisk(engine))).not.toContain("src/m5.ts");
+    expect(await pathsHolding(engine, "betaKept3")).toEqual(["src/m3.ts"]);
+    expect(await pathsHolding(engine, "alphaKept5")).toEqual([]);
+  });
+
+  it("is not taken once another engine (another process) committed: its changes are read from disk", async () => {
+    const root = tracked.workspace(sources(6, "alpha"));
+    const engine = await tracked.engine(root, KEYWORD_ONLY);
+    await engine.index();
+    const other = await engineFor(root, KEYWORD_ONLY);
+    try {
+      writeFiles(root, { "src/m2.ts": tsFunction("betaKept2", "beta 2"), "src/late.ts": tsFunction("lateKept", "late") });
+      rmSync(join(root, "src/m4.ts"));
+      expect((await other.index()).filesIndexed).toBe(2);
+    } finally {
+      await other.close();
+    }
+    // With its own table this engine would index both files again and keep the deleted one.
+    const summary = await engine.index();
+    expect(summary).toMatchObject({ filesIndexed: 0, filesDeleted: 0 });
+    expect(await pathsHolding(engine, "lateKept")).toEqual(["src/late.ts"]);
+    expect(await pathsHolding(engine, "alphaKept4")).toEqual([]);
+    expect((await engine.status()).chunks).toBe(6);
+    expect(kept(engine)).toEqual(onDisk(engine));
+  });
+
+  it("is not kept by a pass that failed after editing it: the next pass starts from the committed table", async () => {
+    const root = tracked.workspace(sources(250, "alpha"));
+    const engine = await tracked.engine(root, KEYWORD_ONLY);
+    await engine.index();
+    const before = onDisk(engine);
+
+    // Deletions leave the pass's manifest before its writes; the second write then fails.
+    writeFiles(root, sources(250, "beta"));
+    for (let i = 0; i < 10; i++) rmSync(join(root, `src/m${i}.ts`));
+    const env = passEnv(engine);
+    const openStore = env.store.bind(env);
+    let adds = 0;
+    env.store = async (dimension) => {
+      const store = await openStore(dimension);
+      return new Proxy(store, {
+        get(target, prop, receiver) {
+          if (prop !== "add") return Reflect.get(target, prop, receiver);
+          return async (...args: Parameters<VectorStore["add"]>) => {
+            if (++adds === 2) throw new Error("ENOSPC: no space left on device, write");
+            return target.add(...args);
+          };
+        },
+      });
+    };
+    await expect(engine.index()).rejects.toThrow(/disk .* is full/);
+    expect(onDisk(engine)).toEqual(before);
+    expect(env.writtenFiles ?? null).toBeNull();
+
+    env.store = openStore;
+    const summary = await engine.index();
+    expect(summary).toMatchObject({ filesIndexed: 240, filesDeleted: 10 });
+    expect((await engine.status()).chunks).toBe(240);
+    expect(await pathsHolding(engine, "alphaKept3")).toEqual([]);
+    expect(await pathsHolding(engine, "betaKept13")).toEqual(["src/m13.ts"]);
+    expect(kept(engine)).toEqual(onDisk(engine));
+  });
+});
