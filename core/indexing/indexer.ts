@@ -94,6 +94,7 @@ async function runLocked(env: PassEnv, options: IndexOptions): Promise<IndexSumm
     skippedFiles: new Map(),
     examined: null,
     touchedEntries: 0,
+    editedPaths: new Set(),
   };
   progress.mark("reconcile");
   try {

@@ -130,6 +130,12 @@ export class StoredFileEntry implements ManifestFileEntry {
   }
 }
 
+/** files[path] = entry, where a file named __proto__ is a key like any other (as JSON.parse makes it), not a prototype. */
+export function setEntry(files: Record<string, ManifestFileEntry>, path: string, entry: ManifestFileEntry): void {
+  if (path === "__proto__") Object.defineProperty(files, path, { value: entry, enumerable: true, writable: true, configurable: true });
+  else files[path] = entry;
+}
+
 /** Chunks an entry holds; an entry read from a body answers without decoding its ids. */
 export function entryChunkCount(entry: ManifestFileEntry): number {
   return entry instanceof StoredFileEntry ? entry.chunkCount : entry.chunkIds.length;
@@ -182,9 +188,7 @@ export function* decodeFilesSteps(bytes: Buffer): Steps<Record<string, ManifestF
   yield* inBlocks(n, ENTRIES_PER_STEP, (from, to) => {
     for (let i = from; i < to; i++) {
       entries[i] = new StoredFileEntry(sizes[i], mtimes[i], body, i);
-      // A file named __proto__ is a key like any other (as JSON.parse makes it), not a prototype.
-      if (paths[i] === "__proto__") Object.defineProperty(files, paths[i], { value: entries[i], enumerable: true, writable: true, configurable: true });
-      else files[paths[i]] = entries[i];
+      setEntry(files, paths[i], entries[i]);
     }
   });
   for (const [i, reason] of extras.skipped ?? []) {

@@ -2,7 +2,7 @@
 // files the old manifest named removed. Until the manifest is written, readers and the next
 // pass see the previous index.
 import { removeEmbeddingCacheFile, type EmbeddingCache } from "./embedding-cache.js";
-import { entryChunkCount, writeManifestInSlices } from "./manifest.js";
+import { countFiles, writeManifestInSlices, type WriteManifestOptions } from "./manifest.js";
 import { passSliceMs } from "./pass-env.js";
 import type { PassState } from "./pass-state.js";
 import { sameFiles, tableFiles } from "./store-files.js";
@@ -11,12 +11,16 @@ export async function commitPass(pass: PassState, cache: EmbeddingCache | null):
   const { manifest, store, read, progress, summary } = pass;
   const changedAnything =
     pass.rebuildReason !== null || read.status !== "ok" || pass.keywords.removed.length > 0 || summary.chunksAdded > 0 || summary.filesDeleted > 0;
-  let chunkCount = 0;
-  for (const path in manifest.files) chunkCount += entryChunkCount(manifest.files[path]);
   // A shared index's mirror keeps the one-document form the bucket holds (shared-index.ts).
-  const form = { inline: pass.env.shared !== null && pass.env.shared !== undefined };
+  const inline = pass.env.shared !== null && pass.env.shared !== undefined;
+  // The table this pass read stays on disk and takes its edits as a delta (a rebuild's, or an
+  // older form's, is written whole).
+  const continued = read.status === "ok" && read.table !== undefined && read.manifest === manifest;
+  const form: WriteManifestOptions = { inline, ...(continued && !inline ? { edits: { base: read.table!, paths: pass.editedPaths } } : {}) };
   manifest.lastIndexedAt = new Date().toISOString();
   if (changedAnything) {
+    const counts = countFiles(manifest.files);
+    const chunkCount = counts.chunks;
     // A background ANN build writes a table version; let it land before the checkpoint.
     await store.waitForAnnBuild?.();
     const storeRows = await store.count();
@@ -42,7 +46,7 @@ export async function commitPass(pass: PassState, cache: EmbeddingCache | null):
     progress.mark("commit:compact");
     manifest.storeCheckpoint = await store.checkpoint();
     recordStoreFiles(pass);
-    pass.env.writtenFiles = await writeManifestInSlices(pass.env.stateDir, manifest, form, passSliceMs(pass.env));
+    pass.env.writtenFiles = await writeManifestInSlices(pass.env.stateDir, manifest, { ...form, counts }, passSliceMs(pass.env));
     pass.keywords.removeOldFiles(manifest);
     // Listing every row is costly on a big store: only when dead cache entries may dominate.
     if (cache && cache.sizeOnDisk >= 1000 && cache.sizeOnDisk >= 2 * chunkCount) {
@@ -57,13 +61,13 @@ export async function commitPass(pass: PassState, cache: EmbeddingCache | null):
     // move an index from the one-document form to the faster header and file table.
     const checkpoint = await store.checkpoint();
     const filesMoved = recordStoreFiles(pass);
-    const olderForm = read.status === "ok" && read.inline === true && !form.inline;
+    const olderForm = read.status === "ok" && read.inline === true && !inline;
     if (pass.touchedEntries > 0 || checkpoint !== manifest.storeCheckpoint || filesMoved || olderForm) {
       manifest.storeCheckpoint = checkpoint;
       pass.env.writtenFiles = await writeManifestInSlices(pass.env.stateDir, manifest, form, passSliceMs(pass.env));
-    } else if (read.status === "ok" && read.table && read.manifest === manifest) {
+    } else if (continued) {
       // Nothing to write: the table on disk is still the one this pass read (or took).
-      pass.env.writtenFiles = { ...read.table, files: manifest.files };
+      pass.env.writtenFiles = { ...read.table!, files: manifest.files };
     }
   }
   // One copy of every vector on disk: a cache file an older version kept for this model goes.

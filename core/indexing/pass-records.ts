@@ -5,7 +5,7 @@ import type { ChunkRecord } from "../types.js";
 import { embeddingText } from "../chunking/index.js";
 import { chunkId, hashBytes } from "./hash.js";
 import type { ManifestFileEntry } from "./manifest.js";
-import type { PassState } from "./pass-state.js";
+import { editEntry, type PassState } from "./pass-state.js";
 import type { PreparedFile } from "./prepare-file.js";
 
 export interface BatchChanges {
@@ -26,7 +26,7 @@ export function batchChanges(pass: PassState, prepared: PreparedFile[]): BatchCh
       if (p.error === "deleted while indexing") {
         if (old) {
           removeIds.push(...old.chunkIds);
-          delete manifest.files[p.path];
+          editEntry(pass, p.path, null);
           summary.filesDeleted++;
         }
       } else {
@@ -36,6 +36,7 @@ export function batchChanges(pass: PassState, prepared: PreparedFile[]): BatchCh
         if (old) {
           old.mtimeMs = -1;
           pass.touchedEntries++;
+          pass.editedPaths.add(p.path);
         }
       }
       continue;

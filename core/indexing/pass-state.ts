@@ -2,6 +2,7 @@
 // (summary, progress, keyword changes, the write queue), and the files it left out.
 import type { RagConfig } from "../config/defaults.js";
 import type { IndexOptions, IndexSummary } from "../engine-types.js";
+import { setEntry, type ManifestFileEntry } from "./manifest.js";
 import { IndexCancelledError, type PassEnv } from "./pass-env.js";
 import type { PassKeywords } from "./pass-keywords.js";
 import type { PassProgress } from "./pass-progress.js";
@@ -22,6 +23,15 @@ export interface PassState extends PassStart {
   examined: string[] | null;
   /** Manifest entries changed without adding or removing chunks (a touched file's mtime). */
   touchedEntries: number;
+  /** Paths whose manifest entries this pass set, edited or removed: what a delta of the file table holds. */
+  editedPaths: Set<string>;
+}
+
+/** Sets a file's manifest entry, or removes it (null), noting the path for the file table's delta. */
+export function editEntry(pass: Pick<PassState, "manifest" | "editedPaths">, path: string, entry: ManifestFileEntry | null): void {
+  pass.editedPaths.add(path);
+  if (entry) setEntry(pass.manifest.files, path, entry);
+  else delete pass.manifest.files[path];
 }
 
 export function checkAbort(pass: Pick<PassState, "options">): void {

@@ -2,7 +2,7 @@
 // follow the store. Nothing here is committed until pass-commit.ts writes the manifest.
 import { keywordDocOf } from "../keyword/keyword-doc.js";
 import type { BatchChanges } from "./pass-records.js";
-import type { PassState } from "./pass-state.js";
+import { editEntry, type PassState } from "./pass-state.js";
 
 /** Rows of files that are gone from the workspace. */
 export async function removeDeletedFiles(pass: PassState, deleted: string[]): Promise<void> {
@@ -11,7 +11,7 @@ export async function removeDeletedFiles(pass: PassState, deleted: string[]): Pr
   const ids: string[] = [];
   for (const p of deleted) {
     ids.push(...manifest.files[p].chunkIds);
-    delete manifest.files[p];
+    editEntry(pass, p, null);
   }
   await pass.store.deleteByIds(ids);
   pass.keywords.remove(ids);
@@ -22,7 +22,7 @@ export async function removeDeletedFiles(pass: PassState, deleted: string[]): Pr
 }
 
 export async function writeBatch(pass: PassState, changes: BatchChanges, vectors: Array<Float32Array | null>): Promise<void> {
-  const { writes, progress, summary, manifest } = pass;
+  const { writes, progress, summary } = pass;
   const { removeIds, addRecords, addTexts, touched } = changes;
   progress.state.phase = "writing";
   // The store writes in its own threads while the next batch is embedded (write-queue.ts).
@@ -31,7 +31,7 @@ export async function writeBatch(pass: PassState, changes: BatchChanges, vectors
   pass.keywords.remove(removeIds);
   pass.keywords.add(addRecords.map((r, i) => keywordDocOf(r, addTexts[i], vectors[i])));
   progress.mark("batch:keyword");
-  for (const t of touched) manifest.files[t.path] = t.entry;
+  for (const t of touched) editEntry(pass, t.path, t.entry);
   pass.touchedEntries += touched.length;
   summary.chunksAdded += addRecords.length;
   summary.chunksRemoved += removeIds.length;

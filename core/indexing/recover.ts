@@ -52,7 +52,8 @@ export async function recoverInterruptedPass(stateDir: string, store: VectorStor
     // The rollback is a new version with the old content: record it so this is not repeated.
     const m = read.manifest;
     m.storeCheckpoint = await store.checkpoint();
-    writeManifest(stateDir, m);
+    // No entry changed: the header alone names the new checkpoint (the one-document form is written whole).
+    writeManifest(stateDir, m, read.table ? { edits: { base: read.table, paths: new Set() } } : {});
     logger.info("rolled back rows of an interrupted pass", { from: current });
     return true;
   } catch (err) {

@@ -1,8 +1,10 @@
-// An engine keeps the manifest's file table its last commit wrote, and its next pass takes it
-// instead of decoding the file again (most of a one-file pass at 100k files). What that must
-// never do: hand a pass a table that is not the committed one, whether another process
-// committed since, or a failed pass had already edited it.
-import { rmSync } from "node:fs";
+// The manifest's file table across passes. A pass that edits a few entries writes them as a
+// delta beside the table instead of the whole table again, and an engine keeps the table its
+// last commit wrote, which its next pass takes instead of decoding the file again (both were
+// most of a one-file pass at 100k files). What neither may ever do: hand a pass, or another
+// process, a table that is not the committed one, whether another process committed since,
+// or a failed pass had already edited it.
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readManifest, type WrittenFileTable } from "../../core/indexing/manifest.js";
@@ -116,5 +118,38 @@ describe("the file table an engine keeps between its passes", () => {
     expect(await pathsHolding(engine, "alphaKept3")).toEqual([]);
     expect(await pathsHolding(engine, "betaKept13")).toEqual(["src/m13.ts"]);
     expect(kept(engine)).toEqual(onDisk(engine));
+  });
+
+  it("takes a small pass's edits as a delta beside the table, which another process reads back, until the deltas are folded into a new table", async () => {
+    const root = tracked.workspace(sources(300, "alpha"));
+    const engine = await tracked.engine(root, KEYWORD_ONLY);
+    await engine.index();
+    const header = () => JSON.parse(readFileSync(join(engine.stateDir, "manifest.json"), "utf8")) as { filesFile: string; filesDeltas?: Array<{ file: string }> };
+    const tableFiles = () => readdirSync(engine.stateDir).filter((n) => n.startsWith("manifest-files-")).sort();
+    const base = header().filesFile;
+
+    writeFiles(root, { "src/m3.ts": tsFunction("betaKept3", "beta 3") });
+    await engine.index();
+    rmSync(join(root, "src/m5.ts"));
+    await engine.index();
+    expect(header().filesFile).toBe(base);
+    expect(header().filesDeltas).toHaveLength(2);
+    expect(tableFiles()).toEqual([base, ...header().filesDeltas!.map((d) => d.file)].sort());
+
+    const other = await tracked.engine(root, KEYWORD_ONLY);
+    expect(await other.index()).toMatchObject({ filesIndexed: 0, filesDeleted: 0 });
+    expect((await other.status()).chunks).toBe(299);
+    expect(await pathsHolding(other, "betaKept3")).toEqual(["src/m3.ts"]);
+    expect(onDisk(other)).toEqual(kept(engine));
+
+    for (let i = 0; i < 20; i++) {
+      writeFiles(root, { "src/m9.ts": tsFunction(`gammaKept${i}`, `gamma ${i}`) });
+      await engine.index();
+      expect(header().filesDeltas?.length ?? 0).toBeLessThanOrEqual(16);
+    }
+    expect(header().filesFile).not.toBe(base);
+    expect(tableFiles()).toEqual([header().filesFile, ...(header().filesDeltas ?? []).map((d) => d.file)].sort());
+    expect(kept(engine)).toEqual(onDisk(engine));
+    expect(await pathsHolding(engine, "gammaKept19")).toEqual(["src/m9.ts"]);
   });
 });

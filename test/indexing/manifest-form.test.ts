@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { emptyManifest, readManifest, readManifestHeader, readManifestInSlices, writeManifest, writeManifestInSlices, type Manifest } from "../../core/indexing/manifest.js";
+import { emptyManifest, readManifest, readManifestHeader, readManifestInSlices, setEntry, writeManifest, writeManifestInSlices, type Manifest } from "../../core/indexing/manifest.js";
 
 const dirs: string[] = [];
 function stateDir(): string {
@@ -124,7 +124,7 @@ describe("the manifest on disk", () => {
     const taken = await readManifestInSlices(dir, undefined, written);
     if (taken.status !== "ok") throw new Error(taken.status);
     expect(taken.manifest.files).toBe(written.files);
-    expect(taken.table).toEqual({ filesFile: written.filesFile, filesBytes: written.filesBytes });
+    expect(taken.table).toEqual({ filesFile: written.filesFile, filesBytes: written.filesBytes, deltas: [] });
 
     // Another writer commits (another process, a recovery): its table, not the one kept.
     const other = sample(40);
@@ -137,6 +137,69 @@ describe("the manifest on disk", () => {
     expect(plain(read.manifest)).toEqual(plain(other));
     // The one-document form names no table to keep.
     expect(writeManifest(dir, other, { inline: true })).toBeNull();
+  });
+
+  it("writes a few edited entries as a delta beside the table, read back with it, and the whole table once the deltas would grow past a quarter of it", () => {
+    const dir = stateDir();
+    const m = sample(300);
+    const base = writeManifest(dir, m)!;
+    const names = () => readdirSync(dir).filter((n) => n.startsWith("manifest-files-")).sort();
+
+    // An edit, a removal, a new entry (one named __proto__, a key like any other) and a skip.
+    m.generation = 4;
+    m.files["src/dir 1/fïle-1.ts"] = { size: 7, mtimeMs: 7, hash: hex(7, 40), chunkIds: [hex(8, 32), hex(9, 32)] };
+    delete m.files["src/dir 2/fïle-2.ts"];
+    setEntry(m.files, "__proto__", { size: 1, mtimeMs: 1, hash: hex(1, 40), chunkIds: [] });
+    m.files["logo.png"].skipped = "too large";
+    const paths = new Set(["src/dir 1/fïle-1.ts", "src/dir 2/fïle-2.ts", "__proto__", "logo.png"]);
+    const withDelta = writeManifest(dir, m, { edits: { base, paths } })!;
+    expect(withDelta.filesFile).toBe(base.filesFile);
+    expect(withDelta.deltas).toHaveLength(1);
+    expect(names()).toEqual([base.filesFile, withDelta.deltas[0].file].sort());
+    const read = readManifest(dir);
+    if (read.status !== "ok") throw new Error(read.status);
+    expect(plain(read.manifest)).toEqual(plain(m));
+    expect(Object.hasOwn(read.manifest.files, "__proto__")).toBe(true);
+    expect(read.table).toEqual({ filesFile: base.filesFile, filesBytes: base.filesBytes, deltas: withDelta.deltas });
+    const header = readManifestHeader(dir);
+    expect(header.status === "ok" && header.header).toMatchObject({ generation: 4, indexedFiles: 225, listedFiles: 301 });
+
+    // Nothing edited (a checkpoint moved): the header alone, naming the same files.
+    m.storeCheckpoint = 9;
+    const same = writeManifest(dir, m, { edits: { base: withDelta, paths: new Set() } })!;
+    expect(same.deltas).toEqual(withDelta.deltas);
+    expect(names()).toEqual([base.filesFile, withDelta.deltas[0].file].sort());
+    expect(readManifestHeader(dir)).toMatchObject({ status: "ok", header: { storeCheckpoint: 9 } });
+
+    // Every entry edited: past a quarter of the table's bytes, so the whole table, and no delta.
+    for (const path of Object.keys(m.files)) m.files[path] = { ...plain(m).files[path], mtimeMs: 5 };
+    m.generation = 5;
+    const whole = writeManifest(dir, m, { edits: { base: same, paths: new Set(Object.keys(m.files)) } })!;
+    expect(whole.filesFile).not.toBe(base.filesFile);
+    expect(whole.deltas).toEqual([]);
+    expect(names()).toEqual([whole.filesFile]);
+    const again = readManifest(dir);
+    expect(again.status === "ok" && plain(again.manifest)).toEqual(plain(m));
+  });
+
+  it("calls a damaged or missing delta corrupt, and a header that names deltas but not its version's", () => {
+    const dir = stateDir();
+    const m = sample(300);
+    const base = writeManifest(dir, m)!;
+    m.files["src/new.ts"] = { size: 3, mtimeMs: 3, hash: hex(3, 40), chunkIds: [] };
+    const { deltas } = writeManifest(dir, m, { edits: { base, paths: new Set(["src/new.ts"]) } })!;
+    const delta = join(dir, deltas[0].file);
+    const text = readFileSync(delta, "utf8");
+    writeFileSync(delta, text.replace('"set"', '"sat"'));
+    expect(readManifest(dir)).toMatchObject({ status: "corrupt", reason: expect.stringMatching(/file table delta .* is damaged \(an unknown shape\)/) });
+    writeFileSync(delta, text.slice(0, -2));
+    expect(readManifest(dir)).toMatchObject({ status: "corrupt", reason: expect.stringMatching(/file table delta .* has \d+ bytes, not \d+/) });
+    rmSync(delta);
+    expect(readManifest(dir)).toMatchObject({ status: "corrupt", reason: expect.stringMatching(/cannot be read/) });
+    // A reader of the version without deltas would take the table alone for the whole: refused.
+    const header = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"));
+    writeFileSync(join(dir, "manifest.json"), JSON.stringify({ ...header, version: 2 }));
+    expect(readManifest(dir)).toMatchObject({ status: "corrupt", reason: expect.stringMatching(/unknown shape or version/) });
   });
 
   it("reads the one-document form, and says which it read", () => {
