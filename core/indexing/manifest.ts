@@ -103,6 +103,8 @@ export type ManifestRead =
       inline?: boolean;
       /** The file table read (the header and body form): what a pass's edits are a delta of. */
       table?: FileTableRef;
+      /** The table's counts as its header gives them (absent in the one-document form). */
+      counts?: FileCounts;
     }
   | { status: "missing" }
   | { status: "corrupt"; reason: string };
@@ -209,7 +211,7 @@ function* readManifestSteps(stateDir: string, written: WrittenFileTable | null =
   for (let attempt = 0; ; attempt++) {
     const read = readHeader(stateDir);
     if (read.status !== "ok") return read;
-    const { filesFile, filesBytes, filesDeltas, indexedFiles: _i, listedFiles: _l, ...fields } = read.header;
+    const { filesFile, filesBytes, filesDeltas, indexedFiles, listedFiles, ...fields } = read.header;
     if (read.header.version === MANIFEST_VERSION) {
       for (const entry of Object.values(fields.files!)) {
         if (!entry || typeof entry.size !== "number" || typeof entry.mtimeMs !== "number" || !Array.isArray(entry.chunkIds)) {
@@ -219,7 +221,8 @@ function* readManifestSteps(stateDir: string, written: WrittenFileTable | null =
       return { status: "ok", manifest: fields as Manifest, inline: true };
     }
     const table: FileTableRef = { filesFile: filesFile!, filesBytes: filesBytes!, deltas: filesDeltas ?? [] };
-    const manifestWith = (files: Record<string, ManifestFileEntry>): ManifestRead => ({ status: "ok", manifest: { ...fields, version: MANIFEST_VERSION, files }, table });
+    const counts = typeof indexedFiles === "number" && typeof listedFiles === "number" ? { chunks: fields.chunkCount, indexedFiles, listedFiles } : undefined;
+    const manifestWith = (files: Record<string, ManifestFileEntry>): ManifestRead => ({ status: "ok", manifest: { ...fields, version: MANIFEST_VERSION, files }, table, ...(counts ? { counts } : {}) });
     if (written && sameTable(written, table)) return manifestWith(written.files);
     const parts = readTableFiles(stateDir, table);
     if (parts === "gone" && attempt < 3) continue;
@@ -298,7 +301,7 @@ export interface WriteManifestOptions {
   counts?: FileCounts;
 }
 
-/** What the header counts of a file table. */
+/** What the header counts of a file table. A pass keeps them current as it edits entries (`editEntry`). */
 export interface FileCounts {
   /** Chunk ids over all entries: the rows the store should hold. */
   chunks: number;
@@ -310,14 +313,16 @@ export interface FileCounts {
 
 export function countFiles(files: Record<string, ManifestFileEntry>): FileCounts {
   const counts: FileCounts = { chunks: 0, indexedFiles: 0, listedFiles: 0 };
-  for (const path in files) {
-    const e = files[path];
-    const n = entryChunkCount(e);
-    counts.chunks += n;
-    if (n > 0) counts.indexedFiles++;
-    if (!e.skipped) counts.listedFiles++;
-  }
+  for (const path in files) countEntry(counts, files[path], 1);
   return counts;
+}
+
+/** Adds one entry to the counts (`sign` 1), or takes it out of them (-1). */
+export function countEntry(counts: FileCounts, entry: ManifestFileEntry, sign: 1 | -1): void {
+  const n = entryChunkCount(entry);
+  counts.chunks += sign * n;
+  if (n > 0) counts.indexedFiles += sign;
+  if (!entry.skipped) counts.listedFiles += sign;
 }
 
 /**

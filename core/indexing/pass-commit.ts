@@ -19,11 +19,14 @@ export async function commitPass(pass: PassState, cache: EmbeddingCache | null):
   const form: WriteManifestOptions = { inline, ...(continued && !inline ? { edits: { base: read.table!, paths: pass.editedPaths } } : {}) };
   manifest.lastIndexedAt = new Date().toISOString();
   if (changedAnything) {
-    const counts = countFiles(manifest.files);
-    const chunkCount = counts.chunks;
     // A background ANN build writes a table version; let it land before the checkpoint.
     await store.waitForAnnBuild?.();
     const storeRows = await store.count();
+    // The counts the pass kept from the header (at 100k files counting takes ~35 ms); should
+    // they disagree with the store, the entries themselves are counted before anything fails.
+    let counts = pass.counts ?? countFiles(manifest.files);
+    if (storeRows !== counts.chunks && pass.counts) counts = countFiles(manifest.files);
+    const chunkCount = counts.chunks;
     if (storeRows !== chunkCount) {
       throw new Error(`the store holds ${storeRows} rows but the pass expected ${chunkCount}; run \`opencode-rag index --force\``);
     }
@@ -64,7 +67,7 @@ export async function commitPass(pass: PassState, cache: EmbeddingCache | null):
     const olderForm = read.status === "ok" && read.inline === true && !inline;
     if (pass.touchedEntries > 0 || checkpoint !== manifest.storeCheckpoint || filesMoved || olderForm) {
       manifest.storeCheckpoint = checkpoint;
-      pass.env.writtenFiles = await writeManifestInSlices(pass.env.stateDir, manifest, form, passSliceMs(pass.env));
+      pass.env.writtenFiles = await writeManifestInSlices(pass.env.stateDir, manifest, { ...form, ...(pass.counts ? { counts: pass.counts } : {}) }, passSliceMs(pass.env));
     } else if (continued) {
       // Nothing to write: the table on disk is still the one this pass read (or took).
       pass.env.writtenFiles = { ...read.table!, files: manifest.files };

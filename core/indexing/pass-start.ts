@@ -6,7 +6,7 @@ import { KeywordIndex } from "../keyword/keyword-index.js";
 import { chunkingChangeReason, chunkingFingerprint } from "./fingerprint.js";
 import { keywordFilesUsable } from "./keyword-files.js";
 import { recordedModelName } from "./index-model.js";
-import { emptyManifest, readManifestHeader, readManifestInSlices, type Manifest, type ManifestRead } from "./manifest.js";
+import { emptyManifest, readManifestHeader, readManifestInSlices, type FileCounts, type Manifest, type ManifestRead } from "./manifest.js";
 import { localTableDir, passSliceMs, type PassEnv, type StoreLike } from "./pass-env.js";
 import { oneLine } from "../error-line.js";
 import { reconcileStore } from "./recover.js";
@@ -25,6 +25,8 @@ export interface PassStart {
   read: ManifestRead;
   /** What the pass commits: the found manifest edited in place, or an empty one for a rebuild. */
   manifest: Manifest;
+  /** The counts of `manifest.files`, kept current by its edits; null: counted at the commit. */
+  counts: FileCounts | null;
   /** Why the pass rebuilds from scratch; null when it continues the committed index. */
   rebuildReason: string | null;
   /** The store version the pass started from: a failure rolls back to it. */
@@ -101,6 +103,7 @@ export async function startPass(env: PassEnv, options: IndexOptions): Promise<Pa
     }
   }
   let manifest: Manifest;
+  let counts: FileCounts | null;
   if (rebuildReason || read.status !== "ok") {
     if (rebuildReason) logger.info("rebuilding the index", { reason: rebuildReason });
     store = await clearForRebuild(env, store, dimension, logger);
@@ -108,13 +111,16 @@ export async function startPass(env: PassEnv, options: IndexOptions): Promise<Pa
     const prevGeneration = read.status === "ok" ? read.manifest.generation : 0;
     manifest = emptyManifest(providerName, modelName, dimension, fingerprint);
     manifest.generation = prevGeneration;
+    counts = { chunks: 0, indexedFiles: 0, listedFiles: 0 };
   } else {
     // Freshly parsed for this pass: edited in place, written back at commit.
     manifest = read.manifest;
     // Settings that changed without needing a rebuild (descriptions off) are the new baseline.
     manifest.chunkingFingerprint = fingerprint;
+    // The header's, copied: the pass edits them with the entries (the read keeps what was committed).
+    counts = read.counts ? { ...read.counts } : null;
   }
-  return { provider, dimension, providerName, modelName, store, tableDir, read, manifest, rebuildReason, startCheckpoint, keyword };
+  return { provider, dimension, providerName, modelName, store, tableDir, read, manifest, counts, rebuildReason, startCheckpoint, keyword };
 }
 
 async function clearForRebuild(env: PassEnv, store: StoreLike, dimension: number | null, logger: Logger): Promise<StoreLike> {

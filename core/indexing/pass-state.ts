@@ -2,7 +2,7 @@
 // (summary, progress, keyword changes, the write queue), and the files it left out.
 import type { RagConfig } from "../config/defaults.js";
 import type { IndexOptions, IndexSummary } from "../engine-types.js";
-import { setEntry, type ManifestFileEntry } from "./manifest.js";
+import { countEntry, setEntry, type ManifestFileEntry } from "./manifest.js";
 import { IndexCancelledError, type PassEnv } from "./pass-env.js";
 import type { PassKeywords } from "./pass-keywords.js";
 import type { PassProgress } from "./pass-progress.js";
@@ -27,11 +27,18 @@ export interface PassState extends PassStart {
   editedPaths: Set<string>;
 }
 
-/** Sets a file's manifest entry, or removes it (null), noting the path for the file table's delta. */
-export function editEntry(pass: Pick<PassState, "manifest" | "editedPaths">, path: string, entry: ManifestFileEntry | null): void {
+/**
+ * Sets a file's manifest entry, or removes it (null), noting the path for the file table's
+ * delta and keeping the table's counts current.
+ */
+export function editEntry(pass: Pick<PassState, "manifest" | "editedPaths" | "counts">, path: string, entry: ManifestFileEntry | null): void {
+  const files = pass.manifest.files;
   pass.editedPaths.add(path);
-  if (entry) setEntry(pass.manifest.files, path, entry);
-  else delete pass.manifest.files[path];
+  if (pass.counts && Object.hasOwn(files, path)) countEntry(pass.counts, files[path], -1);
+  if (entry) {
+    setEntry(files, path, entry);
+    if (pass.counts) countEntry(pass.counts, entry, 1);
+  } else delete files[path];
 }
 
 export function checkAbort(pass: Pick<PassState, "options">): void {

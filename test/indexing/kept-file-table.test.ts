@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readManifest, type WrittenFileTable } from "../../core/indexing/manifest.js";
+import { countFiles, readManifest, type WrittenFileTable } from "../../core/indexing/manifest.js";
 import type { Engine } from "../../core/engine-types.js";
 import type { VectorStore } from "../../core/types.js";
 import { engineFor, KEYWORD_ONLY, pathsHolding, trackWorkspaces, tsFunction, writeFiles } from "./helpers.js";
@@ -22,6 +22,15 @@ function onDisk(engine: Engine): Record<string, unknown> {
   const read = readManifest(engine.stateDir);
   if (read.status !== "ok") throw new Error(`manifest ${read.status}`);
   return JSON.parse(JSON.stringify(read.manifest.files)) as Record<string, unknown>;
+}
+
+/** The header's counts beside the same counted from the table on disk. */
+function headerCounts(engine: Engine): { header: unknown; table: unknown } {
+  const header = JSON.parse(readFileSync(join(engine.stateDir, "manifest.json"), "utf8")) as { chunkCount: number; indexedFiles: number; listedFiles: number };
+  const read = readManifest(engine.stateDir);
+  if (read.status !== "ok") throw new Error(`manifest ${read.status}`);
+  const counted = countFiles(read.manifest.files);
+  return { header: [header.chunkCount, header.indexedFiles, header.listedFiles], table: [counted.chunks, counted.indexedFiles, counted.listedFiles] };
 }
 
 /** The table the engine keeps for its next pass, entries as plain values. */
@@ -55,6 +64,9 @@ describe("the file table an engine keeps between its passes", () => {
       step();
       await engine.index();
       expect(kept(engine)).toEqual(onDisk(engine));
+      // Counts the passes kept current as they edited entries, not counted again.
+      const { header, table } = headerCounts(engine);
+      expect(header).toEqual(table);
     }
     expect(Object.keys(onDisk(engine))).toContain("src/extra/new.ts");
     expect(Object.keys(onDisk(engine))).not.toContain("src/m5.ts");
