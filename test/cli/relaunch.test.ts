@@ -5,10 +5,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { wantsRelaunch } from "../../cli/relaunch.js";
+import { RELAUNCH_ABOVE_FILES, wantsRelaunch } from "../../cli/relaunch.js";
 import { LAUNCHER_ENV, PASS_MALLOC_ENV } from "../../core/own-process.js";
 import { ensureBuilt, repoRoot } from "../indexing/dist-build.js";
-import { KEYWORD_ONLY, makeWorkspace, trackWorkspaces, tsFunction } from "../indexing/helpers.js";
+import { KEYWORD_ONLY, makeWorkspace, trackWorkspaces, tsFunction, writeFiles } from "../indexing/helpers.js";
 
 const { roots } = trackWorkspaces();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -52,10 +52,18 @@ async function startWatching(): Promise<{ cli: ChildProcess; stderr: () => strin
   return { cli, stderr: () => stderr, exited };
 }
 
+/** A workspace of one file more than an `index` runs where it is (one line each, in 100 folders). */
+function bigWorkspace(): string {
+  const files: Record<string, string> = {};
+  for (let i = 0; i <= RELAUNCH_ABOVE_FILES; i++) files[`src/d${i % 100}/f${i}.ts`] = `export const f${i} = ${i};\n`;
+  const root = makeWorkspace(files);
+  roots.push(root);
+  return root;
+}
+
 describe("which invocations run in a relaunched child", () => {
   it("the commands that may run big passes, on Linux, unless already relaunched or the user set the allocator", () => {
-    const fresh = makeWorkspace({ "src/a.ts": tsFunction("alphaFresh", "a") });
-    roots.push(fresh);
+    const fresh = bigWorkspace();
     const want = (argv: string[], env: NodeJS.ProcessEnv = {}, platform = "linux") => wantsRelaunch(argv, env, platform, fresh);
     expect(want(["index"])).toBe(true);
     expect(want(["mcp", "--root", fresh])).toBe(true);
@@ -75,9 +83,26 @@ describe("which invocations run in a relaunched child", () => {
     expect(want(["mcp"])).toBe(true);
   });
 
+  it("a first or forced index of a small workspace runs where it is: the launcher would hold more memory than the child saves", () => {
+    const small = makeWorkspace({ "src/a.ts": tsFunction("alphaSmall", "a") });
+    roots.push(small);
+    const want = (argv: string[]) => wantsRelaunch(argv, {}, "linux", small);
+    expect(want(["index"])).toBe(false);
+    expect(want(["index", "--force"])).toBe(false);
+    // A serving or watching process stays relaunched, whatever the size.
+    expect(want(["index", "--watch"])).toBe(true);
+    expect(want(["mcp"])).toBe(true);
+    // Files in excluded folders do not count (node_modules); counted, they make it big.
+    const deps: Record<string, string> = {};
+    for (let i = 0; i <= RELAUNCH_ABOVE_FILES; i++) deps[`node_modules/p${i % 50}/f${i}.js`] = "";
+    writeFiles(small, deps);
+    expect(want(["index"])).toBe(false);
+    writeFileSync(join(small, "opencode-rag.json"), JSON.stringify({ indexing: { excludeDirs: [".git"] } }));
+    expect(want(["index"])).toBe(true);
+  });
+
   it("a plain index looks for the index where the config puts it (the workspace's file or --config)", () => {
-    const root = makeWorkspace({ "src/a.ts": tsFunction("alphaCustomStore", "a") });
-    roots.push(root);
+    const root = bigWorkspace();
     const want = (argv: string[]) => wantsRelaunch(argv, {}, "linux", root);
     writeFileSync(join(root, "opencode-rag.json"), JSON.stringify({ vectorStore: { path: "indexes/main" } }));
     expect(want(["index"])).toBe(true);
@@ -145,7 +170,7 @@ describe.skipIf(!linux)("opencode-rag index --watch, relaunched", () => {
     for (const name of Object.keys(PASS_MALLOC_ENV)) delete env[name];
     const root = makeWorkspace({ "src/a.ts": tsFunction("alphaExitCode", "a") });
     roots.push(root);
-    const cli = spawn(process.execPath, [join(repoRoot, "dist", "cli.js"), "index", "--force", "--no-such-option"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    const cli = spawn(process.execPath, [join(repoRoot, "dist", "cli.js"), "index", "--watch", "--no-such-option"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     cli.stderr!.on("data", (d) => (stderr += d));
     const code = await new Promise<number | null>((resolve) => cli.on("exit", (c) => resolve(c)));

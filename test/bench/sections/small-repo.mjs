@@ -1,9 +1,10 @@
 // A small repository's first index, as a user runs it: `opencode-rag index` spawned in a
 // ~150-file Python tree with no index yet, spawn to exit, bundled model on. The floor, in the
 // same run: a pure-Python BM25 indexer over 40-line windows (../shared/eval/baseline_bm25.py
-// --index-only), spawned the same way. Peak RSS is the OS's (the child's ru_maxrss), not the
-// JS heap. The tree: pallets/click when a semble-dev checkout or mirror is at hand, else the
-// same number of files from the Python standard library this machine has.
+// --index-only), spawned the same way. Peak RSS is the OS's, not the JS heap: its largest
+// process's (ru_maxrss), and all of its processes' at once (a launcher and its child). The
+// tree: pallets/click when a semble-dev checkout or mirror is at hand, else the same number of
+// files from the Python standard library this machine has.
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -67,12 +68,14 @@ export default {
       const f = median(floor.map((r) => r.s));
       const rss = Math.max(...ours.map((r) => r.rssMb));
       const floorRss = Math.max(...floor.map((r) => r.rssMb));
+      const treeRss = Math.max(...ours.map((r) => r.treeRssMb ?? 0)) || null;
       return {
         info: { tree: what, runs: RUNS },
         rows: [
           { metric: "first index, spawn to exit: s (median)", value: s, floor: f, floorNote: "pure-Python BM25 indexer", target: "<= 1.0 s" },
           { metric: "first index ÷ BM25 floor", value: s / f, floor: null, target: "<= 2.5x" },
-          { metric: "first index: peak RSS MB", value: rss, floor: floorRss, floorNote: "pure-Python BM25 indexer", target: "<= 200 MB" },
+          { metric: "first index: peak RSS MB (its largest process)", value: rss, floor: floorRss, floorNote: "pure-Python BM25 indexer", target: "<= 200 MB" },
+          { metric: "first index: peak RSS MB (all its processes at once)", value: treeRss, floor: null, target: "" },
         ],
       };
     } finally {
