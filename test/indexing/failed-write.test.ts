@@ -3,8 +3,7 @@
 // pass succeeds. Writes run while the next batch is embedded, so the failure surfaces later
 // than the write itself; nothing of the failed pass may stay behind.
 import { describe, expect, it } from "vitest";
-import type { VectorStore } from "../../core/types.js";
-import { engineFor, KEYWORD_ONLY, makeWorkspace, trackWorkspaces, writeFiles } from "./helpers.js";
+import { engineFor, failNthStoreAdd, KEYWORD_ONLY, makeWorkspace, trackWorkspaces, writeFiles } from "./helpers.js";
 
 const tracked = trackWorkspaces();
 
@@ -14,8 +13,6 @@ function files(word: string): Record<string, string> {
   for (let i = 0; i < 250; i++) out[`src/m${i}.ts`] = `export function ${word}Handler${i}(input: number): number {\n  // ${word} step ${i}\n  return input + ${i};\n}\n`;
   return out;
 }
-
-type PassEnvHolder = { passEnv: { store(d: number | null): Promise<VectorStore> } };
 
 describe("a failed store write during a pass", () => {
   it("fails the pass with the write's error, keeps the last good index, and the next pass succeeds", async () => {
@@ -28,26 +25,12 @@ describe("a failed store write during a pass", () => {
     expect(before).toBe(250);
 
     writeFiles(root, files("beta"));
-    const env = (engine as unknown as PassEnvHolder).passEnv;
-    const openStore = env.store.bind(env);
-    let adds = 0;
-    env.store = async (dimension) => {
-      const store = await openStore(dimension);
-      return new Proxy(store, {
-        get(target, prop, receiver) {
-          if (prop !== "add") return Reflect.get(target, prop, receiver);
-          return async (...args: Parameters<VectorStore["add"]>) => {
-            if (++adds === 2) throw new Error("ENOSPC: no space left on device, write");
-            return target.add(...args);
-          };
-        },
-      });
-    };
+    const failing = failNthStoreAdd(engine, 2);
     // Said in plain words; the write's own error stays with it for --debug and the log.
     const err = await engine.index().then(() => null, (e: Error) => e);
     expect(err?.message).toMatch(/^the disk holding \S+ is full: free some space and run the pass again; the previous index \(250 files\) is still in use$/);
     expect((err?.cause as Error).message).toMatch(/no space left on device/);
-    expect(adds).toBeGreaterThanOrEqual(2);
+    expect(failing.adds()).toBeGreaterThanOrEqual(2);
 
     // the last good pass's index, whole: its rows and its words, none of the failed pass's
     expect((await engine.status()).chunks).toBe(before);
@@ -56,7 +39,7 @@ describe("a failed store write during a pass", () => {
     expect(alpha[0]?.chunk.content).toContain("alpha");
     expect((await engine.search("betaHandler17", { topK: 3 })).some((r) => r.chunk.content.includes("beta"))).toBe(false);
 
-    env.store = openStore;
+    failing.restore();
     const summary = await engine.index();
     expect(summary.filesIndexed).toBe(250);
     expect((await engine.status()).chunks).toBe(250);

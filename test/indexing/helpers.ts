@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { openEngine } from "../../core/engine.js";
 import type { Engine, Logger } from "../../core/engine-types.js";
+import type { VectorStore } from "../../core/types.js";
 
 export function makeWorkspace(files: Record<string, string | Uint8Array>, prefix = "rag-idx-"): string {
   const root = mkdtempSync(join(tmpdir(), prefix));
@@ -101,4 +102,27 @@ export async function until<T>(what: string, probe: () => T | null | undefined |
     if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * Makes the engine's store fail its `nth` add with a full disk's error, as a pass's write would;
+ * returns a function that counts the adds so far, and one that puts the store back.
+ */
+export function failNthStoreAdd(engine: Engine, nth: number): { adds: () => number; restore: () => void } {
+  const env = (engine as unknown as { passEnv: { store(d: number | null): Promise<VectorStore> } }).passEnv;
+  const openStore = env.store.bind(env);
+  let adds = 0;
+  env.store = async (dimension) => {
+    const store = await openStore(dimension);
+    return new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop !== "add") return Reflect.get(target, prop, receiver);
+        return async (...args: Parameters<VectorStore["add"]>) => {
+          if (++adds === nth) throw new Error("ENOSPC: no space left on device, write");
+          return target.add(...args);
+        };
+      },
+    });
+  };
+  return { adds: () => adds, restore: () => void (env.store = openStore) };
 }

@@ -9,12 +9,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { countFiles, readManifest, type WrittenFileTable } from "../../core/indexing/manifest.js";
 import type { Engine } from "../../core/engine-types.js";
-import type { VectorStore } from "../../core/types.js";
-import { engineFor, KEYWORD_ONLY, pathsHolding, trackWorkspaces, tsFunction, writeFiles } from "./helpers.js";
+import { engineFor, failNthStoreAdd, KEYWORD_ONLY, pathsHolding, trackWorkspaces, tsFunction, writeFiles } from "./helpers.js";
 
 const tracked = trackWorkspaces();
 
-type PassEnvHolder = { passEnv: { writtenFiles?: WrittenFileTable | null; store(d: number | null): Promise<VectorStore> } };
+type PassEnvHolder = { passEnv: { writtenFiles?: WrittenFileTable | null } };
 const passEnv = (engine: Engine) => (engine as unknown as PassEnvHolder).passEnv;
 
 /** The committed file table as a fresh reader decodes it from disk, entries as plain values. */
@@ -104,26 +103,12 @@ describe("the file table an engine keeps between its passes", () => {
     // Deletions leave the pass's manifest before its writes; the second write then fails.
     writeFiles(root, sources(250, "beta"));
     for (let i = 0; i < 10; i++) rmSync(join(root, `src/m${i}.ts`));
-    const env = passEnv(engine);
-    const openStore = env.store.bind(env);
-    let adds = 0;
-    env.store = async (dimension) => {
-      const store = await openStore(dimension);
-      return new Proxy(store, {
-        get(target, prop, receiver) {
-          if (prop !== "add") return Reflect.get(target, prop, receiver);
-          return async (...args: Parameters<VectorStore["add"]>) => {
-            if (++adds === 2) throw new Error("ENOSPC: no space left on device, write");
-            return target.add(...args);
-          };
-        },
-      });
-    };
+    const failing = failNthStoreAdd(engine, 2);
     await expect(engine.index()).rejects.toThrow(/disk .* is full/);
     expect(onDisk(engine)).toEqual(before);
-    expect(env.writtenFiles ?? null).toBeNull();
+    expect(passEnv(engine).writtenFiles ?? null).toBeNull();
 
-    env.store = openStore;
+    failing.restore();
     const summary = await engine.index();
     expect(summary).toMatchObject({ filesIndexed: 240, filesDeleted: 10 });
     expect((await engine.status()).chunks).toBe(240);
