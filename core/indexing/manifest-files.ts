@@ -141,6 +141,30 @@ export function entryChunkCount(entry: ManifestFileEntry): number {
   return entry instanceof StoredFileEntry ? entry.chunkCount : entry.chunkIds.length;
 }
 
+/** What the header counts of a file table. A pass keeps them current as it edits entries (`editEntry`). */
+export interface FileCounts {
+  /** Chunk ids over all entries: the rows the store should hold. */
+  chunks: number;
+  /** Entries with at least one chunk. */
+  indexedFiles: number;
+  /** Entries not skipped on purpose. */
+  listedFiles: number;
+}
+
+export function countFiles(files: Record<string, ManifestFileEntry>): FileCounts {
+  const counts: FileCounts = { chunks: 0, indexedFiles: 0, listedFiles: 0 };
+  for (const path in files) countEntry(counts, files[path], 1);
+  return counts;
+}
+
+/** Adds one entry to the counts (`sign` 1), or takes it out of them (-1). */
+export function countEntry(counts: FileCounts, entry: ManifestFileEntry, sign: 1 | -1): void {
+  const n = entryChunkCount(entry);
+  counts.chunks += sign * n;
+  if (n > 0) counts.indexedFiles += sign;
+  if (!entry.skipped) counts.listedFiles += sign;
+}
+
 /** `n` little-endian doubles of `bytes` at `offset`: a view where byte order and alignment allow, else a copy. */
 function f64At(bytes: Buffer, offset: number, n: number): Float64Array {
   const at = bytes.byteOffset + offset;

@@ -10,12 +10,13 @@ import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readJsonState, removeQuietly, writeFileAtomic, writeJsonAtomic } from "./atomic-file.js";
-import { decodeFilesSteps, encodeFilesSteps, entryChunkCount, setEntry, type ManifestFileEntry } from "./manifest-files.js";
+import { applyDelta, encodeDelta, isDeltaList, type FilesDelta, type FileTableRef } from "./manifest-deltas.js";
+import { countFiles, decodeFilesSteps, encodeFilesSteps, entryChunkCount, type FileCounts, type ManifestFileEntry } from "./manifest-files.js";
 import { runAtOnce, runInSlices, type Steps } from "../yield.js";
 
-export type { ManifestFileEntry };
+export type { FileCounts, FileTableRef, ManifestFileEntry };
 
-export { entryChunkCount, setEntry } from "./manifest-files.js";
+export { countEntry, countFiles, entryChunkCount, setEntry } from "./manifest-files.js";
 
 export const MANIFEST_FILE = "manifest.json";
 /** The in-memory version, and the one-document form's. */
@@ -30,16 +31,6 @@ const MANIFEST_SPLIT_VERSION = 2;
 const MANIFEST_DELTAS_VERSION = 3;
 const FILES_FILE_PREFIX = "manifest-files-";
 const FILES_FILE_PATTERN = /^manifest-files-\d+-[0-9a-f]+\.bin$/;
-const FILES_DELTA_PATTERN = /^manifest-files-\d+-[0-9a-f]+\.delta\.json$/;
-/**
- * A pass that edits at most this many entries writes them as a delta beside the table, instead
- * of the whole table again (7.8 MB at 100k files, ~70 ms to encode), while the deltas stay
- * within FILES_DELTAS_MAX_FILES files and a quarter of the table's bytes (at most
- * FILES_DELTAS_MAX_BYTES): every reader replays them.
- */
-const FILES_DELTA_MAX_ENTRIES = 2000;
-const FILES_DELTAS_MAX_FILES = 16;
-const FILES_DELTAS_MAX_BYTES = 1 << 20;
 
 
 export interface Manifest {
@@ -70,19 +61,6 @@ export interface Manifest {
   /** HEAD of the workspace's git repository at the last pass (git watch backend). */
   gitHead?: string | null;
   files: Record<string, ManifestFileEntry>;
-}
-
-/** A delta beside the file table: its file name in the state folder, and its length. */
-export interface FilesDelta {
-  file: string;
-  bytes: number;
-}
-
-/** The file table a header names: the table's file and length, and the deltas replayed over it, in order. */
-export interface FileTableRef {
-  filesFile: string;
-  filesBytes: number;
-  deltas: FilesDelta[];
 }
 
 /**
@@ -125,16 +103,6 @@ interface StoredHeader extends ManifestHeader {
   filesBytes?: number;
   filesDeltas?: FilesDelta[];
   files?: Record<string, ManifestFileEntry>;
-}
-
-/** One delta file: entries gone, then entries new or replaced, by path. */
-interface FilesDeltaBody {
-  remove: string[];
-  set: Array<[string, ManifestFileEntry]>;
-}
-
-function isDeltaList(x: unknown): x is FilesDelta[] {
-  return Array.isArray(x) && x.length > 0 && x.every((d) => d && typeof d.file === "string" && FILES_DELTA_PATTERN.test(d.file) && typeof d.bytes === "number");
 }
 
 export function manifestPath(stateDir: string): string {
@@ -267,24 +235,6 @@ function readTableFiles(stateDir: string, table: FileTableRef): { body: Buffer; 
   return { body, deltas };
 }
 
-/** Replays one delta's removals, then its entries, over `files`; a reason when it is not a well-formed delta. */
-function applyDelta(files: Record<string, ManifestFileEntry>, bytes: Buffer): string | null {
-  let delta: FilesDeltaBody;
-  try {
-    delta = JSON.parse(bytes.toString("utf8")) as FilesDeltaBody;
-  } catch {
-    return "not JSON";
-  }
-  if (!delta || !Array.isArray(delta.remove) || !Array.isArray(delta.set)) return "an unknown shape";
-  for (const path of delta.remove) if (typeof path === "string") delete files[path];
-  for (const item of delta.set) {
-    const [path, e] = Array.isArray(item) ? item : [];
-    if (typeof path !== "string" || !e || typeof e.size !== "number" || typeof e.mtimeMs !== "number" || typeof e.hash !== "string" || !Array.isArray(e.chunkIds)) return "a malformed entry";
-    setEntry(files, path, e);
-  }
-  return null;
-}
-
 export interface WriteManifestOptions {
   /**
    * One JSON document, files inline: the form a shared index's mirror keeps, since the bucket's
@@ -299,30 +249,6 @@ export interface WriteManifestOptions {
   edits?: { base: FileTableRef; paths: ReadonlySet<string> };
   /** countFiles() of the files, when the caller took it already (a pass's commit does). */
   counts?: FileCounts;
-}
-
-/** What the header counts of a file table. A pass keeps them current as it edits entries (`editEntry`). */
-export interface FileCounts {
-  /** Chunk ids over all entries: the rows the store should hold. */
-  chunks: number;
-  /** Entries with at least one chunk. */
-  indexedFiles: number;
-  /** Entries not skipped on purpose. */
-  listedFiles: number;
-}
-
-export function countFiles(files: Record<string, ManifestFileEntry>): FileCounts {
-  const counts: FileCounts = { chunks: 0, indexedFiles: 0, listedFiles: 0 };
-  for (const path in files) countEntry(counts, files[path], 1);
-  return counts;
-}
-
-/** Adds one entry to the counts (`sign` 1), or takes it out of them (-1). */
-export function countEntry(counts: FileCounts, entry: ManifestFileEntry, sign: 1 | -1): void {
-  const n = entryChunkCount(entry);
-  counts.chunks += sign * n;
-  if (n > 0) counts.indexedFiles += sign;
-  if (!entry.skipped) counts.listedFiles += sign;
 }
 
 /**
@@ -369,16 +295,8 @@ function* writeManifestSteps(stateDir: string, manifest: Manifest, options: Writ
 function writeDelta(stateDir: string, manifest: Manifest, edits: NonNullable<WriteManifestOptions["edits"]>): FileTableRef | null {
   const { base, paths } = edits;
   if (paths.size === 0) return base;
-  if (paths.size > FILES_DELTA_MAX_ENTRIES || base.deltas.length >= FILES_DELTAS_MAX_FILES) return null;
-  const delta: FilesDeltaBody = { remove: [], set: [] };
-  for (const path of paths) {
-    if (Object.hasOwn(manifest.files, path)) delta.set.push([path, manifest.files[path]]);
-    else delta.remove.push(path);
-  }
-  const bytes = Buffer.from(JSON.stringify(delta), "utf8");
-  let total = bytes.length;
-  for (const d of base.deltas) total += d.bytes;
-  if (total > Math.min(FILES_DELTAS_MAX_BYTES, base.filesBytes / 4)) return null;
+  const bytes = encodeDelta(manifest.files, base, paths);
+  if (!bytes) return null;
   const file = `${FILES_FILE_PREFIX}${manifest.generation}-${randomBytes(4).toString("hex")}.delta.json`;
   writeFileAtomic(join(stateDir, file), bytes);
   return { ...base, deltas: [...base.deltas, { file, bytes: bytes.length }] };
