@@ -45,7 +45,7 @@ function sources(n: number, word: string): Record<string, string> {
   return out;
 }
 
-describe("the file table an engine keeps between its passes", () => {
+describe("the manifest's file table across an engine's passes", () => {
   it("is, after every kind of pass, exactly the table on disk", async () => {
     const root = tracked.workspace({ ...sources(12, "alpha"), "logo.png": new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1]) });
     const engine = await tracked.engine(root, KEYWORD_ONLY);
