@@ -10,7 +10,7 @@ import type { Engine } from "../../core/engine-types.js";
 import { ConfigError } from "../../core/config/validate.js";
 import { openEngine } from "../../core/engine.js";
 import { engineFor, hitPaths, KEYWORD_ONLY, makeWorkspace, ollamaOverrides, removeWorkspace, tsFunction, writeFiles } from "./helpers.js";
-import { KEYWORD_DELTA_MAX_OPS } from "../../core/indexing/keyword-files.js";
+import { KEYWORD_DELTA_MAX_FILES, KEYWORD_DELTA_MAX_OPS } from "../../core/indexing/keyword-files.js";
 
 let ollama: FakeHttpServer;
 const roots: string[] = [];
@@ -266,16 +266,16 @@ describe("incremental indexing", () => {
     expect(await kw("gamma_parser")).toEqual([]);
     expect(await kw("renderBetaWidget")).toEqual(["src/beta.ts"]);
 
-    for (let i = 0; i < 16; i++) {
+    for (let i = 0; i < KEYWORD_DELTA_MAX_FILES; i++) {
       writeFileSync(join(root, "src/beta.ts"), tsFunction(`betaVersion${i}`, "again"));
       await engine.index();
     }
-    expect(manifest().keywordDeltas.length).toBeLessThanOrEqual(16);
+    expect(manifest().keywordDeltas.length).toBeLessThanOrEqual(KEYWORD_DELTA_MAX_FILES);
     const files = readdirSync(engine.stateDir).filter((f) => f.startsWith("keyword-"));
     expect(files.sort()).toEqual([manifest().keywordFile, ...manifest().keywordDeltas].sort());
     const third = await engineFor(root, ollamaOverrides(ollama.url, "embed-a"));
     engines.push(third);
-    expect((await third.search("betaVersion15", { topK: 3, mode: "keyword" }))[0]?.chunk.filePath).toBe("src/beta.ts");
+    expect((await third.search(`betaVersion${KEYWORD_DELTA_MAX_FILES - 1}`, { topK: 3, mode: "keyword" }))[0]?.chunk.filePath).toBe("src/beta.ts");
   });
 
   it("writes a snapshot instead of a delta when the deltas to replay would pass KEYWORD_DELTA_MAX_BYTES", async () => {
