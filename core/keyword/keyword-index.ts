@@ -9,7 +9,7 @@ import { CorruptKeywordData, corruptKeywordData } from "./corrupt.js";
 import type { ByteSink } from "./bytes.js";
 import { withRoom, type DocColumn } from "./doc-columns.js";
 import { readParts, writePartsSteps, type IndexParts, type LoadedParts } from "./keyword-format.js";
-import { CsrPostings, EncodedPostings, mergePostingsSteps, TERMS_PER_STEP, type EnsureBytes } from "./postings.js";
+import { CsrPostings, DeltaPostings, EncodedPostings, mergePostingsSteps, TERMS_PER_STEP, type EnsureBytes } from "./postings.js";
 import { TermTable } from "./term-table.js";
 import { TopK } from "./top-k.js";
 import { VectorCodes } from "./vector-codes.js";
@@ -94,9 +94,8 @@ export class KeywordIndex {
   // Base postings of terms [0, base.termCount): decoded arrays once merged, the file's bytes
   // (read a term at a time) after a load until the next merge.
   private base: CsrPostings | EncodedPostings = CsrPostings.empty();
-  // Delta postings: term id → [doc, tf, doc, tf, …].
-  private delta = new Map<number, number[]>();
-  private deltaPostings = 0;
+  // Postings added since the last merge.
+  private delta = new DeltaPostings();
   // Documents, by internal doc number.
   private docIds = new DocIds();
   // Plain arrays once add() has run; a loaded index's are typed views of its file (doc-columns.ts).
@@ -178,7 +177,6 @@ export class KeywordIndex {
       // Declarations are postings, not words: they leave the document's length alone.
       const declared = this.declarationTermIds(doc.declares);
       for (const termId of declared) this.pushPosting(termId, docNo, 1);
-      this.deltaPostings += touched.length + declared.length;
       this.docIds.push(doc.id);
       docLens[docNo] = len;
       docPath[docNo] = this.paths.intern(doc.filePath);
@@ -190,10 +188,10 @@ export class KeywordIndex {
       this.liveDocs++;
       this.liveLenSum += len;
     }
-    // Delta postings cost ~16 bytes each (plain arrays) against 5 in the base: keep the delta
-    // under a quarter of the base. Each merge copies the base, so building from scratch copies
-    // about five times the final size in all.
-    if (this.deltaPostings > Math.max(200_000, this.basePostingTotal() / 4)) this.merge();
+    // Delta postings cost 9 bytes each against 5 in the base, and a search groups them by term:
+    // keep the delta under a quarter of the base. Each merge copies the base, so building from
+    // scratch copies about five times the final size in all.
+    if (this.delta.size > Math.max(200_000, this.basePostingTotal() / 4)) this.merge();
   }
 
   /**
@@ -583,11 +581,13 @@ export class KeywordIndex {
   /** merge() in steps; the new tables replace the old ones in the last, so a search never sees half of it. */
   private *mergeSteps(): Steps<void> {
     const dead = this.docIds.count - this.liveDocs;
-    if (this.deltaPostings === 0 && dead === 0) return;
-    // Renumber live docs, keeping their order so posting lists stay sorted.
-    const oldIds = this.docIds.all();
-    yield;
-    const { remap, docIds, docLens, docPath, docLang, docKind } = this.liveDocuments(oldIds);
+    if (this.delta.size === 0 && dead === 0) return;
+    // Renumber live docs, keeping their order so posting lists stay sorted. Where none was removed
+    // and add() built the columns (a first index), the numbers stay: nothing is copied, and the
+    // map of ids stays good (at 100k files, rebuilding both at each merge was ~0.5 s in all).
+    const keepNumbers = dead === 0 && !this.docIds.packedIds && [this.docLens, this.docPath, this.docLang, this.docKind].every((c) => Array.isArray(c));
+    const renumbered = keepNumbers ? null : this.liveDocuments(this.docIds.all());
+    const remap = renumbered?.remap ?? Int32Array.from({ length: this.docIds.count }, (_, d) => d);
     yield;
     // The terms decoded now, in steps, rather than by the swap below (sortNewTerms) or the next change.
     yield* this.terms.allSteps();
@@ -595,18 +595,19 @@ export class KeywordIndex {
     this.base = yield* mergePostingsSteps(yield* this.decodedBaseSteps(), this.delta, termCount, remap);
     this.mergeCount++;
     this.sortNewTerms();
-    this.delta = new Map();
-    this.deltaPostings = 0;
-    this.docIds = docIds;
-    this.docLens = docLens;
-    this.docPath = docPath;
-    this.docLang = docLang;
-    this.docKind = docKind;
-    this.vectors.remap(remap, docIds.count);
+    this.delta = new DeltaPostings();
+    if (renumbered) {
+      this.docIds = renumbered.docIds;
+      this.docLens = renumbered.docLens;
+      this.docPath = renumbered.docPath;
+      this.docLang = renumbered.docLang;
+      this.docKind = renumbered.docKind;
+      this.vectors.remap(remap, renumbered.docIds.count);
+      this.idToDocMap = null; // renumbered: rebuilt when next asked for
+    }
     // Nothing may keep a loaded file's bytes alive past a merge: its postings were just rebuilt.
     this.vectors.release();
     for (const table of [this.paths, this.languages, this.kinds]) table.values();
-    this.idToDocMap = null; // renumbered: rebuilt when next asked for
   }
 
   /** The live documents renumbered in their order, and where each old number went (-1: dropped). */
@@ -714,9 +715,7 @@ export class KeywordIndex {
   }
 
   private pushPosting(termId: number, docNo: number, tf: number): void {
-    let list = this.delta.get(termId);
-    if (!list) this.delta.set(termId, (list = []));
-    list.push(docNo, tf);
+    this.delta.push(termId, docNo, tf);
   }
 
   /** The declaration terms of a document's names, each once. */
@@ -756,17 +755,13 @@ export class KeywordIndex {
   }
 
   private postingCount(termId: number): number {
-    let c = termId < this.base.termCount ? this.base.count(termId) : 0;
-    const list = this.delta.get(termId);
-    if (list) c += list.length / 2;
-    return c;
+    return (termId < this.base.termCount ? this.base.count(termId) : 0) + this.delta.count(termId);
   }
 
   /** Calls visit(doc, tf) for every posting of a term, base then delta (dead documents included). */
   private forEachPosting(termId: number, visit: (doc: number, tf: number) => void): void {
     if (termId < this.base.termCount) this.base.forEach(termId, visit);
-    const list = this.delta.get(termId);
-    if (list) for (let i = 0; i < list.length; i += 2) visit(list[i], list[i + 1]);
+    this.delta.forEach(termId, visit);
   }
 
   /** The base postings as arrays, decoding a loaded index's bytes first (what merges need). */

@@ -17,37 +17,37 @@ export interface BasePostings {
   tfs: Uint8Array;
 }
 
+/** Postings a pass over a delta's log handles between pauses (`Steps`). */
+const POSTINGS_PER_STEP = 65_536;
+
 /**
- * A new base with the postings of `base` and `delta` (term id → [doc, tf, doc, tf, …]) for terms
- * [0, termCount), doc numbers mapped through `remap` (-1: the document is dropped). In steps:
- * a pause every TERMS_PER_STEP terms.
+ * A new base with the postings of `base` and then `delta` for terms [0, termCount), doc numbers
+ * mapped through `remap` (-1: the document is dropped). The delta is read as it was added, not
+ * grouped by term first (a copy of it at every merge). In steps: a pause every TERMS_PER_STEP
+ * terms and every POSTINGS_PER_STEP of the delta's postings.
  */
-export function* mergePostingsSteps(base: BasePostings, delta: Map<number, number[]>, termCount: number, remap: Int32Array): Steps<CsrPostings> {
+export function* mergePostingsSteps(base: BasePostings, delta: DeltaPostings, termCount: number, remap: Int32Array): Steps<CsrPostings> {
+  const log = delta.log();
   // Count surviving postings per term, then fill: two passes, no intermediate arrays.
   const counts = new Uint32Array(termCount);
   yield* inBlocks(termCount, TERMS_PER_STEP, (from, to) => {
     for (let t = from; t < to; t++) {
-      let c = 0;
-      if (t < base.termCount) {
-        for (let i = base.offsets[t]; i < base.offsets[t + 1]; i++) if (remap[base.docs[i]] >= 0) c++;
-      }
-      const list = delta.get(t);
-      if (list) for (let i = 0; i < list.length; i += 2) if (remap[list[i]] >= 0) c++;
-      counts[t] = c;
+      if (t >= base.termCount) break;
+      for (let i = base.offsets[t]; i < base.offsets[t + 1]; i++) if (remap[base.docs[i]] >= 0) counts[t]++;
     }
   });
+  yield* inBlocks(log.length, POSTINGS_PER_STEP, (from, to) => {
+    for (let i = from; i < to; i++) if (remap[log.docs[i]] >= 0) counts[log.terms[i]]++;
+  });
   // Term ids stay as they are; a term left without postings keeps an empty range.
-  let total = 0;
-  for (let t = 0; t < termCount; t++) total += counts[t];
   const offsets = new Uint32Array(termCount + 1);
-  const docs = new Uint32Array(total);
-  const tfs = new Uint8Array(total);
-  let pos = 0;
+  for (let t = 0; t < termCount; t++) offsets[t + 1] = offsets[t] + counts[t];
+  const docs = new Uint32Array(offsets[termCount]);
+  const tfs = new Uint8Array(offsets[termCount]);
+  // Each term's base postings first; `counts` becomes where its next delta posting goes.
   yield* inBlocks(termCount, TERMS_PER_STEP, (from, to) => {
-    let p = pos;
     for (let t = from; t < to; t++) {
-      offsets[t] = p;
-      if (counts[t] === 0) continue;
+      let p = offsets[t];
       if (t < base.termCount) {
         for (let i = base.offsets[t]; i < base.offsets[t + 1]; i++) {
           const d = remap[base.docs[i]];
@@ -57,21 +57,104 @@ export function* mergePostingsSteps(base: BasePostings, delta: Map<number, numbe
           }
         }
       }
-      const list = delta.get(t);
-      if (list) {
-        for (let i = 0; i < list.length; i += 2) {
-          const d = remap[list[i]];
-          if (d >= 0) {
-            docs[p] = d;
-            tfs[p++] = list[i + 1];
-          }
-        }
-      }
+      counts[t] = p;
     }
-    pos = p;
   });
-  offsets[termCount] = pos;
+  // Then the delta's, in the order added: each term's in document order.
+  yield* inBlocks(log.length, POSTINGS_PER_STEP, (from, to) => {
+    for (let i = from; i < to; i++) {
+      const d = remap[log.docs[i]];
+      if (d < 0) continue;
+      const p = counts[log.terms[i]]++;
+      docs[p] = d;
+      tfs[p] = log.tfs[i];
+    }
+  });
   return new CsrPostings(termCount, offsets, docs, tfs);
+}
+
+/** Room for postings a delta starts with. */
+const DELTA_INITIAL_ROOM = 4096;
+
+/**
+ * Postings added since the last merge, as they came: (term, doc, tf) in three growing typed
+ * arrays, no array per term. A first index at 100k files held one JS array per term of its
+ * delta (~16 bytes a posting, and garbage at every merge); here a posting is 9 bytes. A search
+ * reads them grouped by term (a stable counting sort, so each term's documents stay in order),
+ * grouped again only after further additions; a merge reads them as they were added.
+ */
+export class DeltaPostings implements PostingSource {
+  private terms = new Uint32Array(DELTA_INITIAL_ROOM);
+  private docs = new Uint32Array(DELTA_INITIAL_ROOM);
+  private tfs = new Uint8Array(DELTA_INITIAL_ROOM);
+  private length = 0;
+  /** One past the largest term id added. */
+  private termLimit = 0;
+  private grouped: CsrPostings | null = null;
+
+  /** Postings added. */
+  get size(): number {
+    return this.length;
+  }
+
+  get termCount(): number {
+    return this.termLimit;
+  }
+
+  /** Adds a posting; a term's postings must come in document order. */
+  push(term: number, doc: number, tf: number): void {
+    if (this.length === this.terms.length) this.grow();
+    this.terms[this.length] = term;
+    this.docs[this.length] = doc;
+    this.tfs[this.length] = tf;
+    this.length++;
+    if (term >= this.termLimit) this.termLimit = term + 1;
+    this.grouped = null;
+  }
+
+  count(t: number): number {
+    return t < this.termLimit ? this.byTerm().count(t) : 0;
+  }
+
+  forEach(t: number, visit: (doc: number, tf: number) => void): void {
+    if (t < this.termLimit) this.byTerm().forEach(t, visit);
+  }
+
+  /** The postings as added: posting i is (terms[i], docs[i], tfs[i]), for i < length. */
+  log(): { terms: Uint32Array; docs: Uint32Array; tfs: Uint8Array; length: number } {
+    return { terms: this.terms, docs: this.docs, tfs: this.tfs, length: this.length };
+  }
+
+  /** The postings grouped by term, for terms [0, termCount): what a search reads. */
+  byTerm(): CsrPostings {
+    if (this.grouped) return this.grouped;
+    const n = this.termLimit;
+    const offsets = new Uint32Array(n + 1);
+    for (let i = 0; i < this.length; i++) offsets[this.terms[i] + 1]++;
+    for (let t = 0; t < n; t++) offsets[t + 1] += offsets[t];
+    const next = offsets.slice(0, n);
+    const docs = new Uint32Array(this.length);
+    const tfs = new Uint8Array(this.length);
+    for (let i = 0; i < this.length; i++) {
+      const p = next[this.terms[i]]++;
+      docs[p] = this.docs[i];
+      tfs[p] = this.tfs[i];
+    }
+    return (this.grouped = new CsrPostings(n, offsets, docs, tfs));
+  }
+
+  private grow(): void {
+    const room = this.terms.length * 2;
+    const terms = new Uint32Array(room);
+    const docs = new Uint32Array(room);
+    const tfs = new Uint8Array(room);
+    terms.set(this.terms);
+    docs.set(this.docs);
+    tfs.set(this.tfs);
+    this.terms = terms;
+    this.docs = docs;
+    this.tfs = tfs;
+  }
 }
 
 /** Postings of the base as a search reads them: decoded arrays or the stored bytes alike. */

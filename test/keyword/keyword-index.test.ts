@@ -106,6 +106,14 @@ describe("KeywordIndex search", () => {
     expect(declared.search("=retry", 5)).toEqual(declared.search("retry", 5));
   });
 
+  test("a search between additions sees the documents added after it", () => {
+    const index = build();
+    expect(index.search("getUserById", 10).map((h) => h.id)).toEqual(["user", "userCache"]);
+    index.add([doc("later", "getUserById getUserById called again later")]);
+    expect(index.search("getUserById", 10).map((h) => h.id)).toContain("later");
+    expect(index.search("called again", 10).map((h) => h.id)).toEqual(["later"]);
+  });
+
   test("removing and re-adding documents keeps search exact", () => {
     const index = build();
     index.removeIds(["user"]);

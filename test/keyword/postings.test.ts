@@ -1,0 +1,66 @@
+import { describe, expect, test } from "vitest";
+import { CsrPostings, DeltaPostings, mergePostingsSteps } from "../../core/keyword/postings.js";
+import { runAtOnce } from "../../core/yield.js";
+
+/** Term id -> [doc, tf][] in the order added: what a delta must read back. */
+type Model = Map<number, Array<[number, number]>>;
+
+function read(source: { count(t: number): number; forEach(t: number, visit: (doc: number, tf: number) => void): void }, t: number): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  source.forEach(t, (doc, tf) => out.push([doc, tf]));
+  expect(source.count(t)).toBe(out.length);
+  return out;
+}
+
+function random(seed: number): () => number {
+  let s = seed;
+  return () => (s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+}
+
+describe("DeltaPostings", () => {
+  test("reads back each term's postings in the order added, however reads and additions interleave", () => {
+    const next = random(7);
+    const delta = new DeltaPostings();
+    const model: Model = new Map();
+    // Past the first allocation several times over; reads between additions regroup.
+    for (let doc = 0; doc < 3000; doc++) {
+      const terms = new Set(Array.from({ length: 1 + Math.floor(next() * 8) }, () => Math.floor(next() * 500)));
+      for (const t of terms) {
+        const tf = 1 + Math.floor(next() * 255);
+        delta.push(t, doc, tf);
+        model.set(t, [...(model.get(t) ?? []), [doc, tf]]);
+      }
+      if (doc % 700 === 0 || doc === 2999) {
+        for (let t = 0; t < 520; t++) expect(read(delta, t), `term ${t} after doc ${doc}`).toEqual(model.get(t) ?? []);
+      }
+    }
+    expect(delta.size).toBe([...model.values()].reduce((n, l) => n + l.length, 0));
+  });
+
+  test("an empty delta has no postings for any term", () => {
+    const delta = new DeltaPostings();
+    expect(delta.size).toBe(0);
+    expect(read(delta, 0)).toEqual([]);
+    expect(delta.byTerm().termCount).toBe(0);
+  });
+
+  test("a merge puts the base's postings before the delta's, drops removed documents and renumbers the rest", () => {
+    // base: term 0 -> docs 0, 1; term 1 -> doc 1; term 2 -> none
+    const base = new CsrPostings(3, Uint32Array.from([0, 2, 3, 3]), Uint32Array.from([0, 1, 1]), Uint8Array.from([5, 6, 7]));
+    const delta = new DeltaPostings();
+    delta.push(0, 2, 8);
+    delta.push(3, 2, 9); // a term the base does not have yet
+    delta.push(0, 3, 10);
+    // doc 1 removed: 0 -> 0, 2 -> 1, 3 -> 2
+    const merged = runAtOnce(mergePostingsSteps(base, delta, 4, Int32Array.from([0, -1, 1, 2])));
+    expect(merged.termCount).toBe(4);
+    expect(read(merged, 0)).toEqual([
+      [0, 5],
+      [1, 8],
+      [2, 10],
+    ]);
+    expect(read(merged, 1)).toEqual([]);
+    expect(read(merged, 2)).toEqual([]);
+    expect(read(merged, 3)).toEqual([[1, 9]]);
+  });
+});
