@@ -80,8 +80,8 @@ const DELTA_INITIAL_ROOM = 4096;
  * Postings added since the last merge, as they came: (term, doc, tf) in three growing typed
  * arrays, no array per term. A first index at 100k files held one JS array per term of its
  * delta (~16 bytes a posting, and garbage at every merge); here a posting is 9 bytes. A search
- * reads them grouped by term (a stable counting sort, so each term's documents stay in order),
- * grouped again only after further additions; a merge reads them as they were added.
+ * reads them grouped by term (`TermGroups`, each term's documents still in order), grouped again
+ * only after further additions; a merge reads them as they were added.
  */
 export class DeltaPostings implements PostingSource {
   private terms = new Uint32Array(DELTA_INITIAL_ROOM);
@@ -90,7 +90,7 @@ export class DeltaPostings implements PostingSource {
   private length = 0;
   /** One past the largest term id added. */
   private termLimit = 0;
-  private grouped: CsrPostings | null = null;
+  private grouped: PostingSource | null = null;
 
   /** Postings added. */
   get size(): number {
@@ -125,22 +125,28 @@ export class DeltaPostings implements PostingSource {
     return { terms: this.terms, docs: this.docs, tfs: this.tfs, length: this.length };
   }
 
-  /** The postings grouped by term, for terms [0, termCount): what a search reads. */
-  byTerm(): CsrPostings {
+  /**
+   * The postings grouped by term: what a search reads. Term by term through a table of every
+   * term up to the largest added, or, for few postings among many terms (a small pass's delta
+   * of a big index, which a serving process keeps until its next change), through the terms
+   * that have any: its size follows the postings.
+   */
+  private byTerm(): PostingSource {
     if (this.grouped) return this.grouped;
-    const n = this.termLimit;
-    const offsets = new Uint32Array(n + 1);
-    for (let i = 0; i < this.length; i++) offsets[this.terms[i] + 1]++;
-    for (let t = 0; t < n; t++) offsets[t + 1] += offsets[t];
-    const next = offsets.slice(0, n);
-    const docs = new Uint32Array(this.length);
-    const tfs = new Uint8Array(this.length);
-    for (let i = 0; i < this.length; i++) {
-      const p = next[this.terms[i]]++;
-      docs[p] = this.docs[i];
-      tfs[p] = this.tfs[i];
+    const { terms, docs, tfs, length, termLimit } = this;
+    if (termLimit > 4 * length) return (this.grouped = TermGroups.of(terms, docs, tfs, length));
+    const offsets = new Uint32Array(termLimit + 1);
+    for (let i = 0; i < length; i++) offsets[terms[i] + 1]++;
+    for (let t = 0; t < termLimit; t++) offsets[t + 1] += offsets[t];
+    const next = offsets.slice(0, termLimit);
+    const groupedDocs = new Uint32Array(length);
+    const groupedTfs = new Uint8Array(length);
+    for (let i = 0; i < length; i++) {
+      const p = next[terms[i]]++;
+      groupedDocs[p] = docs[i];
+      groupedTfs[p] = tfs[i];
     }
-    return (this.grouped = new CsrPostings(n, offsets, docs, tfs));
+    return (this.grouped = new CsrPostings(termLimit, offsets, groupedDocs, groupedTfs));
   }
 
   private grow(): void {
@@ -157,6 +163,66 @@ export class DeltaPostings implements PostingSource {
   }
 }
 
+/**
+ * A delta's postings grouped by term, for the terms that have any: term k of `groupTerms` has
+ * docs/tfs [starts[k], starts[k + 1]), found by binary search.
+ */
+class TermGroups implements PostingSource {
+  private constructor(
+    private readonly groupTerms: Uint32Array,
+    private readonly starts: Uint32Array,
+    private readonly docs: Uint32Array,
+    private readonly tfs: Uint8Array,
+  ) {}
+
+  /** The first `length` postings grouped, each term's in the order added. */
+  static of(terms: Uint32Array, docs: Uint32Array, tfs: Uint8Array, length: number): TermGroups {
+    const order = Uint32Array.from({ length }, (_, i) => i).sort((a, b) => terms[a] - terms[b] || a - b);
+    const groupTerms: number[] = [];
+    const starts: number[] = [];
+    const groupedDocs = new Uint32Array(length);
+    const groupedTfs = new Uint8Array(length);
+    for (let p = 0; p < length; p++) {
+      const i = order[p];
+      if (p === 0 || terms[i] !== terms[order[p - 1]]) {
+        groupTerms.push(terms[i]);
+        starts.push(p);
+      }
+      groupedDocs[p] = docs[i];
+      groupedTfs[p] = tfs[i];
+    }
+    starts.push(length);
+    return new TermGroups(Uint32Array.from(groupTerms), Uint32Array.from(starts), groupedDocs, groupedTfs);
+  }
+
+  get termCount(): number {
+    return this.groupTerms.length === 0 ? 0 : this.groupTerms[this.groupTerms.length - 1] + 1;
+  }
+
+  count(t: number): number {
+    const k = this.find(t);
+    return k < 0 ? 0 : this.starts[k + 1] - this.starts[k];
+  }
+
+  forEach(t: number, visit: (doc: number, tf: number) => void): void {
+    const k = this.find(t);
+    if (k < 0) return;
+    for (let p = this.starts[k]; p < this.starts[k + 1]; p++) visit(this.docs[p], this.tfs[p]);
+  }
+
+  private find(t: number): number {
+    let lo = 0;
+    let hi = this.groupTerms.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = this.groupTerms[mid];
+      if (at === t) return mid;
+      if (at < t) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+}
 /** Postings of the base as a search reads them: decoded arrays or the stored bytes alike. */
 export interface PostingSource {
   readonly termCount: number;

@@ -37,11 +37,28 @@ describe("DeltaPostings", () => {
     expect(delta.size).toBe([...model.values()].reduce((n, l) => n + l.length, 0));
   });
 
+  test("a few postings among a big index's terms are found by term, in the order added", () => {
+    const delta = new DeltaPostings();
+    delta.push(900_000, 7, 1);
+    delta.push(3, 7, 2);
+    delta.push(900_000, 8, 3);
+    delta.push(450_000, 9, 4);
+    expect(read(delta, 900_000)).toEqual([
+      [7, 1],
+      [8, 3],
+    ]);
+    expect(read(delta, 3)).toEqual([[7, 2]]);
+    expect(read(delta, 450_000)).toEqual([[9, 4]]);
+    expect(read(delta, 450_001)).toEqual([]);
+    delta.push(2, 10, 5);
+    expect(read(delta, 2)).toEqual([[10, 5]]);
+  });
+
   test("an empty delta has no postings for any term", () => {
     const delta = new DeltaPostings();
     expect(delta.size).toBe(0);
     expect(read(delta, 0)).toEqual([]);
-    expect(delta.byTerm().termCount).toBe(0);
+    expect(read(delta, 12345)).toEqual([]);
   });
 
   test("a merge puts the base's postings before the delta's, drops removed documents and renumbers the rest", () => {
