@@ -95,6 +95,9 @@ function rules(profile: RedactProfile): Rule[] {
     {
       // scheme://user:password@host, also with an empty user (redis://:pw@cache) or a "/" in the password.
       kind: "url-password",
+      // The scheme's "://" first: the pattern alone tried every word of a chunk (~1% of a first
+      // index's chunking at 100k files).
+      requires: /:\/\//,
       pattern: /(\b[a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@]{0,200}:)([^\s@]{1,200}?)(@)(?=[^\s@/]*[A-Za-z0-9])/gi,
       replace: (m, count) => (/^\d+\//.test(m[2]) ? m[0] : (count("url-password"), `${m[1]}[REDACTED]${m[3]}`)),
     },
