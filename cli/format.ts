@@ -1,9 +1,8 @@
 // Small text helpers for terminal output: numbers, sizes, durations, a progress bar.
 import type { IndexProgress, IndexSummary } from "../core/engine-types.js";
+import { formatCount } from "../core/format-count.js";
 
-export function formatCount(n: number): string {
-  return n.toLocaleString("en-US");
-}
+export { formatCount };
 
 /** "1 file", "2 files". */
 export function plural(n: number, noun: string): string {

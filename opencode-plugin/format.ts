@@ -3,10 +3,7 @@
 // smaller whole one fits.
 import { countTokens, truncateToTokens } from "../core/telemetry/tokens.js";
 
-/** 1200 -> "1,200": counts read better with separators. */
-export function formatCount(n: number): string {
-  return n.toLocaleString("en-US");
-}
+export { formatCount } from "../core/format-count.js";
 
 /** A fence that the content cannot close early. */
 export function fence(content: string, language = ""): string {

@@ -2,6 +2,7 @@
 // what happened, what to do, and that the committed index is still there. The store's own
 // message (`lance error: LanceError(IO): No space left on device …`) tells a user none of that;
 // it goes to the log and to --debug instead. Portable: no Node built-ins.
+import { formatCount } from "../format-count.js";
 
 export type FailureKind = "disk-full" | "read-only" | "permission" | "unreachable" | "credentials" | "lock-lost" | "damaged";
 
@@ -83,15 +84,11 @@ function kindOf(f: Facts, ctx: PlainErrorContext): FailureKind | null {
   return null;
 }
 
-function count(n: number): string {
-  return n.toLocaleString("en-US");
-}
-
 /** What was kept: the committed index, which searches keep using. */
 function kept(ctx: PlainErrorContext): string {
   if (ctx.during === "read") return "the index itself is unchanged";
   if (ctx.previousFiles === null) return "nothing was indexed yet, and nothing half-written is kept";
-  return `the previous index (${count(ctx.previousFiles)} ${ctx.previousFiles === 1 ? "file" : "files"}) is still in use`;
+  return `the previous index (${formatCount(ctx.previousFiles)} ${ctx.previousFiles === 1 ? "file" : "files"}) is still in use`;
 }
 
 /** The damaged table's reason in a few words, not the store's internal message. */
