@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { isIgnoreFile } from "../files/ignore-rules.js";
 import { statPaths, walkFolderEntries, walkWorkspace, type WalkedFile } from "../files/walk.js";
 import type { PassState } from "./pass-state.js";
+import { parentOf, pathsByFolder } from "./manifest-folders.js";
 import type { FileToPrepare } from "./prepare-file.js";
 import { fileSizeLimits, ignoreRulesFor } from "./workspace-rules.js";
 
@@ -55,13 +56,12 @@ export async function planPass(pass: PassState): Promise<PassPlan> {
       else goneFolders.add(g);
     }
     // And files a listed folder held at the last pass and no longer holds as the walk would list
-    // them. One look at the manifest for both.
+    // them, found among the manifest's paths by folder.
     if (goneFolders.size > 0 || listed.listed.size > 0) {
       const found = new Set(listed.files.map((f) => f.path));
-      for (const p of Object.keys(manifest.files)) {
-        const parent = parentOf(p);
-        if ((listed.listed.has(parent) && !found.has(p)) || (goneFolders.size > 0 && underAny(parent, goneFolders))) goneSet.add(p);
-      }
+      const byFolder = pathsByFolder(manifest.files);
+      for (const folder of listed.listed) for (const p of byFolder.get(folder) ?? []) if (!found.has(p)) goneSet.add(p);
+      if (goneFolders.size > 0) for (const [folder, paths] of byFolder) if (underAny(folder, goneFolders)) for (const p of paths) goneSet.add(p);
     }
     deleted = [...goneSet];
     pass.examined = [...present.map((f) => f.path), ...listed.skipped.map((f) => f.path), ...r.skipped.map((f) => f.path), ...deleted];
@@ -112,10 +112,6 @@ function underAny(folder: string, folders: Set<string>): boolean {
   return false;
 }
 
-function parentOf(path: string): string {
-  const slash = path.lastIndexOf("/");
-  return slash < 0 ? "" : path.slice(0, slash);
-}
 
 export function isExistingFolder(abs: string): boolean {
   try {

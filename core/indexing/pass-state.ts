@@ -3,6 +3,7 @@
 import type { RagConfig } from "../config/defaults.js";
 import type { IndexOptions, IndexSummary } from "../engine-types.js";
 import { countEntry, setEntry, type ManifestFileEntry } from "./manifest.js";
+import { notePathChange } from "./manifest-folders.js";
 import { IndexCancelledError, type PassEnv } from "./pass-env.js";
 import type { PassKeywords } from "./pass-keywords.js";
 import type { PassProgress } from "./pass-progress.js";
@@ -34,11 +35,13 @@ export interface PassState extends PassStart {
 export function editEntry(pass: Pick<PassState, "manifest" | "editedPaths" | "counts">, path: string, entry: ManifestFileEntry | null): void {
   const files = pass.manifest.files;
   pass.editedPaths.add(path);
-  if (pass.counts && Object.hasOwn(files, path)) countEntry(pass.counts, files[path], -1);
+  const had = Object.hasOwn(files, path);
+  if (pass.counts && had) countEntry(pass.counts, files[path], -1);
   if (entry) {
     setEntry(files, path, entry);
     if (pass.counts) countEntry(pass.counts, entry, 1);
   } else delete files[path];
+  if (had !== (entry !== null)) notePathChange(files, path, entry !== null);
 }
 
 export function checkAbort(pass: Pick<PassState, "options">): void {

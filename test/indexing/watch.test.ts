@@ -231,6 +231,22 @@ describe("engine.watch", () => {
     expect(await engine.index({ onlyPaths: ["src/"] })).toMatchObject({ filesDeleted: 4 });
   });
 
+  it("a folder pass knows the files later passes of the same process added and removed there", async () => {
+    const root = tracked.workspace({ "src/a.ts": tsFunction("alphaStays", "a"), "src/b.ts": tsFunction("betaGoesByName", "b") });
+    const engine = await tracked.engine(root, keywordOnly);
+    await engine.index();
+    expect(await engine.index({ onlyPaths: ["src/"] })).toMatchObject({ filesDeleted: 0, filesUnchanged: 2 });
+    // Added and removed by their own names, between the folder's passes.
+    writeFileSync(join(root, "src/c.ts"), tsFunction("gammaAddedByName", "c"));
+    expect(await engine.index({ onlyPaths: ["src/c.ts"] })).toMatchObject({ filesIndexed: 1 });
+    rmSync(join(root, "src/b.ts"));
+    expect(await engine.index({ onlyPaths: ["src/b.ts"] })).toMatchObject({ filesDeleted: 1 });
+    rmSync(join(root, "src/c.ts"));
+    expect(await engine.index({ onlyPaths: ["src/"] })).toMatchObject({ filesDeleted: 1, filesUnchanged: 1 });
+    expect(await pathsHolding(engine, "gammaAddedByName")).toEqual([]);
+    expect(await pathsHolding(engine, "alphaStays")).toEqual(["src/a.ts"]);
+  });
+
   it("under Bun, whose folder watch names one of many changes read at once, every file written reaches the index", async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 12; i++) files[`src/f${i}.ts`] = tsFunction(`beforeSwitch${i}`, "x");
