@@ -89,21 +89,22 @@ const EDITED_FILES = 1200;
 /**
  * Background passes in a process serving searches (edit-child.mjs), as the plugin's indexer
  * runs in OpenCode's: one file edited (the watcher's pass over that path), another in the same
- * process (a watcher's later passes, after one of its own committed), then EDITED_FILES files
- * (a full walk whose commit writes a keyword snapshot). Edits the tree.
+ * process (a watcher's later passes, after one of its own committed), a third passed by its
+ * folder's entries (what the folder watch asks for after a save), then EDITED_FILES files (a
+ * full walk whose commit writes a keyword snapshot). Edits the tree.
  */
 function backgroundEdits(root, stateDir, paths) {
-  const run = (edit, watchPath, then) =>
+  const run = (edit, watchPath, then, thenFolder) =>
     JSON.parse(
-      execFileSync(process.execPath, [editChild, JSON.stringify({ root, stateDir, queries: QUERIES.slice(0, 3), edit, watchPath, then })], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })
+      execFileSync(process.execPath, [editChild, JSON.stringify({ root, stateDir, queries: QUERIES.slice(0, 3), edit, watchPath, then, thenFolder })], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })
         .trim()
         .split("\n")
         .pop(),
     );
   const step = Math.max(1, Math.floor(paths.length / EDITED_FILES));
   const many = paths.filter((_, i) => i % step === 0).slice(0, EDITED_FILES);
-  const one = run([paths[1] ?? paths[0]], true, [paths[2] ?? paths[0]]);
-  return { one, next: one.then, many: run(many, false) };
+  const one = run([paths[1] ?? paths[0]], true, [paths[2] ?? paths[0]], [paths[3] ?? paths[0]]);
+  return { one, next: one.then, folder: one.thenFolder, many: run(many, false) };
 }
 
 /** A process serving searches over the index in `stateDir` (serve-child.mjs). */
@@ -172,7 +173,8 @@ export function measureTree(root, label, log, targets = {}, { edits = false } = 
         ? [
             { metric: `${label}: background pass, one file edited (watch path): ms`, value: edited.one.wallMs, floor: null, target: "" },
             { metric: `${label}: background pass, one file edited: its host's longest event-loop wait ms`, value: edited.one.longestStallMs, floor: null, target: "" },
-            { metric: `${label}: the same host's next pass, another file edited (a watcher's usual pass): ms`, value: edited.next.wallMs, floor: null, target: "" },
+            { metric: `${label}: the same host's next pass, another file edited, passed by its name: ms`, value: edited.next.wallMs, floor: null, target: "" },
+            { metric: `${label}: the same host's pass over a saved file's folder, a later save (what the folder watch asks for): ms`, value: edited.folder.wallMs, floor: null, target: "" },
             { metric: `${label}: background pass, ${edited.many.filesIndexed} files edited (a keyword snapshot): ms`, value: edited.many.wallMs, floor: null, target: "" },
             { metric: `${label}: background pass, ${edited.many.filesIndexed} files edited: its host's longest event-loop wait ms`, value: edited.many.longestStallMs, floor: null, target: "" },
           ]
