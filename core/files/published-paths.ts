@@ -7,6 +7,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { isExamplePath } from "../path-class.js";
 import { publishedFolders } from "./package-exports.js";
+import { parentOf } from "./walk.js";
 
 /** A package.json larger than this is not a package manifest worth parsing on the query path. */
 const MAX_MANIFEST_BYTES = 1024 * 1024;
@@ -43,7 +44,3 @@ function readPublished(root: string, folder: string): string[] {
   }
 }
 
-function parentOf(path: string): string {
-  const slash = path.lastIndexOf("/");
-  return slash < 0 ? "" : path.slice(0, slash);
-}

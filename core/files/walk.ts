@@ -36,6 +36,12 @@ export function toPosix(p: string): string {
   return sep === "/" ? p : p.split(sep).join("/");
 }
 
+/** The folder holding a workspace-relative posix path ("" for the root's own entries). */
+export function parentOf(path: string): string {
+  const slash = path.lastIndexOf("/");
+  return slash < 0 ? "" : path.slice(0, slash);
+}
+
 /** A workspace-relative posix path for an absolute one, or null when it is outside the root. */
 export function relativeToRoot(root: string, abs: string): string | null {
   const rel = relative(root, abs);

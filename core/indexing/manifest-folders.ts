@@ -3,6 +3,7 @@
 // every path it holds (at 100k files that look was half of such a pass). Built on a table's
 // first such pass, then kept current by editEntry for as long as the table is in use: a
 // process's passes hand their table on (PassEnv.writtenFiles), so a watcher builds it once.
+import { parentOf } from "../files/walk.js";
 import type { ManifestFileEntry } from "./manifest-files.js";
 
 type Files = Record<string, ManifestFileEntry>;
@@ -32,11 +33,6 @@ export function notePathChange(files: Files, path: string, present: boolean): vo
     paths?.delete(path);
     if (paths?.size === 0) folders.delete(folder);
   }
-}
-
-export function parentOf(path: string): string {
-  const slash = path.lastIndexOf("/");
-  return slash < 0 ? "" : path.slice(0, slash);
 }
 
 function add(folders: Map<string, Set<string>>, path: string): void {

@@ -3,9 +3,9 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { isIgnoreFile } from "../files/ignore-rules.js";
-import { statPaths, walkFolderEntries, walkWorkspace, type WalkedFile } from "../files/walk.js";
+import { parentOf, statPaths, walkFolderEntries, walkWorkspace, type WalkedFile } from "../files/walk.js";
 import type { PassState } from "./pass-state.js";
-import { parentOf, pathsByFolder } from "./manifest-folders.js";
+import { pathsByFolder } from "./manifest-folders.js";
 import type { FileToPrepare } from "./prepare-file.js";
 import { fileSizeLimits, ignoreRulesFor } from "./workspace-rules.js";
 
