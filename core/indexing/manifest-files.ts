@@ -247,15 +247,13 @@ export function* encodeFilesSteps(files: Record<string, ManifestFileEntry>): Ste
   const entries: ManifestFileEntry[] = [];
   const extras: Extras = {};
   let totalIds = 0;
-  let indexedFiles = 0;
-  let listedFiles = 0;
+  const counts: FileCounts = { chunks: 0, indexedFiles: 0, listedFiles: 0 };
   const allPaths = Object.keys(files);
   yield* inBlocks(allPaths.length, ENTRIES_PER_STEP, (from, to) => {
     for (let k = from; k < to; k++) {
       const path = allPaths[k];
       const entry = files[path];
-      if (entryChunkCount(entry) > 0) indexedFiles++;
-      if (!entry.skipped) listedFiles++;
+      countEntry(counts, entry, 1);
       if (!fitsColumns(entry) || path.includes("\0")) {
         (extras.other ??= {})[path] = entry instanceof StoredFileEntry ? entry.toJSON() : entry;
         continue;
@@ -303,7 +301,7 @@ export function* encodeFilesSteps(files: Record<string, ManifestFileEntry>): Ste
   pathBytes.copy(out, pathsAt + 4);
   out.writeUInt32LE(extraBytes.length, pathsAt + 4 + pathBytes.length);
   extraBytes.copy(out, pathsAt + 8 + pathBytes.length);
-  return { body: out, indexedFiles, listedFiles };
+  return { body: out, indexedFiles: counts.indexedFiles, listedFiles: counts.listedFiles };
 }
 
 /** Writes entry i's size, mtime and chunk count into the body's columns. */
