@@ -1,7 +1,8 @@
 // String ↔ number tables for the keyword index: repeated metadata values (paths, languages,
 // kinds) are stored once and referred to by number. A loaded table stays in the file's packed,
 // sorted form (a search decodes the few values it shows or filters on and binary-searches the
-// files it scores) until a value is added. Portable.
+// files it scores); values added after the load (a delta file's new paths) follow it in a
+// small list of their own, until a merge or a write asks for every value. Portable.
 import type { PackedStrings } from "./packed-strings.js";
 
 /** Tables up to this many values are decoded when loaded. */
@@ -20,8 +21,14 @@ export class Interner {
    * ~17 decodes and compares each: ~12 ms.
    */
   private decodedNumbers: Map<string, number> | null = null;
-  /** value → number, built when a value is first added after a load. */
+  /** value → number while the table is a plain list (not loaded, or decoded whole). */
   private valueMap: Map<string, number> | null = new Map();
+  /**
+   * Values added to a packed table, numbered after it. Decoding and mapping the whole table for
+   * them cost a one-off search at 100k files ~100 ms whenever a delta file held a new path.
+   */
+  private added: string[] = [];
+  private addedNumbers: Map<string, number> | null = null;
 
   /**
    * A table read from a file: `packed` must be in strictly increasing string order. A small one
@@ -36,10 +43,14 @@ export class Interner {
   }
 
   intern(value: string): number {
-    // A loaded table stays packed while the value is one it has (a delta file's edits).
-    if (this.packed && !this.valueMap) {
-      const n = this.lookup(value);
-      if (n !== undefined) return n;
+    if (this.packed) {
+      let n = this.lookup(value);
+      if (n === undefined) {
+        n = this.packed.length + this.added.length;
+        this.added.push(value);
+        (this.addedNumbers ??= new Map()).set(value, n);
+      }
+      return n;
     }
     const map = this.map();
     let n = map.get(value);
@@ -54,7 +65,7 @@ export class Interner {
   lookup(value: string): number | undefined {
     if (this.valueMap) return this.valueMap.get(value);
     if (!this.packed) return this.map().get(value);
-    const known = this.decodedNumbers?.get(value);
+    const known = this.decodedNumbers?.get(value) ?? this.addedNumbers?.get(value);
     if (known !== undefined) return known;
     const n = this.packed.find(value);
     return n >= 0 ? n : undefined;
@@ -62,6 +73,7 @@ export class Interner {
 
   value(n: number): string {
     if (!this.packed) return this.list[n];
+    if (n >= this.packed.length) return this.added[n - this.packed.length];
     // Decoded once each: a path filter reads the path of every candidate, query after query.
     // Filled, not holey: V8 keeps a large holey array as a slow dictionary.
     this.decoded ??= new Array<string | undefined>(this.packed.length).fill(undefined);
@@ -74,21 +86,27 @@ export class Interner {
   }
 
   /**
-   * For a loaded table still in string order: per prefix, the range [from, to) of the numbers
-   * of the values that start with it (a sorted table keeps them together). Null otherwise.
+   * For a loaded table still packed: ranges [from, to) of the numbers of the values that start
+   * with one of the prefixes, one per prefix over the sorted part (a sorted table keeps them
+   * together) and one per matching value added since. Null for a plain list.
    */
   prefixRanges(prefixes: string[]): Array<[from: number, to: number]> | null {
     if (!this.packed) return null;
-    return prefixes.map((prefix) => {
+    const ranges = prefixes.map((prefix): [number, number] => {
       const from = this.firstWhere(0, (v) => v >= prefix);
       return [from, this.firstWhere(from, (v) => !v.startsWith(prefix))];
     });
+    const first = this.packed.length;
+    this.added.forEach((v, i) => {
+      if (prefixes.some((prefix) => v.startsWith(prefix))) ranges.push([first + i, first + i + 1]);
+    });
+    return ranges;
   }
 
   /** The first number ≥ `from` whose value meets `test`, which must hold from some number on. */
   private firstWhere(from: number, test: (value: string) => boolean): number {
     let lo = from;
-    let hi = this.size;
+    let hi = this.packed ? this.packed.length : this.size;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (test(this.value(mid))) hi = mid;
@@ -101,7 +119,11 @@ export class Interner {
   values(): string[] {
     if (this.packed) {
       this.list = this.packed.toArray();
+      for (const v of this.added) this.list.push(v);
       this.packed = null;
+      this.added = [];
+      this.addedNumbers = null;
+      this.valueMap = null;
       this.decoded = null;
       this.decodedNumbers = null;
     }
@@ -109,7 +131,7 @@ export class Interner {
   }
 
   get size(): number {
-    return this.packed ? this.packed.length : this.list.length;
+    return this.packed ? this.packed.length + this.added.length : this.list.length;
   }
 
   private map(): Map<string, number> {

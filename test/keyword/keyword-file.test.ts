@@ -234,6 +234,50 @@ describe("a loaded table of values (interner)", () => {
     expect(table.lookup(values[1234])).toBe(1234);
     expect(table.lookup("zz/new.ts")).toBe(3000);
   });
+
+  test("takes new values after its own without decoding itself, and filters and lists them with the rest", () => {
+    const values = Array.from({ length: 3000 }, (_, i) => `src/f${String(i).padStart(5, "0")}.ts`);
+    const table = Interner.loaded(PackedStrings.fromBlock(enc.encode(values.join("\0")), values.length));
+    expect(table.intern("lib/new.ts")).toBe(3000);
+    expect(table.intern("src/f9.ts")).toBe(3001);
+    expect(table.intern("lib/new.ts")).toBe(3000); // known: the same number
+    expect(table.intern(values[42])).toBe(42);
+    expect(table.size).toBe(3002);
+    expect([table.value(3000), table.value(3001), table.value(7)]).toEqual(["lib/new.ts", "src/f9.ts", values[7]]);
+    expect(table.lookup("src/f9.ts")).toBe(3001);
+
+    const matching = (prefixes: string[]) => {
+      const ranges = table.prefixRanges(prefixes);
+      expect(ranges).not.toBeNull();
+      return Array.from({ length: table.size }, (_, n) => n).filter((n) => ranges!.some(([from, to]) => n >= from && n < to));
+    };
+    expect(matching(["lib/"])).toEqual([3000]);
+    expect(matching(["src/f0299"])).toEqual([2990, 2991, 2992, 2993, 2994, 2995, 2996, 2997, 2998, 2999]);
+    expect(matching(["src/f9", "lib/"])).toEqual([3000, 3001]);
+
+    expect(table.values()).toEqual([...values, "lib/new.ts", "src/f9.ts"]);
+    expect(table.prefixRanges(["src/"])).toBeNull(); // a plain list now: the caller tests each path
+    expect(table.intern("lib/other.ts")).toBe(3002);
+    expect(table.lookup("src/f9.ts")).toBe(3001);
+  });
+});
+
+describe("a loaded index of many files, added to", () => {
+  test("finds and filters the documents of a new file as the index that wrote it does, and writes them out", () => {
+    const many = Array.from({ length: 1500 }, (_, i) => doc(`m${i}`, `module ${i} handles topic${i % 13}`, `pkg/m${String(i).padStart(4, "0")}.ts`));
+    const written = new KeywordIndex();
+    written.add(many);
+    const loaded = KeywordIndex.deserialize(written.serialize());
+    const fresh = [doc("n1", "retry budget handles topic3", "lib/retry.ts"), doc("n2", "retry budget again", "pkg/m0007b.ts")];
+    for (const index of [written, loaded]) index.add(fresh);
+    for (const filter of [undefined, { pathPrefixes: ["lib/"] }, { pathPrefixes: ["pkg/m000"] }, { pathPrefixes: ["lib/", "pkg/m0007"] }]) {
+      for (const q of ["retry budget", "topic3"]) expect(loaded.search(q, 20, filter), `${q} ${JSON.stringify(filter)}`).toEqual(written.search(q, 20, filter));
+    }
+    expect(loaded.search("retry", 5, { pathPrefixes: ["lib/"] }).map((h) => h.filePath)).toEqual(["lib/retry.ts"]);
+    const again = KeywordIndex.deserialize(loaded.serialize());
+    expect(again.search("retry budget", 5)).toEqual(written.search("retry budget", 5));
+    expect(again.search("retry", 5, { pathPrefixes: ["pkg/"] }).map((h) => h.filePath)).toEqual(["pkg/m0007b.ts"]);
+  });
 });
 
 describe("packed strings", () => {
