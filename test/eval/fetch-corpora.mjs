@@ -44,9 +44,15 @@ export function unpack(corpus) {
     if (!tgz) throw new Error(`npm pack ${corpus.package}@${corpus.version} produced no archive`);
     run("tar", ["xzf", join(work, tgz), "-C", out]);
   } else if (corpus.source === "debian") {
-    run("apt-get", ["download", `${corpus.package}=${corpus.version}`], work);
+    // A pin from a security or point-release update is only known to apt after `apt-get update`.
+    const stale = "; if apt does not know that version, run `apt-get update` (bookworm-security and bookworm-updates must be among its sources)";
+    try {
+      run("apt-get", ["download", `${corpus.package}=${corpus.version}`], work);
+    } catch (err) {
+      throw new Error(`${err.message}${stale}`);
+    }
     const deb = readdirSync(work).find((f) => f.endsWith(".deb"));
-    if (!deb) throw new Error(`apt-get download ${corpus.package}=${corpus.version} produced no .deb (run apt-get update?)`);
+    if (!deb) throw new Error(`apt-get download ${corpus.package}=${corpus.version} produced no .deb${stale}`);
     run("dpkg", ["-x", join(work, deb), out]);
   } else {
     throw new Error(`corpus ${corpus.name}: unknown source "${corpus.source}" (use npm or debian)`);
