@@ -2,13 +2,9 @@
 // servers it runs. A library leaves its host's V8 alone, so only those hosts call this, before
 // any work. Bun (OpenCode's runtime, which runs the CLI when no node is on PATH) is not V8.
 import { setFlagsFromString } from "node:v8";
+import { setWasmTierChooser, type CompileForTiers } from "./wasm-tiers.js";
 
 const OWN_PROCESS_V8_FLAGS = [
-  // WebAssembly on V8's baseline compiler only. Otherwise, once a big grammar has parsed (Swift,
-  // Kotlin), V8 spends seconds optimising its lexer in the background and the process cannot
-  // exit until that is done: `index` of a one-file Swift project took 6 s, 0.6 s of it work.
-  // Parsing at the baseline tier costs ~5% of a full pass (three.js sources).
-  "--liftoff-only",
   // The young generation keeps its starting size (a few MB) instead of doubling up to 32 MB
   // (two 16 MB semi-spaces) once allocation is brisk, as it is all through a pass. Its objects
   // are batches of text, tokens and rows that die young either way, so collecting a smaller
@@ -62,10 +58,50 @@ export function passChildEnv(extra: Readonly<Record<string, string>> = {}): Node
 let tuned = false;
 let tunedForPasses = false;
 
-export function tuneOwnProcess(): void {
+/**
+ * One cell shared by every thread of the process (a worker is handed it: `compileLock`): V8's
+ * flags are the process's, and `--liftoff-only` is read when a module is compiled, so every
+ * compile that chooses its tiers holds it; none sees a flag another thread set for its own.
+ */
+let compileLock: Int32Array | null = null;
+
+/** The process's compile lock, for a worker's `tuneOwnProcess`; null until this process took the settings. */
+export function ownCompileLock(): Int32Array | null {
+  return compileLock;
+}
+
+/**
+ * Takes opencode-rag's V8 settings; a worker passes the lock its process made. Each
+ * WebAssembly module then compiles for the tiers its caller asks (core/wasm-tiers.ts): grammars
+ * for the baseline tier only, as the whole process once was (`--liftoff-only`), the kernels for
+ * every tier, the tree-sitter runtime for every tier in a big pass.
+ */
+export function tuneOwnProcess(lock?: Int32Array): void {
   if (process.versions.bun) return;
   tuned = true;
   for (const flag of OWN_PROCESS_V8_FLAGS) setFlagsFromString(flag);
+  // A process started with V8's WebAssembly tiers chosen on its command line keeps them.
+  if (/--(no-)?liftoff|--wasm-tier/.test(`${process.execArgv.join(" ")} ${process.env.NODE_OPTIONS ?? ""}`)) return;
+  compileLock = lock ?? compileLock ?? new Int32Array(new SharedArrayBuffer(4));
+  setWasmTierChooser(lockedTierChooser(compileLock, setFlagsFromString));
+}
+
+/**
+ * Compiles holding `lock` (0 free, 1 held, shared by the process's threads), with
+ * `--liftoff-only` set through `setFlags` for a baseline-only compile alone.
+ */
+export function lockedTierChooser(lock: Int32Array, setFlags: (flag: string) => void): CompileForTiers {
+  return (tiers, compile) => {
+    while (Atomics.compareExchange(lock, 0, 0, 1) !== 0) Atomics.wait(lock, 0, 1, 10);
+    if (tiers === "baseline") setFlags("--liftoff-only");
+    try {
+      return compile();
+    } finally {
+      if (tiers === "baseline") setFlags("--no-liftoff-only");
+      Atomics.store(lock, 0, 0);
+      Atomics.notify(lock, 0, 1);
+    }
+  };
 }
 
 /** In a process that took the settings, takes those of an index pass as well (once). */

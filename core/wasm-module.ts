@@ -1,5 +1,7 @@
 // The core's WebAssembly kernels, compiled from the base64 text their generated .ts files embed
-// (no .wasm file to find, in Node, Bun and browsers alike). Portable: no Node built-ins.
+// (no .wasm file to find, in Node, Bun and browsers alike), for every tier of the engine (they
+// are small and hot: core/wasm-tiers.ts). Portable: no Node built-ins.
+import { compileForTiers } from "./wasm-tiers.js";
 
 const compiled = new Map<string, WebAssembly.Module | null>();
 
@@ -11,7 +13,7 @@ export function compiledWasm(base64: string): WebAssembly.Module | null {
     const bin = atob(base64);
     const bytes = new Uint8Array(bin.length);
     for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    module = new WebAssembly.Module(bytes);
+    module = compileForTiers("all", () => new WebAssembly.Module(bytes));
   } catch {
     module = null;
   }

@@ -31,6 +31,7 @@ export { registerChunker, clearCustomChunkers } from "./registry.js";
 export { loadCustomChunkers, type CustomChunkerEntry } from "./custom-chunkers.js";
 export { embeddingText } from "./embedding-text.js";
 export { setGrammarSource, type GrammarSource } from "./grammar-source.js";
+export { setParserRuntimeTiers } from "./parser.js";
 
 /**
  * Language of a path as chunks report it ("typescript", "markdown"…); null = line fallback.

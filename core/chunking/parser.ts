@@ -2,6 +2,7 @@
 import type { Language, Parser, Tree } from "web-tree-sitter";
 import { grammarSource, onGrammarSourceChange } from "./grammar-source.js";
 import { patchGrammar } from "./grammar-patches.js";
+import { compileForTiers, type WasmTiers } from "../wasm-tiers.js";
 
 type TreeSitter = typeof import("web-tree-sitter");
 let treeSitter: Promise<TreeSitter> | null = null;
@@ -21,14 +22,30 @@ onGrammarSourceChange(() => {
   parsers.clear();
 });
 
+/**
+ * The tiers the runtime is compiled for (core/wasm-tiers.ts), where the process chooses. Its
+ * functions run for every file: at the optimising tier a worker of a big pass chunks in a third
+ * less time, but optimising them costs ~0.2 s of CPU and ~10 MB a thread, more than a pass of a
+ * few MB gains (pallets/click's first index: 1.67 -> 1.80 s, medians of ten).
+ */
+let runtimeTiers: WasmTiers = "baseline";
+
+/**
+ * Sets the tiers the runtime is compiled for: before this thread's first parse, or not at all.
+ * V8 shares a compiled module among the threads of a process (by its bytes), so the first thread
+ * to compile the runtime chooses for the rest: every thread of a pass must be told the same.
+ */
+export function setParserRuntimeTiers(tiers: WasmTiers): void {
+  runtimeTiers = tiers;
+}
+
 function initRuntime(): Promise<void> {
   runtime ??= (async () => {
     const { Parser } = await treeSitterModule();
     const source = await grammarSource();
     const wasm = await source("tree-sitter.wasm");
     // Handing the runtime its own bytes means it never has to guess where it was installed.
-    if (typeof wasm === "string") await Parser.init({ locateFile: () => wasm });
-    else await Parser.init({ wasmBinary: wasm });
+    await compilingHere(runtimeTiers, () => (typeof wasm === "string" ? Parser.init({ locateFile: () => wasm }) : Parser.init({ wasmBinary: wasm })));
   })().catch((err) => {
     runtime = null;
     throw err;
@@ -52,16 +69,17 @@ function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
 // runs on its background compile threads. Once a big grammar has parsed real code (Swift,
 // Kotlin), those threads spend seconds optimising its lexer, and every later grammar's compile
 // queues behind that work: TypeScript took 5 s to load after a Swift parse, and 3 ms compiled
-// synchronously. So while a grammar loads, instantiate compiles on the calling thread. Where a
-// synchronous compile is refused (a browser's main thread limits its size) the original runs.
-async function loadCompilingHere(input: Uint8Array | string): Promise<Language> {
-  const { Language } = await treeSitterModule();
+// synchronously. So while the runtime or a grammar loads, instantiate compiles on the calling
+// thread, for the tiers each may run at (core/wasm-tiers.ts: a grammar at the baseline tier
+// only, where the process chose so). Where a synchronous compile is refused (a browser's main
+// thread limits its size) the original runs.
+async function compilingHere<T>(tiers: WasmTiers, load: () => Promise<T>): Promise<T> {
   const original = WebAssembly.instantiate;
   const compileHere = (source: unknown, imports?: WebAssembly.Imports): Promise<unknown> => {
     if (source instanceof WebAssembly.Module) return original.call(WebAssembly, source, imports);
     let module: WebAssembly.Module;
     try {
-      module = new WebAssembly.Module(source as BufferSource);
+      module = compileForTiers(tiers, () => new WebAssembly.Module(source as BufferSource));
     } catch {
       return original.call(WebAssembly, source as BufferSource, imports);
     }
@@ -73,7 +91,7 @@ async function loadCompilingHere(input: Uint8Array | string): Promise<Language> 
   };
   WebAssembly.instantiate = compileHere as typeof WebAssembly.instantiate;
   try {
-    return await Language.load(input);
+    return await load();
   } finally {
     WebAssembly.instantiate = original;
   }
@@ -87,7 +105,8 @@ export function loadLanguage(grammar: string): Promise<Language> {
       await initRuntime();
       const source = await grammarSource();
       const bytes = await source(`${grammar}.wasm`);
-      return oneAtATime(() => loadCompilingHere(typeof bytes === "string" ? bytes : patchGrammar(bytes)));
+      const { Language } = await treeSitterModule();
+      return oneAtATime(() => compilingHere("baseline", () => Language.load(typeof bytes === "string" ? bytes : patchGrammar(bytes))));
     })();
     lang.catch(() => languages.delete(grammar));
     languages.set(grammar, lang);

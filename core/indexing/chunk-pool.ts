@@ -7,10 +7,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { RagConfig } from "../config/defaults.js";
-import { ownProcessTuned } from "../own-process.js";
+import { ownCompileLock, ownProcessTuned } from "../own-process.js";
 import { packageRoot } from "../paths.js";
 import type { FileToPrepare, PreparedFile } from "./prepare-file.js";
 import type { WorkerStart } from "./worker-v8.js";
+import type { WorkerInit } from "./chunk-worker.js";
 
 /**
  * Below this many bytes to chunk, a pass does it in-process. A worker costs ~10 MB and a
@@ -22,6 +23,13 @@ import type { WorkerStart } from "./worker-v8.js";
  * (docs/benchmarks.md, 2026-12-07).
  */
 export const POOL_MIN_BYTES = 0.7 * 1024 * 1024;
+/**
+ * From this many bytes to chunk, a pass's threads compile the tree-sitter runtime for V8's
+ * optimising tier as well (core/chunking/parser.ts): optimising it costs ~0.2 s of CPU and ~10 MB
+ * a thread, and saves about a third of the parse time, ~0.1 s per MB of code. Bench tree (29 MB)
+ * first index 13.7-15.3 -> 11.7-12.2 s; pallets/click (1.3 MB) would lose 0.13 s.
+ */
+export const OPTIMISED_PARSING_MIN_BYTES = 8 * 1024 * 1024;
 /**
  * Jobs in flight per worker. Jobs are handed out from this thread, which is busy for tens of
  * milliseconds at a time embedding and indexing a batch; a worker must hold enough files to
@@ -73,6 +81,13 @@ function defaultPoolSize(): number {
   return Math.max(1, Math.min(availableParallelism() - 1, 4));
 }
 
+export interface PoolOptions {
+  /** A background pass: the workers drop their threads to the lowest priority. */
+  lowPriority?: boolean;
+  /** A big pass (`OPTIMISED_PARSING_MIN_BYTES`): the workers' parsing is worth optimising. */
+  optimisedParsing?: boolean;
+}
+
 interface Slot {
   worker: Worker;
   /** Ids of the jobs sent to this worker and not yet answered or taken back, oldest first. */
@@ -88,14 +103,15 @@ export class ChunkPool {
   /** Job claims shared with the workers; null where memory cannot be shared (nothing is taken back). */
   private readonly claims = typeof SharedArrayBuffer === "function" ? new Int32Array(new SharedArrayBuffer(CLAIM_SLOTS * 4)) : null;
 
-  private constructor(script: string, size: number, config: RagConfig, root: string, lowPriority: boolean) {
+  private constructor(script: string, size: number, config: RagConfig, root: string, options: PoolOptions) {
     for (let i = 0; i < size; i++) {
       const worker = new Worker(script, {
-        workerData: { tunedProcess: ownProcessTuned() } satisfies WorkerStart,
+        workerData: { tunedProcess: ownProcessTuned(), compileLock: ownCompileLock() } satisfies WorkerStart,
         resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
       });
       const slot: Slot = { worker, sent: [] };
-      worker.postMessage({ type: "init", config, root, lowPriority, claims: this.claims });
+      const init: WorkerInit = { type: "init", config, root, lowPriority: options.lowPriority === true, claims: this.claims, optimisedParsing: options.optimisedParsing === true };
+      worker.postMessage(init);
       worker.on("message", (msg: { id: number; result: PreparedFile }) => {
         const w = this.waiting.get(msg.id);
         if (!w) return;
@@ -113,12 +129,12 @@ export class ChunkPool {
   }
 
   /** A pool, or null when workers are unavailable (no bundled worker script, one core). */
-  static create(config: RagConfig, root: string, size = defaultPoolSize(), options: { lowPriority?: boolean } = {}): ChunkPool | null {
+  static create(config: RagConfig, root: string, size = defaultPoolSize(), options: PoolOptions = {}): ChunkPool | null {
     if (size < 1) return null;
     const script = chunkWorkerScript();
     if (!script) return null;
     try {
-      return new ChunkPool(script, size, config, root, options.lowPriority === true);
+      return new ChunkPool(script, size, config, root, options);
     } catch {
       return null;
     }

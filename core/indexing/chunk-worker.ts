@@ -3,7 +3,7 @@
 import "./worker-v8.js";
 import { parentPort } from "node:worker_threads";
 import type { RagConfig } from "../config/defaults.js";
-import { loadCustomChunkers } from "../chunking/index.js";
+import { loadCustomChunkers, setParserRuntimeTiers } from "../chunking/index.js";
 import { oneLine } from "../error-line.js";
 import { prepareFile, type FileToPrepare, type PreparedFile } from "./prepare-file.js";
 import type { FileHandlerContext } from "./handlers.js";
@@ -17,6 +17,8 @@ export interface WorkerInit {
   lowPriority?: boolean;
   /** Job claims shared with the pool (chunk-pool.ts); null: every job sent is this worker's. */
   claims?: Int32Array | null;
+  /** A big pass: the tree-sitter runtime is compiled for V8's optimising tier too (core/wasm-tiers.ts). */
+  optimisedParsing?: boolean;
 }
 
 export interface WorkerJob {
@@ -41,6 +43,7 @@ parentPort?.on("message", (msg: WorkerInit | WorkerJob) => {
     ctx = { config: msg.config, chunking: msg.config.chunking, root: msg.root };
     claims = msg.claims ?? null;
     if (msg.lowPriority) lowerThisThread();
+    if (msg.optimisedParsing) setParserRuntimeTiers("all");
     ready = (async () => {
       if (msg.config.chunkers.length > 0) await loadCustomChunkers(msg.config.chunkers, () => undefined);
     })().catch(() => undefined);

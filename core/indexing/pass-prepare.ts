@@ -1,7 +1,8 @@
 // Steps 3 and 4 of a pass: read, hash and chunk the changed files, in batches, in worker
 // threads when there is enough to chunk; workers prepare the next batches while the pass
 // embeds and writes the current one.
-import { ChunkPool, POOL_MIN_BYTES } from "./chunk-pool.js";
+import { ChunkPool, OPTIMISED_PARSING_MIN_BYTES, POOL_MIN_BYTES } from "./chunk-pool.js";
+import { setParserRuntimeTiers } from "../chunking/index.js";
 import { workerCanHandle, type FileHandlerContext } from "./handlers.js";
 import { checkAbort, type PassState } from "./pass-state.js";
 import { prepareFile, type FileToPrepare, type PreparedFile } from "./prepare-file.js";
@@ -29,7 +30,14 @@ export async function prepareInBatches(pass: PassState, changed: FileToPrepare[]
   // on, and a syntax tree's memory stays with the thread that grew it: a file past
   // indexing.maxFileSizeBytes (source up to 4 MB) is chunked in a worker that ends with the pass.
   const hasLargeFile = cpu !== null && changed.some((f) => f.size > config.indexing.maxFileSizeBytes);
-  const pool = totalBytes >= POOL_MIN_BYTES || hasLargeFile ? ChunkPool.create(config, env.root, cpu ? Math.max(1, cpu.chunkWorkers) : undefined, { lowPriority: !!cpu }) : null;
+  // A big pass optimises the tree-sitter runtime, in every thread: V8 shares one compiled module
+  // among a process's threads, so the thread that compiles it first chooses for the others.
+  const optimisedParsing = totalBytes >= OPTIMISED_PARSING_MIN_BYTES;
+  if (optimisedParsing) setParserRuntimeTiers("all");
+  const pool =
+    totalBytes >= POOL_MIN_BYTES || hasLargeFile
+      ? ChunkPool.create(config, env.root, cpu ? Math.max(1, cpu.chunkWorkers) : undefined, { lowPriority: !!cpu, optimisedParsing })
+      : null;
   const prefetch = pool ? (cpu && cpu.cores < 2 ? 0 : PREFETCH_BATCHES) : 0;
   // A foreground pass's own thread chunks too while it would otherwise wait for the workers:
   // on two cores one worker plus this thread beat two workers (which contend with the
