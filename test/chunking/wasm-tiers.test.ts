@@ -52,4 +52,17 @@ describe("the process's compile lock", () => {
     expect(flags.slice(2)).toEqual(["--liftoff-only", "--no-liftoff-only"]);
     expect(Atomics.load(lock, 0)).toBe(0);
   });
+
+  it("takes over a lock whose holder ended in the middle of a compile", async () => {
+    const lock = new Int32Array(new SharedArrayBuffer(4));
+    const flags: string[] = [];
+    // A worker stopped while it compiled runs no `finally`: the lock stays held.
+    const gone = new Worker(`const { workerData: lock } = require("node:worker_threads"); Atomics.store(lock, 0, 1);`, { eval: true, workerData: lock });
+    await new Promise((resolve) => gone.on("exit", resolve));
+    expect(Atomics.load(lock, 0)).toBe(1);
+    const choose = lockedTierChooser(lock, (flag) => flags.push(flag), 50);
+    expect(choose("baseline", () => "grammar")).toBe("grammar");
+    expect(flags).toEqual(["--liftoff-only", "--no-liftoff-only"]);
+    expect(Atomics.load(lock, 0)).toBe(0); // free again for the threads still here
+  });
 });
