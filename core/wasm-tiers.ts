@@ -3,9 +3,10 @@
 // real code (Swift, Kotlin), V8's background threads spend seconds optimising it, and the process
 // cannot exit until they are done (`index` of a one-file Swift project: 7 s, 0.5 s of it work).
 // The tree-sitter runtime's functions are small and run for every file, and the embedding
-// kernel's for every text: optimised, they take a third less time. So such a process compiles
-// grammars for the baseline tier only and the rest for every tier. Portable: elsewhere each
-// module compiles as the engine decides.
+// kernel's for every text: optimised, parsing takes a third less time. So such a process
+// compiles grammars for the baseline tier only, the kernels for every tier, and the runtime for
+// every tier in a pass big enough to earn its optimising (core/chunking/parser.ts). Portable:
+// elsewhere each module compiles as the engine decides.
 
 /** "baseline": the module runs at the baseline tier only; "all": the engine may optimise it. */
 export type WasmTiers = "baseline" | "all";
