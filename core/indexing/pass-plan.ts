@@ -112,7 +112,6 @@ function underAny(folder: string, folders: Set<string>): boolean {
   return false;
 }
 
-
 export function isExistingFolder(abs: string): boolean {
   try {
     return statSync(abs).isDirectory();
