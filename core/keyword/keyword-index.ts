@@ -587,7 +587,7 @@ export class KeywordIndex {
     // map of ids stays good (at 100k files, rebuilding both at each merge was ~0.5 s in all).
     const keepNumbers = dead === 0 && !this.docIds.packedIds && [this.docLens, this.docPath, this.docLang, this.docKind].every((c) => Array.isArray(c));
     const renumbered = keepNumbers ? null : this.liveDocuments(this.docIds.all());
-    const remap = renumbered?.remap ?? sameNumbers(this.docIds.count);
+    const remap = renumbered?.remap ?? null;
     yield;
     // The terms decoded now, in steps, rather than by the swap below (sortNewTerms) or the next change.
     yield* this.terms.allSteps();
@@ -602,7 +602,7 @@ export class KeywordIndex {
       this.docPath = renumbered.docPath;
       this.docLang = renumbered.docLang;
       this.docKind = renumbered.docKind;
-      this.vectors.remap(remap, renumbered.docIds.count);
+      this.vectors.remap(renumbered.remap, renumbered.docIds.count);
       this.idToDocMap = null; // renumbered: rebuilt when next asked for
     }
     // Nothing may keep a loaded file's bytes alive past a merge: its postings were just rebuilt.
@@ -854,11 +854,4 @@ function addFileLengths(lens: Uint32Array, chunks: Uint32Array, docPath: DocColu
     chunks[p]++;
   }
   return firsts;
-}
-
-/** A remap that keeps each of `n` documents' numbers (a plain loop: `Int32Array.from` with a mapping function took ~8 ms for 150k). */
-function sameNumbers(n: number): Int32Array {
-  const remap = new Int32Array(n);
-  for (let d = 0; d < n; d++) remap[d] = d;
-  return remap;
 }

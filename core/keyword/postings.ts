@@ -22,22 +22,23 @@ const POSTINGS_PER_STEP = 65_536;
 
 /**
  * A new base with the postings of `base` and then `delta` for terms [0, termCount), doc numbers
- * mapped through `remap` (-1: the document is dropped). The delta is read as it was added, not
- * grouped by term first (a copy of it at every merge). In steps: a pause every TERMS_PER_STEP
- * terms and every POSTINGS_PER_STEP of the delta's postings.
+ * mapped through `remap` (-1: the document is dropped; null: every number stays). The delta is
+ * read as it was added, not grouped by term first (a copy of it at every merge). In steps: a
+ * pause every TERMS_PER_STEP terms and every POSTINGS_PER_STEP of the delta's postings.
  */
-export function* mergePostingsSteps(base: BasePostings, delta: DeltaPostings, termCount: number, remap: Int32Array): Steps<CsrPostings> {
-  const log = delta.log();
+export function* mergePostingsSteps(base: BasePostings, delta: DeltaPostings, termCount: number, remap: Int32Array | null): Steps<CsrPostings> {
+  const { terms: logTerms, docs: logDocs, tfs: logTfs, length: logLength } = delta.log();
+  const baseTerms = Math.min(base.termCount, termCount);
   // Count surviving postings per term, then fill: two passes, no intermediate arrays.
   const counts = new Uint32Array(termCount);
-  yield* inBlocks(termCount, TERMS_PER_STEP, (from, to) => {
+  yield* inBlocks(baseTerms, TERMS_PER_STEP, (from, to) => {
     for (let t = from; t < to; t++) {
-      if (t >= base.termCount) break;
-      for (let i = base.offsets[t]; i < base.offsets[t + 1]; i++) if (remap[base.docs[i]] >= 0) counts[t]++;
+      if (remap === null) counts[t] = base.offsets[t + 1] - base.offsets[t];
+      else for (let i = base.offsets[t]; i < base.offsets[t + 1]; i++) if (remap[base.docs[i]] >= 0) counts[t]++;
     }
   });
-  yield* inBlocks(log.length, POSTINGS_PER_STEP, (from, to) => {
-    for (let i = from; i < to; i++) if (remap[log.docs[i]] >= 0) counts[log.terms[i]]++;
+  yield* inBlocks(logLength, POSTINGS_PER_STEP, (from, to) => {
+    for (let i = from; i < to; i++) if (remap === null || remap[logDocs[i]] >= 0) counts[logTerms[i]]++;
   });
   // Term ids stay as they are; a term left without postings keeps an empty range.
   const offsets = new Uint32Array(termCount + 1);
@@ -48,9 +49,9 @@ export function* mergePostingsSteps(base: BasePostings, delta: DeltaPostings, te
   yield* inBlocks(termCount, TERMS_PER_STEP, (from, to) => {
     for (let t = from; t < to; t++) {
       let p = offsets[t];
-      if (t < base.termCount) {
+      if (t < baseTerms) {
         for (let i = base.offsets[t]; i < base.offsets[t + 1]; i++) {
-          const d = remap[base.docs[i]];
+          const d = remap === null ? base.docs[i] : remap[base.docs[i]];
           if (d >= 0) {
             docs[p] = d;
             tfs[p++] = base.tfs[i];
@@ -61,13 +62,13 @@ export function* mergePostingsSteps(base: BasePostings, delta: DeltaPostings, te
     }
   });
   // Then the delta's, in the order added: each term's in document order.
-  yield* inBlocks(log.length, POSTINGS_PER_STEP, (from, to) => {
+  yield* inBlocks(logLength, POSTINGS_PER_STEP, (from, to) => {
     for (let i = from; i < to; i++) {
-      const d = remap[log.docs[i]];
+      const d = remap === null ? logDocs[i] : remap[logDocs[i]];
       if (d < 0) continue;
-      const p = counts[log.terms[i]]++;
+      const p = counts[logTerms[i]]++;
       docs[p] = d;
-      tfs[p] = log.tfs[i];
+      tfs[p] = logTfs[i];
     }
   });
   return new CsrPostings(termCount, offsets, docs, tfs);

@@ -80,4 +80,23 @@ describe("DeltaPostings", () => {
     expect(read(merged, 2)).toEqual([]);
     expect(read(merged, 3)).toEqual([[1, 9]]);
   });
+
+  test("a merge that keeps every number keeps the base's and the delta's postings as they are", () => {
+    const base = new CsrPostings(3, Uint32Array.from([0, 2, 3, 3]), Uint32Array.from([0, 1, 1]), Uint8Array.from([5, 6, 7]));
+    const delta = new DeltaPostings();
+    delta.push(2, 2, 8);
+    delta.push(0, 2, 9);
+    delta.push(4, 3, 10); // past the base's terms, one term without postings between
+    const merged = runAtOnce(mergePostingsSteps(base, delta, 5, null));
+    expect(merged.termCount).toBe(5);
+    expect(read(merged, 0)).toEqual([
+      [0, 5],
+      [1, 6],
+      [2, 9],
+    ]);
+    expect(read(merged, 1)).toEqual([[1, 7]]);
+    expect(read(merged, 2)).toEqual([[2, 8]]);
+    expect(read(merged, 3)).toEqual([]);
+    expect(read(merged, 4)).toEqual([[3, 10]]);
+  });
 });
