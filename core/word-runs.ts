@@ -28,18 +28,13 @@ function wordCharUnits(text: string, i: number): number {
   return cp > 0xffff && LETTER_OR_NUMBER.test(String.fromCodePoint(cp)) ? 2 : 0;
 }
 
-/** FNV-1a over UTF-16 code units: the hash a run's scan folds as it goes (`scanWordRuns`). */
-const HASH_START = 0x811c9dc5 | 0;
-const HASH_PRIME = 0x01000193;
-
 /**
- * Calls `fn` with where each maximal run of `[\p{L}\p{N}_$]` in `text` starts and ends, in order,
- * and a hash of its code units (the same for the same run wherever it is: `RunMemo` finds it by
- * that, without cutting it out). With `joinHyphens`, runs joined by single hyphens count as one
- * (`max-width`, the `dry-run` of `--dry-run`), as the Unicode regex
- * `[\p{L}\p{N}_$]+(?:-[\p{L}\p{N}_$]+)*` would match them. The scan stops when `fn` returns false.
+ * Calls `fn` with each maximal run of `[\p{L}\p{N}_$]` in `text`, in order. With `joinHyphens`,
+ * runs joined by single hyphens count as one (`max-width`, the `dry-run` of `--dry-run`),
+ * as the Unicode regex `[\p{L}\p{N}_$]+(?:-[\p{L}\p{N}_$]+)*` would match them. The scan stops
+ * when `fn` returns false.
  */
-export function scanWordRuns(text: string, joinHyphens: boolean, fn: (start: number, end: number, hash: number) => boolean | void): void {
+export function forEachWordRun(text: string, joinHyphens: boolean, fn: (run: string) => boolean | void): void {
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -49,19 +44,12 @@ export function scanWordRuns(text: string, joinHyphens: boolean, fn: (start: num
       continue;
     }
     const start = i;
-    let hash = HASH_START;
+    i += units;
     for (;;) {
-      for (const stop = i + units; i < stop; i++) hash = Math.imul(hash ^ text.charCodeAt(i), HASH_PRIME);
-      if (i < n && (units = wordCharUnits(text, i)) > 0) continue;
+      while (i < n && (units = wordCharUnits(text, i)) > 0) i += units;
       if (!joinHyphens || i + 1 >= n || text.charCodeAt(i) !== 45 || (units = wordCharUnits(text, i + 1)) === 0) break;
-      hash = Math.imul(hash ^ 45, HASH_PRIME);
-      i++;
+      i += 1 + units;
     }
-    if (fn(start, i, hash) === false) return;
+    if (fn(text.slice(start, i)) === false) return;
   }
-}
-
-/** `scanWordRuns` with each run cut out of the text. */
-export function forEachWordRun(text: string, joinHyphens: boolean, fn: (run: string) => boolean | void): void {
-  scanWordRuns(text, joinHyphens, (start, end) => fn(text.slice(start, end)));
 }

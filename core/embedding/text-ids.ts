@@ -3,7 +3,8 @@
 // up once, for all the ids its words make: the two steps joined the words into a text, split it
 // again and looked each word up three or four times, the largest cost of embedding at 100k
 // files. Portable: no Node built-ins.
-import { RunMemo } from "../run-memo.js";
+import { boundedMemo } from "../bounded-memo.js";
+import { forEachWordRun } from "../word-runs.js";
 import { expandRun } from "./preprocess.js";
 import { encodeWord, type WordPieceVocab } from "./wordpiece.js";
 
@@ -18,7 +19,7 @@ const REMEMBERED_RUNS = 20_000;
 
 /** `text` -> ids, as the model reads it: [CLS], the first `maxWords` words' ids, [SEP], cut to `maxLength`. */
 export function textIdsEncoder(wp: WordPieceVocab, maxLength: number, maxWords = 512): (text: string) => number[] {
-  const idsOfRun = new RunMemo((run: string): RunIds | null => {
+  const idsOfRun = boundedMemo((run: string): RunIds | null => {
     const words = expandRun(run);
     if (words === null) return null;
     const out: RunIds = { ids: [], wordEnds: [] };
@@ -31,7 +32,8 @@ export function textIdsEncoder(wp: WordPieceVocab, maxLength: number, maxWords =
   return (text) => {
     const ids = [wp.clsId];
     let words = 0;
-    idsOfRun.forEach(text, false, (r) => {
+    forEachWordRun(text, false, (run) => {
+      const r = idsOfRun(run);
       if (r === null) return true;
       let from = 0;
       for (const to of r.wordEnds) {

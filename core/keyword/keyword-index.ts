@@ -2,7 +2,7 @@
 // Portable: no Node built-ins. See README.md in this folder for the design.
 import type { ScoredId, SearchFilter } from "../types.js";
 import { compileFilter, pathPrefixesOf, type FilterableChunk } from "../store/filter.js";
-import { RunMemo } from "../run-memo.js";
+import { boundedMemo } from "../bounded-memo.js";
 import { DocIds } from "./doc-ids.js";
 import { Interner } from "./interner.js";
 import { CorruptKeywordData, corruptKeywordData } from "./corrupt.js";
@@ -13,7 +13,7 @@ import { CsrPostings, DeltaPostings, EncodedPostings, mergePostingsSteps, TERMS_
 import { TermTable } from "./term-table.js";
 import { TopK } from "./top-k.js";
 import { VectorCodes } from "./vector-codes.js";
-import { declaredNameKeys, forEachIdentifierValue, identifierTokens, normaliseTerm, tokenizeCode, tokenizePath } from "./tokenize.js";
+import { declaredNameKeys, forEachIdentifier, identifierTokens, normaliseTerm, tokenizeCode, tokenizePath } from "./tokenize.js";
 import { inBlocks, runAtOnce, runInSlices, type Steps } from "../yield.js";
 
 /** What the index needs of a chunk: the text to match and the fields filters look at. */
@@ -125,7 +125,7 @@ export class KeywordIndex {
    * normalising and looking up each occurrence was most of the time of add(). Term ids never
    * change for the life of the index.
    */
-  private termIdsOfIdentifier = new RunMemo((identifier: string): readonly number[] => identifierTokens(identifier).map((token) => this.termIdOf(normaliseTerm(token))), MAX_REMEMBERED_IDENTIFIERS);
+  private termIdsOfIdentifier = boundedMemo((identifier: string): readonly number[] => identifierTokens(identifier).map((token) => this.termIdOf(normaliseTerm(token))), MAX_REMEMBERED_IDENTIFIERS);
 
   /**
    * How many times merge() has folded changes into the base. A process whose replay of the
@@ -161,8 +161,8 @@ export class KeywordIndex {
       const docNo = this.docIds.count;
       // Term frequencies accumulate in a scratch array indexed by term id: no per-document map.
       const touched: number[] = [];
-      forEachIdentifierValue(doc.text, this.termIdsOfIdentifier, (termIds) => {
-        for (const termId of termIds) this.countTerm(termId, 1, touched);
+      forEachIdentifier(doc.text, (identifier) => {
+        for (const termId of this.termIdsOfIdentifier(identifier)) this.countTerm(termId, 1, touched);
       });
       if (doc.symbol) this.countTokens(tokenizeCode(doc.symbol), SYMBOL_WEIGHT, touched);
       this.countTokens(tokenizePath(doc.filePath), PATH_WEIGHT, touched);

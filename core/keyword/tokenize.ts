@@ -4,7 +4,6 @@
 // Portable: no Node built-ins.
 
 import { forEachWordRun } from "../word-runs.js";
-import type { RunMemo } from "../run-memo.js";
 
 /**
  * Words inside one identifier segment: an upper-case run not followed by lower case (`HTTP` in
@@ -54,11 +53,6 @@ export function tokenizeCode(text: string): string[] {
  */
 export function forEachIdentifier(text: string, fn: (identifier: string) => void): void {
   forEachWordRun(text, true, fn);
-}
-
-/** forEachIdentifier, each identifier's value looked up in `memo` (computed from it there on a first sight). */
-export function forEachIdentifierValue<V>(text: string, memo: RunMemo<V>, fn: (value: V) => void): void {
-  memo.forEach(text, true, fn);
 }
 
 /** The tokens of one identifier, as tokenizeCode gives them for it anywhere in a text. */

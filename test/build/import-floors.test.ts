@@ -15,7 +15,7 @@ const SOURCE_DIRS = ["core", "cli", "opencode-plugin", "tui", "mcp"];
 const FLOORS: Floor[] = [
   {
     name: "foundations",
-    members: ["core/types.ts", "core/error-line.ts", "core/redact.ts", "core/text-hash.ts", "core/bounded-memo.ts", "core/word-runs.ts", "core/run-memo.ts", "core/format-count.ts", "core/yield.ts", "core/little-endian.ts", "core/wasm-module.ts", "core/wasm-tiers.ts", "core/own-process.ts", "core/paths.ts", "core/path-class.ts", "core/config/", "core/locking/"],
+    members: ["core/types.ts", "core/error-line.ts", "core/redact.ts", "core/text-hash.ts", "core/bounded-memo.ts", "core/word-runs.ts", "core/format-count.ts", "core/yield.ts", "core/little-endian.ts", "core/wasm-module.ts", "core/wasm-tiers.ts", "core/own-process.ts", "core/paths.ts", "core/path-class.ts", "core/config/", "core/locking/"],
   },
   { name: "files and stores", members: ["core/files/", "core/objectstore/", "core/store/", "core/telemetry/"] },
   { name: "chunking", members: ["core/chunking/"] },
