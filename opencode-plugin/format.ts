@@ -1,6 +1,7 @@
 // Compact markdown for an agent's context: every tool answer and every injection is fitted to
 // a cl100k token budget, whole sections first, so the model never gets half a result when a
 // smaller whole one fits.
+import { contentLines, previewWindow } from "../core/retrieval/preview-window.js";
 import { countTokens, truncateToTokens } from "../core/telemetry/tokens.js";
 
 export { formatCount } from "../core/format-count.js";
@@ -55,9 +56,17 @@ export function fitSections(
   return { text, included, tokens: countTokens(text) };
 }
 
-/** The first `maxLines` lines of a chunk, with a note when cut. */
-export function preview(content: string, maxLines: number): string {
-  const lines = content.replace(/\n+$/, "").split("\n");
-  if (lines.length <= maxLines) return lines.join("\n");
-  return `${lines.slice(0, maxLines).join("\n")}\n… (${lines.length - maxLines} more lines)`;
+/**
+ * Up to `maxLines` lines of a chunk, those that show the query best
+ * (core/retrieval/preview-window.ts), with notes counting the lines left out above and below:
+ * counts, not line numbers, since the header has the chunk's range and numbers cost an agent
+ * ~40 tokens an answer at the median of the agent-tokens bench.
+ */
+export function preview(content: string, query: string, maxLines: number): string {
+  const lines = contentLines(content);
+  const { start, end } = previewWindow(lines, query, maxLines);
+  const shown = lines.slice(start, end);
+  if (start > 0) shown.unshift(`… (${start} lines above)`);
+  if (end < lines.length) shown.push(`… (${lines.length - end} more lines)`);
+  return shown.join("\n");
 }

@@ -9,6 +9,7 @@ import type { SearchOptions } from "../../core/engine-types.js";
 import { manifestPath } from "../../core/indexing/manifest.js";
 import { connectQueryServer, type QueryClient } from "../../core/ipc/query-client.js";
 import { queryFingerprint } from "../../core/ipc/query-socket.js";
+import { previewWindow } from "../../core/retrieval/preview-window.js";
 import type { SearchResult } from "../../core/types.js";
 import { terminalSafe } from "../format.js";
 import { readLineFile } from "../line-file.js";
@@ -48,12 +49,17 @@ export function toJsonResult(r: SearchResult): JsonResult {
   };
 }
 
-/** One result for a terminal: nothing from the index may move the cursor, retitle the window or fake a line. */
-export function humanResult(r: SearchResult): string {
+/**
+ * One result for a terminal: a few of its non-blank lines, those that show the query best.
+ * Nothing from the index may move the cursor, retitle the window or fake a line.
+ */
+export function humanResult(r: SearchResult, query: string): string {
   const c = r.chunk;
   const what = terminalSafe([c.kind, c.symbol, r.origin ? `(${r.origin})` : ""].filter(Boolean).join(" "));
   const head = `${terminalSafe(c.filePath)}:${c.startLine}-${c.endLine}  ${r.score.toFixed(2)}${what ? `  ${what}` : ""}`;
-  const lines = c.content.split("\n").filter((l) => l.trim()).slice(0, PREVIEW_LINES);
+  const nonBlank = c.content.split("\n").filter((l) => l.trim());
+  const { start, end } = previewWindow(nonBlank, query, PREVIEW_LINES);
+  const lines = nonBlank.slice(start, end);
   const body = lines.map((l) => `    ${terminalSafe(l.length > 120 ? l.slice(0, 117) + "…" : l)}`).join("\n");
   const described = c.description ? `${head}\n    » ${terminalSafe(c.description.replace(/\s+/g, " ").trim())}` : head;
   return body ? `${described}\n${body}` : described;
@@ -135,7 +141,7 @@ export const queryCommand: Command = {
       }
       return 0;
     }
-    printResults(ctx.out, json, await engine.search(text, opts));
+    printResults(ctx.out, json, text, await engine.search(text, opts));
     return 0;
   },
 };
@@ -153,7 +159,7 @@ async function answerFromRunningEngine(out: (t: string) => void, err: (t: string
     const answer = await server.ask(text, opts);
     if (!answer) return false;
     if (answer.keywordOnlyReason && !json) err(`note: keyword-only search: ${answer.keywordOnlyReason}`);
-    printResults(out, json, answer.results);
+    printResults(out, json, text, answer.results);
     return true;
   } finally {
     server.close();
@@ -199,12 +205,12 @@ async function runningServer(configPath: string | undefined): Promise<QueryClien
   return connectQueryServer(loaded.stateDir, queryFingerprint(loaded.root, loaded.storeUri, loaded.config));
 }
 
-function printResults(out: (t: string) => void, json: boolean, results: SearchResult[]): void {
+function printResults(out: (t: string) => void, json: boolean, query: string, results: SearchResult[]): void {
   if (json) {
     out(JSON.stringify(results.map(toJsonResult), null, 2));
   } else if (results.length === 0) {
     out("no results");
   } else {
-    out(results.map(humanResult).join("\n\n"));
+    out(results.map((r) => humanResult(r, query)).join("\n\n"));
   }
 }

@@ -9,14 +9,15 @@ import { KeywordIndex } from "../keyword/keyword-index.js";
 import { keywordDocOf } from "../keyword/keyword-doc.js";
 import { hybridSearch } from "../retrieval/hybrid.js";
 import { searchText } from "../retrieval/query-analysis.js";
+import { contentLines, previewWindow, type LineWindow } from "../retrieval/preview-window.js";
 import { MemoryVectorStore } from "../store/memory.js";
 import { fnv1aHex } from "../text-hash.js";
 import { looksLikeSecretContent, SECRET_REASON, secretFileRules } from "../files/secret-files.js";
 import { redactChunk } from "../redact.js";
 import type { Chunk, ChunkRecord, EmbeddingProvider, SearchFilter, SearchResult } from "../types.js";
 
-export { chunkFile, embeddingText, languageForPath, createBrowserEmbedder, BUNDLED_MODEL_ID, DEFAULT_CONFIG };
-export type { Chunk, ChunkRecord, SearchResult };
+export { chunkFile, embeddingText, languageForPath, createBrowserEmbedder, BUNDLED_MODEL_ID, DEFAULT_CONFIG, contentLines, previewWindow };
+export type { Chunk, ChunkRecord, SearchResult, LineWindow };
 
 export interface WebSearchOptions {
   /** URL folder with tree-sitter.wasm and the grammar files (dist/grammars/). */

@@ -1,7 +1,7 @@
 // The demo page: files in, chunks and vectors built in the page, hybrid search out.
 // Asset locations default to what `opencode-rag serve-web` serves; query parameters
 // (?grammars=&models=&ort=) point elsewhere (the browser tests serve the repository root).
-import { BUNDLED_MODEL_ID, WebSearch } from "./opencode-rag-web.js";
+import { BUNDLED_MODEL_ID, WebSearch, contentLines, previewWindow } from "./opencode-rag-web.js";
 
 const params = new URLSearchParams(location.search);
 const urls = {
@@ -76,12 +76,13 @@ function escapeHtml(s) {
   return s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 }
 
-/** The hit's lines with a little context, its own range highlighted. */
-function snippet(r) {
+/** Up to 30 of the hit's lines, those that show the query best, with a little context; its own range highlighted. */
+function snippet(r, query) {
   const text = corpus.get(r.chunk.filePath) ?? r.chunk.content;
   const lines = text.split("\n");
-  const from = Math.max(1, r.chunk.startLine - 2);
-  const to = Math.min(lines.length, r.chunk.endLine + 2, r.chunk.startLine + 30);
+  const shown = previewWindow(contentLines(r.chunk.content), query, 30);
+  const from = Math.max(1, r.chunk.startLine + shown.start - 2);
+  const to = Math.min(lines.length, r.chunk.startLine + shown.end + 1);
   let html = "";
   for (let n = from; n <= to; n++) {
     const hit = n >= r.chunk.startLine && n <= r.chunk.endLine;
@@ -96,7 +97,7 @@ async function search(query, topK = 10) {
     .map((r) => {
       const c = r.chunk;
       const what = c.symbol ? ` ${c.kind} <code>${escapeHtml(c.symbol)}</code>` : ` ${c.kind}`;
-      return `<li data-path="${escapeHtml(c.filePath)}"><div class="hit-head"><strong>${escapeHtml(c.filePath)}</strong>:${c.startLine}-${c.endLine} · ${c.language}${what}<span class="score">${r.score.toFixed(2)}</span></div>${snippet(r)}</li>`;
+      return `<li data-path="${escapeHtml(c.filePath)}"><div class="hit-head"><strong>${escapeHtml(c.filePath)}</strong>:${c.startLine}-${c.endLine} · ${c.language}${what}<span class="score">${r.score.toFixed(2)}</span></div>${snippet(r, query)}</li>`;
     })
     .join("");
   if (results.length === 0) $("results").innerHTML = "<li>No match.</li>";

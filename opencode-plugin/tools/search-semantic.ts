@@ -1,5 +1,6 @@
 // search_semantic (F17): conceptual search over the index, answered as compact markdown
-// (path, line range, score, language, symbol, description, preview) within the tool budget.
+// (path, line range, score, language, symbol, description, and the lines of each hit that show
+// the query best) within the tool budget.
 import { z } from "zod";
 import type { SearchResult } from "../../core/types.js";
 import { countTokens } from "../../core/telemetry/tokens.js";
@@ -19,9 +20,10 @@ export const searchSemanticArgs = {
 export const SearchSemanticSchema = z.object(searchSemanticArgs);
 export type SearchSemanticInput = ReturnType<(typeof SearchSemanticSchema)["parse"]>;
 
-const PREVIEW_LINES = 24;
+/** Lines of a hit's chunk its answer shows at most. */
+export const PREVIEW_LINES = 24;
 
-export function formatSearchResult(r: SearchResult, rank: number): string {
+export function formatSearchResult(r: SearchResult, rank: number, query: string): string {
   const c = r.chunk;
   if (c.kind === "image") {
     // An image row carries its stored description as content: that text is the answer, and a
@@ -37,7 +39,7 @@ export function formatSearchResult(r: SearchResult, rank: number): string {
   // The context line earns its tokens only when it says more than the header (a signature, a parent).
   if (c.context && c.context !== c.symbol && c.context !== `${c.kind} ${c.symbol}`) lines.push(`context: ${c.context}`);
   if (c.description) lines.push(`> ${c.description.replace(/\s+/g, " ").trim()}`);
-  lines.push(fence(preview(c.content, PREVIEW_LINES), c.language));
+  lines.push(fence(preview(c.content, query, PREVIEW_LINES), c.language));
   return lines.join("\n");
 }
 
@@ -63,7 +65,7 @@ export async function runSearchSemantic(ws: RagWorkspace, input: SearchSemanticI
   }
   const notes = [notice, status?.keywordOnlyReason ? `(keyword-only search: ${status.keywordOnlyReason})` : null].filter(Boolean);
   const header = [`## search_semantic: "${input.query}" — ${results.length} result(s)`, ...notes].join("\n");
-  const fitted = fitSections(header, results.map((r, i) => formatSearchResult(r, i + 1)), engine.config.openCode.toolTokenBudget);
+  const fitted = fitSections(header, results.map((r, i) => formatSearchResult(r, i + 1, input.query)), engine.config.openCode.toolTokenBudget);
   if (sessionID) {
     ws.sessionLog.logRetrieval(sessionID, {
       source: "search_semantic",

@@ -17,7 +17,7 @@ const EVIL_CODE = `export function clearScreen() {}\n// ${ESC}[2J${ESC}[H\rrewri
 
 describe("query output on a terminal", () => {
   it("escapes control characters in names, code and descriptions, keeping code line breaks", () => {
-    const out = humanResult({ chunk: chunk(EVIL_NAME, 1, 3, EVIL_CODE, { symbol: `clear${ESC}[31m`, description: `desc${ESC}]52;c;Zm9v\u0007` }), score: 0.5 });
+    const out = humanResult({ chunk: chunk(EVIL_NAME, 1, 3, EVIL_CODE, { symbol: `clear${ESC}[31m`, description: `desc${ESC}]52;c;Zm9v\u0007` }), score: 0.5 }, "clear the screen");
     expect(out).not.toMatch(CONTROL);
     expect(out.split("\n")[0]).toContain("src/fake.ts");
     expect(out.split("\n")[0]).toContain("\\x1b]0;pwned\\x07\\nsrc/fake.ts");

@@ -70,6 +70,20 @@ describe("search_semantic", () => {
     expect(out.indexOf("session.ts")).toBeLessThan(out.indexOf("pool.ts"));
   });
 
+  it("previews the lines of a long hit that answer the query, counting the lines left out", async () => {
+    const helpers = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `export function helper${from + i}(x: number) {\n  return x + ${from + i};\n}`);
+    // Lines 101-190 helpers, 191-193 the function asked for, 194-223 more helpers.
+    const content = [...helpers(0, 30), "export function purgeExpiredSessions(store: Store, now: number) {", "  for (const s of store.sessions()) if (s.expires < now) store.drop(s.id);", "}", ...helpers(30, 40)].join("\n");
+    const long = [{ chunk: chunk("src/auth/helpers.ts", 101, 223, content, { symbol: "purgeExpiredSessions" }), score: 0.7 }];
+    const { ws } = makeWorkspace(root(), { results: long });
+    const out = await runSearchSemantic(ws, { query: "purge expired sessions" });
+    const shown = out.slice(out.indexOf("```typescript\n") + 14, out.lastIndexOf("\n```")).split("\n");
+    expect(shown[0]).toBe("… (90 lines above)");
+    expect(shown[1]).toBe("export function purgeExpiredSessions(store: Store, now: number) {");
+    expect(shown).toHaveLength(26);
+    expect(shown[25]).toBe("… (9 more lines)");
+  });
+
   it("says when a result lies in generated or vendored code", async () => {
     const foreign = [
       { chunk: chunk("client/typed/pods.go", 1, 9, "func (c *pods) Evict(ctx context.Context) error {\n\treturn nil\n}", { symbol: "Evict" }), score: 0.8, origin: "generated" as const },
