@@ -93,12 +93,17 @@ function bestWindow(evidence: readonly number[][], opens: readonly boolean[], ki
   return best;
 }
 
-/** Which lines open a block: the next non-blank line is indented deeper. */
+/**
+ * Which lines open a block: the next non-blank line is indented deeper. A brace alone on its
+ * line (`{` under `public void Save()`, C#'s and C++'s usual layout) is passed over, so the
+ * declaration above it opens the block, not the brace.
+ */
 function blockOpeners(lines: readonly string[]): boolean[] {
   const opens = new Array<boolean>(lines.length).fill(false);
-  let nextIndent = -1; // of the nearest non-blank line below; -1: none
+  let nextIndent = -1; // of the nearest non-blank line below that is not a lone brace; -1: none
   for (let i = lines.length - 1; i >= 0; i--) {
-    if (lines[i].trim() === "") continue;
+    const text = lines[i].trim();
+    if (text === "" || text === "{") continue;
     const own = indentOf(lines[i]);
     opens[i] = nextIndent > own;
     nextIndent = own;

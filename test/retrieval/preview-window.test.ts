@@ -84,4 +84,28 @@ describe("the lines a result shows", () => {
     const lines = contentLines(["def audit(log):", "    for entry in log:", "        print(entry)", ...Array.from({ length: 20 }, (_, i) => `x${i} = ${i}`), "# audit done"].join("\n"));
     expect(previewWindow(lines, "audit the log", 5)).toEqual({ start: 0, end: 5 });
   });
+
+  it("starts at a declaration whose opening brace stands on the next line", () => {
+    const lines = contentLines(
+      [
+        "public class Repository",
+        "{",
+        "    public void Insert(Order order)",
+        "    {",
+        "        orders.Add(order);",
+        "    }",
+        "",
+        "    public void Delete(int id)",
+        "    {",
+        "        orders.RemoveAll(o => o.Id == id);",
+        "    }",
+        "}",
+      ].join("\n"),
+    );
+    expect(lines.slice(...Object.values(previewWindow(lines, "delete an order by id", 3)))).toEqual([
+      "    public void Delete(int id)",
+      "    {",
+      "        orders.RemoveAll(o => o.Id == id);",
+    ]);
+  });
 });
