@@ -57,16 +57,17 @@ export function fitSections(
 }
 
 /**
- * Up to `maxLines` lines of a chunk, those that show the query best
- * (core/retrieval/preview-window.ts), with notes counting the lines left out above and below:
- * counts, not line numbers, since the header has the chunk's range and numbers cost an agent
- * ~40 tokens an answer at the median of the agent-tokens bench.
+ * Up to `maxLines` lines of a chunk that starts at `startLine`, those that show the query best
+ * (core/retrieval/preview-window.ts). A note names the lines left out above, so an agent reads
+ * where the shown code starts rather than adding it up; the note below only counts, since the
+ * header has the chunk's last line (numbering both cost ~40 tokens an answer at the median of
+ * the agent-tokens bench, numbering the first ~9).
  */
-export function preview(content: string, query: string, maxLines: number): string {
+export function preview(content: string, startLine: number, query: string, maxLines: number): string {
   const lines = contentLines(content);
   const { start, end } = previewWindow(lines, query, maxLines);
   const shown = lines.slice(start, end);
-  if (start > 0) shown.unshift(`… (${start} lines above)`);
+  if (start > 0) shown.unshift(`… (lines ${startLine}-${startLine + start - 1} above)`);
   if (end < lines.length) shown.push(`… (${lines.length - end} more lines)`);
   return shown.join("\n");
 }

@@ -39,7 +39,7 @@ export function formatSearchResult(r: SearchResult, rank: number, query: string)
   // The context line earns its tokens only when it says more than the header (a signature, a parent).
   if (c.context && c.context !== c.symbol && c.context !== `${c.kind} ${c.symbol}`) lines.push(`context: ${c.context}`);
   if (c.description) lines.push(`> ${c.description.replace(/\s+/g, " ").trim()}`);
-  lines.push(fence(preview(c.content, query, PREVIEW_LINES), c.language));
+  lines.push(fence(preview(c.content, c.startLine, query, PREVIEW_LINES), c.language));
   return lines.join("\n");
 }
 

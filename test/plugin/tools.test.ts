@@ -70,7 +70,7 @@ describe("search_semantic", () => {
     expect(out.indexOf("session.ts")).toBeLessThan(out.indexOf("pool.ts"));
   });
 
-  it("previews the lines of a long hit that answer the query, counting the lines left out", async () => {
+  it("previews the lines of a long hit that answer the query, saying which lines it left out", async () => {
     const helpers = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `export function helper${from + i}(x: number) {\n  return x + ${from + i};\n}`);
     // Lines 101-190 helpers, 191-193 the function asked for, 194-223 more helpers.
     const content = [...helpers(0, 30), "export function purgeExpiredSessions(store: Store, now: number) {", "  for (const s of store.sessions()) if (s.expires < now) store.drop(s.id);", "}", ...helpers(30, 40)].join("\n");
@@ -78,7 +78,7 @@ describe("search_semantic", () => {
     const { ws } = makeWorkspace(root(), { results: long });
     const out = await runSearchSemantic(ws, { query: "purge expired sessions" });
     const shown = out.slice(out.indexOf("```typescript\n") + 14, out.lastIndexOf("\n```")).split("\n");
-    expect(shown[0]).toBe("… (90 lines above)");
+    expect(shown[0]).toBe("… (lines 101-190 above)");
     expect(shown[1]).toBe("export function purgeExpiredSessions(store: Store, now: number) {");
     expect(shown).toHaveLength(26);
     expect(shown[25]).toBe("… (9 more lines)");
