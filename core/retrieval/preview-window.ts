@@ -80,9 +80,11 @@ function bestWindow(evidence: readonly number[][], opens: readonly boolean[], ki
     if (start + size - 1 < n) add(start + size - 1, 1);
     if (!opens[start]) continue;
     const startsWithMatch = evidence[start].length > 0;
-    const better =
-      distinct > bestDistinct ||
-      (distinct === bestDistinct && best !== 0 && (matchingLines > bestLines || (matchingLines === bestLines && startsWithMatch && !bestStartsWithMatch)));
+    let better: boolean;
+    if (distinct !== bestDistinct) better = distinct > bestDistinct;
+    else if (best === 0) better = false; // the head keeps a tie
+    else if (matchingLines !== bestLines) better = matchingLines > bestLines;
+    else better = startsWithMatch && !bestStartsWithMatch;
     if (better) {
       best = start;
       bestDistinct = distinct;
