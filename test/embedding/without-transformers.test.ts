@@ -4,6 +4,7 @@
 // to install it.
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -34,6 +35,15 @@ beforeAll(() => {
     mkdirSync(dirname(join(pkg, "node_modules", dep)), { recursive: true });
     symlinkSync(join(repoRoot, "node_modules", dep), join(pkg, "node_modules", dep));
   }
+  // Node looks for packages in every folder above the package too: a node_modules there that
+  // holds transformers.js would make these tests pass or fail for the wrong reason.
+  let found: string | null = null;
+  try {
+    found = createRequire(join(pkg, "dist", "library.js")).resolve(TRANSFORMERS);
+  } catch {
+    // not found: the state these tests need
+  }
+  if (found) throw new Error(`${TRANSFORMERS} is found from ${pkg} at ${found}: remove the node_modules folder above ${tmpdir()} that holds it`);
 });
 
 function runInPackage(model: string): { reason: string | null; dim: number | null } {
