@@ -50,17 +50,29 @@ export function toJsonResult(r: SearchResult): JsonResult {
 }
 
 /**
- * One result for a terminal: a few of its non-blank lines, those that show the query best.
- * Nothing from the index may move the cursor, retitle the window or fake a line.
+ * One result for a terminal: a few of its non-blank lines, those that show the query best, each
+ * after its line number (an image's description has none). Nothing from the index may move the
+ * cursor, retitle the window or fake a line.
  */
 export function humanResult(r: SearchResult, query: string): string {
   const c = r.chunk;
   const what = terminalSafe([c.kind, c.symbol, r.origin ? `(${r.origin})` : ""].filter(Boolean).join(" "));
   const head = `${terminalSafe(c.filePath)}:${c.startLine}-${c.endLine}  ${r.score.toFixed(2)}${what ? `  ${what}` : ""}`;
-  const nonBlank = c.content.split("\n").filter((l) => l.trim());
-  const { start, end } = previewWindow(nonBlank, query, PREVIEW_LINES);
-  const lines = nonBlank.slice(start, end);
-  const body = lines.map((l) => `    ${terminalSafe(l.length > 120 ? l.slice(0, 117) + "…" : l)}`).join("\n");
+  const nonBlank = c.content
+    .split("\n")
+    .map((text, i) => ({ text, line: c.startLine + i }))
+    .filter((l) => l.text.trim());
+  const { start, end } = previewWindow(
+    nonBlank.map((l) => l.text),
+    query,
+    PREVIEW_LINES,
+  );
+  const width = String(c.endLine).length;
+  const gutter = (line: number) => (c.kind === "image" ? "" : `${String(line).padStart(width)}  `);
+  const body = nonBlank
+    .slice(start, end)
+    .map(({ text, line }) => `    ${gutter(line)}${terminalSafe(text.length > 120 ? text.slice(0, 117) + "…" : text)}`)
+    .join("\n");
   const described = c.description ? `${head}\n    » ${terminalSafe(c.description.replace(/\s+/g, " ").trim())}` : head;
   return body ? `${described}\n${body}` : described;
 }

@@ -16,7 +16,7 @@ describe("query output", () => {
     expect(toJsonResult(own)).not.toHaveProperty("origin");
   });
 
-  it("shows the non-blank lines of a packed hit that answer the query, from their declaration", () => {
+  it("shows the numbered non-blank lines of a packed hit that answer the query, from their declaration", () => {
     const pack = [
       "// Copyright the authors.",
       "",
@@ -30,12 +30,13 @@ describe("query output", () => {
       "\tfor _, p := range podsOn(node) {",
       "\t\tif err := evict(p, grace); err != nil {",
     ].join("\n");
-    const hit = { chunk: chunk("pkg/drain/drain.go", 1, 11, pack, { symbol: "evictPods" }), score: 0.7 };
+    // Lines 9-11 of the chunk (file lines 19-21), each after its number.
+    const hit = { chunk: chunk("pkg/drain/drain.go", 11, 21, pack, { symbol: "evictPods" }), score: 0.7 };
     expect(humanResult(hit, "evict the pods on a node").split("\n").slice(1)).toEqual([
-      "    func evictPods(node string, grace int) error {",
-      "    \tfor _, p := range podsOn(node) {",
-      "    \t\tif err := evict(p, grace); err != nil {",
+      "    19  func evictPods(node string, grace int) error {",
+      "    20  \tfor _, p := range podsOn(node) {",
+      "    21  \t\tif err := evict(p, grace); err != nil {",
     ]);
-    expect(humanResult(hit, "copyright").split("\n")[1]).toBe("    // Copyright the authors.");
+    expect(humanResult(hit, "copyright").split("\n")[1]).toBe("    11  // Copyright the authors.");
   });
 });
