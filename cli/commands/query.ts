@@ -62,11 +62,7 @@ export function humanResult(r: SearchResult, query: string): string {
     .split("\n")
     .map((text, i) => ({ text, line: c.startLine + i }))
     .filter((l) => l.text.trim());
-  const { start, end } = previewWindow(
-    nonBlank.map((l) => l.text),
-    query,
-    PREVIEW_LINES,
-  );
+  const { start, end } = previewWindow(nonBlank.map((l) => l.text), query, PREVIEW_LINES);
   const width = String(c.endLine).length;
   const gutter = (line: number) => (c.kind === "image" ? "" : `${String(line).padStart(width)}  `);
   const body = nonBlank
