@@ -1,7 +1,7 @@
 // Compact markdown for an agent's context: every tool answer and every injection is fitted to
 // a cl100k token budget, whole sections first, so the model never gets half a result when a
 // smaller whole one fits.
-import { contentLines, previewWindow } from "../core/retrieval/preview-window.js";
+import type { LineWindow } from "../core/retrieval/preview-window.js";
 import { countTokens, truncateToTokens } from "../core/telemetry/tokens.js";
 
 export { formatCount } from "../core/format-count.js";
@@ -57,15 +57,14 @@ export function fitSections(
 }
 
 /**
- * Up to `maxLines` lines of a chunk that starts at `startLine`, those that show the query best
- * (core/retrieval/preview-window.ts). A note names the lines left out above, so an agent reads
- * where the shown code starts rather than adding it up; the note below only counts, since the
- * header has the chunk's last line (numbering both cost ~40 tokens an answer at the median of
- * the agent-tokens bench, numbering the first ~9).
+ * The `window` of a chunk's `lines` (the chunk starts at file line `startLine`), as a preview. A
+ * note names the lines left out above, so an agent reads where the shown code starts rather than
+ * adding it up; the note below only counts, since the header has the chunk's last line
+ * (numbering both cost ~40 tokens an answer at the median of the agent-tokens bench, numbering
+ * the first ~9).
  */
-export function preview(content: string, startLine: number, query: string, maxLines: number): string {
-  const lines = contentLines(content);
-  const { start, end } = previewWindow(lines, query, maxLines);
+export function preview(lines: readonly string[], window: LineWindow, startLine: number): string {
+  const { start, end } = window;
   const shown = lines.slice(start, end);
   if (start > 0) shown.unshift(`… (lines ${startLine}-${startLine + start - 1} above)`);
   if (end < lines.length) shown.push(`… (${lines.length - end} more lines)`);

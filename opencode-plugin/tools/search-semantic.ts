@@ -2,7 +2,8 @@
 // (path, line range, score, language, symbol, description, and the lines of each hit that show
 // the query best) within the tool budget.
 import { z } from "zod";
-import type { SearchResult } from "../../core/types.js";
+import { contentLines, previewWindow, type LineWindow } from "../../core/retrieval/preview-window.js";
+import type { ChunkRecord, SearchResult } from "../../core/types.js";
 import { countTokens } from "../../core/telemetry/tokens.js";
 import { fence, fitSections, preview } from "../format.js";
 import type { RagWorkspace } from "../workspace.js";
@@ -21,7 +22,13 @@ export const SearchSemanticSchema = z.object(searchSemanticArgs);
 export type SearchSemanticInput = ReturnType<(typeof SearchSemanticSchema)["parse"]>;
 
 /** Lines of a hit's chunk its answer shows at most. */
-export const PREVIEW_LINES = 24;
+const PREVIEW_LINES = 24;
+
+/** A hit's chunk as lines, and the lines of it that its answer shows: those that show the query best. */
+export function shownLines(c: ChunkRecord, query: string): { lines: string[]; window: LineWindow } {
+  const lines = contentLines(c.content);
+  return { lines, window: previewWindow(lines, query, PREVIEW_LINES) };
+}
 
 export function formatSearchResult(r: SearchResult, rank: number, query: string): string {
   const c = r.chunk;
@@ -39,7 +46,8 @@ export function formatSearchResult(r: SearchResult, rank: number, query: string)
   // The context line earns its tokens only when it says more than the header (a signature, a parent).
   if (c.context && c.context !== c.symbol && c.context !== `${c.kind} ${c.symbol}`) lines.push(`context: ${c.context}`);
   if (c.description) lines.push(`> ${c.description.replace(/\s+/g, " ").trim()}`);
-  lines.push(fence(preview(c.content, c.startLine, query, PREVIEW_LINES), c.language));
+  const shown = shownLines(c, query);
+  lines.push(fence(preview(shown.lines, shown.window, c.startLine), c.language));
   return lines.join("\n");
 }
 

@@ -12,11 +12,10 @@ import { IgnoreRules } from "../../core/files/ignore-rules.js";
 import { walkWorkspace } from "../../core/files/walk.js";
 import { fileSizeLimits } from "../../core/indexing/workspace-rules.js";
 import { silentLogger } from "../../core/logging/index.js";
-import { contentLines, previewWindow } from "../../core/retrieval/preview-window.js";
 import { contentTerms } from "../../core/retrieval/query-analysis.js";
 import { countTokens } from "../../core/telemetry/tokens.js";
 import type { SearchResult } from "../../core/types.js";
-import { PREVIEW_LINES, runSearchSemantic } from "../../opencode-plugin/tools/search-semantic.js";
+import { runSearchSemantic, shownLines } from "../../opencode-plugin/tools/search-semantic.js";
 import type { RagWorkspace } from "../../opencode-plugin/workspace.js";
 import { loadTasks, type RepoSpec } from "../eval/semble-score.js";
 import { formatRead, grepRead, searchThenRead, type ShownHit, type SourceFile, type Target } from "./agent-tokens-method.js";
@@ -109,7 +108,7 @@ export async function measureAgentTokens(opts: { kit: string; out: string; repos
           .map((r, i) => ({ r, rank: i + 1 }))
           .filter(({ r, rank }) => shownRanks.has(rank) && r.chunk.kind !== "image")
           .map(({ r }) => {
-            const { start, end } = previewWindow(contentLines(r.chunk.content), task.query, PREVIEW_LINES);
+            const { start, end } = shownLines(r.chunk, task.query).window;
             return { rel: r.chunk.filePath, startLine: r.chunk.startLine, endLine: r.chunk.endLine, shownFirst: r.chunk.startLine + start, shownLast: r.chunk.startLine + end - 1 };
           });
         const common = { searchOutput: output, shown, targets, repoRel, absPath, fileText: (rel: string) => byRel.get(rel), count: countTokens, grepRead: grep };
