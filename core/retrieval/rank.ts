@@ -77,6 +77,12 @@ export const RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
   fileName: 0.3,
   /** Lift for declaring a named identifier. */
   definition: 0.5,
+  /**
+   * The same lift when the query is a statement (`isStatement`). A statement describes some
+   * code, and the identifiers it names are often what that code extends, takes or returns
+   * ("Extend django.test.LiveServerTestCase to …"); a question or a symbol query names its subject.
+   */
+  statementDefinition: 0.3,
   /** Multiplier on a chunk that only references a named identifier in a symbol query. */
   referencePenalty: 0.8,
   /** Lift for declarations (kind prior 1) vs loose code (0.5) vs data (0.25) vs prose (0). */
@@ -130,6 +136,7 @@ export interface RankWeights {
   parentFolder: number;
   fileName: number;
   definition: number;
+  statementDefinition: number;
   referencePenalty: number;
   chunkKind: number;
   shortChunk: number;
@@ -191,7 +198,7 @@ function ownLift(q: QueryAnalysis, c: RankCandidate, f: RankFeatureFlags, w: Ran
   let lift = 0;
   if (f.symbolMatch) lift += w.symbolMatch * exactSymbolMatch(q, r);
   if (f.symbolTerms) lift += w.symbolTerms * symbolTermCoverage(q, r);
-  if (f.definitions && declares) lift += w.definition;
+  if (f.definitions && declares) lift += isStatement(q) ? w.statementDefinition : w.definition;
   if (f.chunkKind) lift += w.chunkKind * kindPrior(r);
   return lift;
 }

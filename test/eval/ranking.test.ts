@@ -395,6 +395,20 @@ describe("rankCandidates", () => {
     expect(order(rankCandidates("HeaderDict", input, { features: only("definitions") }))).toEqual([def.id, ref.id]);
   });
 
+  it("lifts a named declaration less for a statement, which often names what its unit extends or returns", () => {
+    const base = chunk({ filePath: "django/test/testcases.py", kind: "class", symbol: "LiveServerTestCase", content: "class LiveServerTestCase(TransactionTestCase):" });
+    const sub = chunk({ filePath: "django/contrib/staticfiles/testing.py", kind: "class", symbol: "StaticLiveServerTestCase", content: "class StaticLiveServerTestCase(LiveServerTestCase):\n    static_handler = StaticFilesHandler" });
+    const input = () => [cand(base, 0.5), cand(sub, 0.85)];
+    const features = only("definitions");
+    const description = "Extend django.test.LiveServerTestCase to overlay the assets provided by the staticfiles finders";
+    // The description of the subclass names the class it extends: the subclass's own match decides.
+    expect(order(rankCandidates(description, input(), { features }))).toEqual([sub.id, base.id]);
+    // A question about the named class is about its declaration.
+    expect(order(rankCandidates("how does LiveServerTestCase start its server thread", input(), { features }))).toEqual([base.id, sub.id]);
+    // The statement's lift is a weight of its own.
+    expect(order(rankCandidates(description, input(), { features, weights: { statementDefinition: 0.5 } }))).toEqual([base.id, sub.id]);
+  });
+
   it("prefers the symbol spelled as written over one differing in case or separators", () => {
     const decorator = chunk({ filePath: "src/click/decorators.py", kind: "function", symbol: "command", content: "def command(name=None):" });
     const klass = chunk({ filePath: "src/click/core.py", kind: "class", symbol: "Command", content: "class Command:" });
