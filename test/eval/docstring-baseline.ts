@@ -4,8 +4,9 @@
 // (overall, by repo, by whether the query names its symbol) to compare with a suite run.
 //
 // Usage: node test/eval/docstring-baseline.mjs [--kit DIR] (default ../shared/eval)
-//        [--suite FILE] (only the code bases of that suite's docstring sets: dev-suite.json for
-//        the ten small ones, scale-suite.json for the large ones; default every one)
+//        [--suite FILE] (only the code bases of that suite's docstring sets, from the roots it
+//        names: dev-suite.json for the ten small ones, scale-suite.json for the large ones, any
+//        suite semble-docstring.mjs writes; default every fetched one)
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -25,17 +26,19 @@ if (!existsSync(script)) {
 
 const here = join(repoRoot, "test", "eval");
 const suiteAt = argv.indexOf("--suite");
+const suiteSets = suiteAt >= 0 ? loadSets(parseEvalArgs(["--suite", argv[suiteAt + 1]])).filter((s) => s.name === "docstring") : [];
 const queries =
   suiteAt >= 0
-    ? loadSets(parseEvalArgs(["--suite", argv[suiteAt + 1]]))
-        .filter((s) => s.name === "docstring")
-        .flatMap((s) => s.queries)
+    ? suiteSets.flatMap((s) => s.queries)
     : parseQueryFile(readFileSync(join(here, "queries", "docstring.jsonl"), "utf8"), "docstring.jsonl").map((q) => ({ ...q, set: "docstring" }));
+// A suite names each code base's stripped copy; without one, the fetched corpora's.
+const corpusOf = (repo: string): string =>
+  suiteSets.find((s) => s.queries.some((q) => q.repo === repo))?.root ?? join(repoRoot, "test", ".cache", "eval", repo, "docstring", "corpus");
 const results = new Map<string, RetrievedSpan[]>();
 const work = mkdtempSync(join(tmpdir(), "rag-docstring-bm25-"));
 try {
   for (const repo of [...new Set(queries.map((q) => q.repo))]) {
-    const corpus = join(repoRoot, "test", ".cache", "eval", repo, "docstring", "corpus");
+    const corpus = corpusOf(repo);
     if (!existsSync(corpus)) throw new Error(`${corpus} is missing: run node test/eval/fetch-corpora.mjs first`);
     const qFile = join(work, `${repo}.jsonl`);
     const out = join(work, `${repo}-results.jsonl`);

@@ -6,6 +6,7 @@
 // Deterministic: same tree in, same queries and same stripped copy out.
 //
 // Usage: node test/eval/docstring-queries.mjs REPO OUT_DIR LANGUAGE NAME [--max N]
+//   LANGUAGE: python, javascript, typescript, go, rust, ruby, java or csharp
 //   writes OUT_DIR/corpus/ and OUT_DIR/queries.jsonl
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { extname, join, relative, sep } from "node:path";
@@ -18,7 +19,12 @@ const EXTENSIONS = {
   go: [".go"],
   rust: [".rs"],
   ruby: [".rb"],
+  java: [".java"],
+  csharp: [".cs"],
 };
+
+/** The languages a set can be made in. */
+export const SET_LANGUAGES = Object.keys(EXTENSIONS);
 
 // Test, example and generated code is not what users ask about, and its comments often
 // copy the documented declaration's; keep queries on library code.
@@ -153,9 +159,27 @@ const DECL = {
   go: /^(func\s+(?:\([^)]*\)\s*)?(\w+)|type\s+(\w+))/,
   rust: /^\s*(pub(\([^)]*\))?\s+)?(const\s+)?(async\s+)?(unsafe\s+)?(fn\s+(\w+)|struct\s+(\w+)|enum\s+(\w+)|trait\s+(\w+)|type\s+(\w+)|macro_rules!\s*(\w+))/,
   ruby: /^\s*(def\s+(?:self\.)?([\w?!=]+)|class\s+([\w:]+)|module\s+([\w:]+))/,
+  // Types, and methods or constructors: modifiers, then a return type (generic, array,
+  // nullable, qualified) unless it is a constructor, then the name and its parameter list.
+  java: /^\s*(?:(?:public|protected|private|static|final|abstract|synchronized|native|default|strictfp|sealed|non-sealed)\s+)*(?:(?:class|interface|enum|record|@interface)\s+(\w+)|(?:<[^>]+>\s+)?(?:[\w.]+(?:<[^()]*>)?(?:\[\])*\s+)?(\w+)\s*\()/,
+  csharp: /^\s*(?:(?:public|protected|private|internal|static|sealed|abstract|virtual|override|async|partial|readonly|unsafe|extern|new)\s+)*(?:(?:class|interface|struct|enum|record)\s+(\w+)|(?:[\w.]+(?:<[^()]*>)?\??(?:\[\])*\s+)?(\w+)\s*(?:<[^()]*>)?\()/,
 };
 
+/** Doc lines of one comment → the lines firstSentence reads: Javadoc's inline tags, C#'s summary only. */
+function docText(doc, language) {
+  if (language === "java") return doc.map((l) => l.replace(/\{@(?:code|literal|linkplain)\s+([^}]*)\}/g, "$1"));
+  if (language === "csharp") {
+    const text = doc.join("\n");
+    const summary = text.match(/<summary>([\s\S]*?)<\/summary>/);
+    if (!summary) return [];
+    return summary[1].replace(/<(?:see|paramref|typeparamref)\s+\w+="([^"]+)"\s*\/>/g, "$1").split("\n");
+  }
+  return doc;
+}
+
 const KEYWORDS = new Set(["if", "for", "while", "switch", "return", "catch", "function", "new", "super", "constructor"]);
+// Statements that look like a call to the Java and C# patterns (`lock (x)`, `this(…)`).
+const CALL_LIKE = new Set([...KEYWORDS, "this", "using", "lock", "foreach", "nameof", "typeof", "sizeof", "throw", "else", "synchronized"]);
 
 function declSymbol(match) {
   const names = match.slice(1).filter((g) => g && /^[\w:?!=]+$/.test(g) && !/^(export|default|async|declare|abstract|pub|const|unsafe)$/.test(g.trim()));
@@ -198,15 +222,17 @@ function candidates(lines, language) {
     const m = lines[i].match(decl);
     if (!m) continue;
     const symbol = declSymbol(m);
-    if (!symbol || KEYWORDS.has(symbol)) continue;
+    if (!symbol || (language === "java" || language === "csharp" ? CALL_LIKE : KEYWORDS).has(symbol)) continue;
     // Walk up over attributes / annotations to the doc block.
     let j = i - 1;
     while (j >= 0 && language === "rust" && /^\s*#\[/.test(lines[j])) j--;
+    while (j >= 0 && language === "java" && /^\s*@\w+(\(.*\))?\s*$/.test(lines[j])) j--;
+    while (j >= 0 && language === "csharp" && /^\s*\[.*\]\s*$/.test(lines[j])) j--;
     if (j < 0) continue;
     let docStart;
     let docEnd;
     let doc;
-    if (language === "javascript" || language === "typescript") {
+    if (language === "javascript" || language === "typescript" || language === "java") {
       if (!/\*\/\s*$/.test(lines[j])) continue;
       docEnd = j;
       while (j >= 0 && !/\/\*\*/.test(lines[j])) j--;
@@ -214,7 +240,7 @@ function candidates(lines, language) {
       docStart = j;
       doc = lines.slice(docStart, docEnd + 1).map((l) => l.replace(/^\s*\/?\*+\/?/, "").replace(/\*\/\s*$/, ""));
     } else {
-      const leader = language === "go" ? /^\s*\/\/(?!\/)/ : language === "rust" ? /^\s*\/\/\// : /^\s*#(?!!)/;
+      const leader = language === "go" ? /^\s*\/\/(?!\/)/ : language === "rust" || language === "csharp" ? /^\s*\/\/\// : /^\s*#(?!!)/;
       if (!leader.test(lines[j])) continue;
       docEnd = j;
       while (j >= 0 && leader.test(lines[j])) j--;
@@ -253,7 +279,7 @@ export function buildDocstringSet({ repo, out, language, repoName, max = 120, se
     const lines = texts.get(f).split("\n");
     const list = [];
     for (const c of candidates(lines, language)) {
-      const query = firstSentence(c.doc);
+      const query = firstSentence(docText(c.doc, language));
       if (!queryOk(query)) continue;
       const key = normWords(query);
       seen.set(key, (seen.get(key) ?? 0) + 1);

@@ -1,0 +1,96 @@
+// The docstring set maker on Java and C# trees: the first sentence of a declaration's doc
+// comment becomes the query, the declaration the answer, and the comment is blanked in the copy.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+// @ts-expect-error: a plain ES module of the eval kit, without types
+import { buildDocstringSet } from "./docstring-queries.mjs";
+
+interface MadeQuery {
+  query: string;
+  symbol: string;
+  relevant: Array<{ filePath: string; startLine: number; endLine: number }>;
+}
+
+const JAVA = `package demo;
+
+/**
+ * Reads tokens from a character stream, one {@code JsonToken} at a time.
+ *
+ * @author someone
+ */
+public final class TokenReader {
+  /**
+   * Skips every character up to the next line break in the input.
+   * @param in the input
+   */
+  @Override
+  public void skipToEndOfLine(Reader in) {
+    while (in.read() != '\\n') {}
+  }
+
+  /** Returns the number of characters consumed since the stream was opened. */
+  abstract long consumedCount();
+}
+`;
+
+const CSHARP = `namespace Demo
+{
+    /// <summary>
+    /// Caches parsed command plans keyed by their SQL text and parameter types.
+    /// </summary>
+    /// <typeparam name="T">The plan type.</typeparam>
+    internal sealed class PlanCache<T>
+    {
+        /// <summary>
+        /// Removes every plan older than the given age from the cache.
+        /// </summary>
+        /// <param name="age">The age.</param>
+        [Obsolete("use Trim")]
+        public int PurgeOlderThan(TimeSpan age)
+        {
+            return 0;
+        }
+    }
+}
+`;
+
+let dir = "";
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function makeSet(file: string, text: string, language: string): { queries: MadeQuery[]; stripped: string } {
+  dir = mkdtempSync(join(tmpdir(), "rag-docstring-set-"));
+  const repo = join(dir, "repo");
+  mkdirSync(join(repo, "src"), { recursive: true });
+  writeFileSync(join(repo, "src", file), text);
+  const queries = buildDocstringSet({ repo, out: join(dir, "out"), language, repoName: "demo" }) as MadeQuery[];
+  return { queries, stripped: readFileSync(join(dir, "out", "corpus", "src", file), "utf8") };
+}
+
+describe("docstring sets from Java and C#", () => {
+  it("reads Javadoc above a class and an annotated method; an abstract method has no body to find", () => {
+    const { queries, stripped } = makeSet("TokenReader.java", JAVA, "java");
+    const bySymbol = Object.fromEntries(queries.map((q) => [q.symbol, q]));
+    expect(Object.keys(bySymbol).sort()).toEqual(["TokenReader", "skipToEndOfLine"]);
+    expect(bySymbol.TokenReader.query).toBe("Reads tokens from a character stream, one JsonToken at a time");
+    expect(bySymbol.skipToEndOfLine.query).toBe("Skips every character up to the next line break in the input");
+    // The answer starts below the comment (the annotation included) and ends at the closing brace.
+    expect(bySymbol.skipToEndOfLine.relevant[0]).toEqual({ filePath: "src/TokenReader.java", startLine: 13, endLine: 16 });
+    expect(bySymbol.TokenReader.relevant[0]).toMatchObject({ startLine: 8, endLine: 20 });
+    expect(stripped).not.toContain("Skips every character");
+    expect(stripped).toContain("Returns the number of characters consumed");
+    expect(stripped.split("\n").length).toBe(JAVA.split("\n").length);
+  });
+
+  it("reads the summary of C# XML doc comments, above attributes too", () => {
+    const { queries, stripped } = makeSet("PlanCache.cs", CSHARP, "csharp");
+    const bySymbol = Object.fromEntries(queries.map((q) => [q.symbol, q]));
+    expect(Object.keys(bySymbol).sort()).toEqual(["PlanCache", "PurgeOlderThan"]);
+    expect(bySymbol.PlanCache.query).toBe("Caches parsed command plans keyed by their SQL text and parameter types");
+    expect(bySymbol.PurgeOlderThan.query).toBe("Removes every plan older than the given age from the cache");
+    expect(bySymbol.PurgeOlderThan.relevant[0]).toEqual({ filePath: "src/PlanCache.cs", startLine: 13, endLine: 17 });
+    expect(stripped).not.toContain("<summary>");
+    expect(stripped.split("\n").length).toBe(CSHARP.split("\n").length);
+  });
+});
