@@ -36,6 +36,11 @@ export interface QueryAnalysis {
   wordCount: number;
   /** Phrased as a question ("how are routes registered", "… registered?") rather than a statement. */
   asksQuestion: boolean;
+  /**
+   * The first word is one of the identifiers: the name is the subject ("ExecuteC executes the
+   * command", "ZodError structure and issue formatting"), not what the rest acts on.
+   */
+  opensWithName: boolean;
 }
 
 /** Question and filler words: they say how the user asks, not what they look for. */
@@ -237,5 +242,6 @@ function analyse(query: string): QueryAnalysis {
     wantsDocs: docWords.some((w) => DOC_WORDS.has(w)),
     wordCount: words.length,
     asksQuestion: QUESTION_MARK_AT_END.test(raw) || QUESTION_OPENERS.has(lowerWords.find(Boolean) ?? ""),
+    opensWithName: tokens.length > 0 && identifiers.includes(tokens[0]),
   };
 }

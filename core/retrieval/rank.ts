@@ -78,9 +78,11 @@ export const RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
   /** Lift for declaring a named identifier. */
   definition: 0.5,
   /**
-   * The same lift when the query is a statement (`isStatement`). A statement describes some
-   * code, and the identifiers it names are often what that code extends, takes or returns
-   * ("Extend django.test.LiveServerTestCase to …"); a question or a symbol query names its subject.
+   * The same lift when the query is a statement (`isStatement`) that does not open with the
+   * name. A statement describes some code, and the identifiers it names are often what that
+   * code extends, takes or returns ("Extend django.test.LiveServerTestCase to …"); a question,
+   * a symbol query or a statement with the name as its subject ("ExecuteC executes the
+   * command", as Go's doc comments go) names what it is about.
    */
   statementDefinition: 0.3,
   /** Multiplier on a chunk that only references a named identifier in a symbol query. */
@@ -198,7 +200,7 @@ function ownLift(q: QueryAnalysis, c: RankCandidate, f: RankFeatureFlags, w: Ran
   let lift = 0;
   if (f.symbolMatch) lift += w.symbolMatch * exactSymbolMatch(q, r);
   if (f.symbolTerms) lift += w.symbolTerms * symbolTermCoverage(q, r);
-  if (f.definitions && declares) lift += isStatement(q) ? w.statementDefinition : w.definition;
+  if (f.definitions && declares) lift += isStatement(q) && !q.opensWithName ? w.statementDefinition : w.definition;
   if (f.chunkKind) lift += w.chunkKind * kindPrior(r);
   return lift;
 }

@@ -117,6 +117,13 @@ describe("query analysis", () => {
     expect(statement.wordCount).toBe(9);
   });
 
+  it("notices a name in subject position, the statement's first word", () => {
+    expect(analyseQuery("ExecuteC executes the command and returns it").opensWithName).toBe(true);
+    expect(analyseQuery("`ZodError` structure and issue formatting").opensWithName).toBe(true);
+    expect(analyseQuery("Extend django.test.LiveServerTestCase to overlay the assets").opensWithName).toBe(false);
+    expect(analyseQuery("Parse parses a duration string").opensWithName).toBe(false);
+  });
+
   it("reads a request by what it asks for, not by its wording", () => {
     const asked: Array<[string, string]> = [
       ["Explain how sessions expire", "how sessions expire"],
@@ -405,6 +412,8 @@ describe("rankCandidates", () => {
     expect(order(rankCandidates(description, input(), { features }))).toEqual([sub.id, base.id]);
     // A question about the named class is about its declaration.
     expect(order(rankCandidates("how does LiveServerTestCase start its server thread", input(), { features }))).toEqual([base.id, sub.id]);
+    // A statement whose subject is the name is about its declaration, as Go's doc comments are.
+    expect(order(rankCandidates("LiveServerTestCase runs a live server in a thread for each test", input(), { features }))).toEqual([base.id, sub.id]);
     // The statement's lift is a weight of its own.
     expect(order(rankCandidates(description, input(), { features, weights: { statementDefinition: 0.5 } }))).toEqual([base.id, sub.id]);
   });
