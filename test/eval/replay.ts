@@ -1,7 +1,8 @@
 // Ranking experiments in seconds instead of minutes: the keyword and vector candidates of every
 // query of both dev benchmarks (semble-dev's 21 repositories at file level, the dev suite's
 // natural and docstring sets at chunk level, the large code bases' docstring sets apart as
-// `large`) are collected once per index configuration, then
+// `large`, and semble-docstring.mjs's check sets, when made, apart as `check`, which no weight
+// is chosen on) are collected once per index configuration, then
 // the ranking stage of the working tree is replayed on them. Scores print side by side so a
 // change that wins one level and loses the other shows at once.
 //
@@ -75,6 +76,8 @@ interface DevSet {
   queries: DevQuery[];
   /** Chunks per file of the whole index (from its manifest). */
   fileChunks?: Record<string, number>;
+  /** The tree searched, where it is not the fetched corpus's (`check` sets). */
+  root?: string;
 }
 type SembleRepo = CollectedRepo & {
   fileChunks?: Record<string, number>;
@@ -116,6 +119,16 @@ function scaleSets(): ReturnType<typeof loadSets> {
     process.stderr.write(`replay: without the large code bases (${(err as Error).message}); fetch them: node test/eval/fetch-corpora.mjs\n`);
     return [];
   }
+}
+
+/**
+ * The chunk-level check sets semble-docstring.mjs makes from semble-dev's checkouts, named
+ * `check`: scored apart, never used to choose a weight; none until made.
+ */
+function checkSets(): ReturnType<typeof loadSets> {
+  const suite = join(repoRoot, "test", ".cache", "semble-docstring", "suite.json");
+  if (!existsSync(suite)) return [];
+  return loadSets(parseEvalArgs(["--suite", suite])).map((s) => ({ ...s, name: "check" }));
 }
 
 async function collect(): Promise<void> {
@@ -161,14 +174,14 @@ async function collect(): Promise<void> {
   writeFileSync(join(dir, "semble.json"), JSON.stringify(semble));
 
   const dev: DevSet[] = [];
-  for (const set of [...loadSets(parseEvalArgs(["--suite", join(repoRoot, "test", "eval", "dev-suite.json")])), ...scaleSets()]) {
+  for (const set of [...loadSets(parseEvalArgs(["--suite", join(repoRoot, "test", "eval", "dev-suite.json")])), ...scaleSets(), ...checkSets()]) {
     const engine = await openEngine({
       root: set.root,
       logger: silentLogger,
       overrides: { ...config, vectorStore: { path: `.opencode/rag_db${suffix}` }, autoIndex: { enabled: false } },
     });
     const records = new Map<string, ChunkRecord>();
-    const out: DevSet = { set: set.name, repo: set.queries[0]?.repo ?? "", records: {}, queries: [] };
+    const out: DevSet = { set: set.name, repo: set.queries[0]?.repo ?? "", records: {}, queries: [], ...(set.name === "check" ? { root: set.root } : {}) };
     try {
       await engine.index();
       out.fileChunks = fileChunksOf(engine.stateDir);
@@ -200,7 +213,7 @@ function hintsIn(root: string): PathHints {
   return hints;
 }
 const sembleRoot = (repo: SembleRepo) => join(repo.out ?? sembleOut, "repos", repo.repo, repo.prefix);
-const devRoot = (set: DevSet) => resolve(repoRoot, "test", ".cache", "eval", set.repo, set.set === "natural" ? "repo" : "docstring/corpus");
+const devRoot = (set: DevSet) => set.root ?? resolve(repoRoot, "test", ".cache", "eval", set.repo, set.set === "natural" ? "repo" : "docstring/corpus");
 
 /** File-level BM25 of each query's candidate files, per `b` (filescores command), keyed by query text. */
 let fileScoreTable: Record<string, Record<string, number[]>> | null = null;
@@ -337,6 +350,11 @@ function scoreDev(sets: DevSet[], rank: Ranker, mode: Mode) {
         add("natural ndcg", s.ndcg10);
         continue;
       }
+      if (set.set === "check") {
+        add("check strict", s.strictMrr10);
+        if (q.query.containsSymbolName === false) add("check unnamed strict", s.strictMrr10);
+        continue;
+      }
       if (set.set === "scale") {
         add("large strict", s.strictMrr10);
         if (q.query.containsSymbolName === false) add("large unnamed strict", s.strictMrr10);
@@ -391,7 +409,8 @@ function report(label: string, rank: Ranker, modes: Mode[]): void {
     console.log(
       `${label} ${mode.padEnd(7)} semble ${f3(s.overall)} (arch ${f3(s.byCategory.architecture)} sem ${f3(s.byCategory.semantic)} sym ${f3(s.byCategory.symbol)}) | ` +
         `natural ${f3(d["natural ndcg"])} | docstring mrr ${f3(d["docstring mrr"])} strict ${f3(d["docstring strict"])} unnamed ${f3(d["unnamed strict"])} clean ${f3(d["clean strict"])} clean-unnamed ${f3(d["clean unnamed strict"])}` +
-          ` | large strict ${f3(d["large strict"])} unnamed ${f3(d["large unnamed strict"])}`,
+          ` | large strict ${f3(d["large strict"])} unnamed ${f3(d["large unnamed strict"])}` +
+          (d["check strict"] === undefined ? "" : ` | check strict ${f3(d["check strict"])} unnamed ${f3(d["check unnamed strict"])}`),
     );
     if (argv.includes("--repos")) console.log("  " + Object.entries(s.byRepo).map(([r, v]) => `${r} ${f3(v)}`).join("  "));
     // Per unit (a semble-dev repository's NDCG@10, a docstring code base's strict MRR@10 per query), for analyses across kits.
@@ -411,7 +430,7 @@ function settings(grid: Record<string, number[]>): Array<Record<string, number>>
 function docstringScores(sets: DevSet[], rank: Ranker): Map<string, Array<{ large: boolean; unnamed: boolean; strict: number }>> {
   const out = new Map<string, Array<{ large: boolean; unnamed: boolean; strict: number }>>();
   for (const set of sets) {
-    if (set.set === "natural") continue;
+    if (set.set === "natural" || set.set === "check") continue;
     const sizes = sizesOf(set.fileChunks);
     const rows = set.queries.map((q) => ({
       large: set.set === "scale",
@@ -581,7 +600,7 @@ if (command === "collect") {
   // The same at chunk level (docstring sets, strict MRR@10), by set size and whether the query names its symbol.
   const groups: Record<string, Array<{ h: number; k: number; v: number }>> = {};
   for (const set of dev) {
-    if (set.set === "natural") continue;
+    if (set.set === "natural" || set.set === "check") continue;
     const sizes = sizesOf(set.fileChunks);
     for (const q of set.queries) {
       const run = (mode: Mode) => scoreQuery(topTen(rankDev(rank, set, q, mode, sizes)), q.query.relevant).strictMrr10;
