@@ -7,8 +7,14 @@
 //    header/tail plus its child units (a class becomes its methods, the class kept as context);
 //    a unit too big without child units is cut at the boundaries of its syntax children.
 //    Lines between units (imports, top-level statements) become chunks of their own.
-// 4. Merge adjacent tiny pieces that share a parent.
-// Invariant: pieces never overlap and together cover every non-blank line of the file.
+// 4. Merge adjacent tiny pieces that share a parent, then pack small siblings.
+// 5. Drop what is left of a block's bare frame: a piece of nothing but closing lines (`end`,
+//    `}`), or of a module's or namespace's opening line alone, left over where the block it
+//    frames took every line the limits allow (the next chunk's context names the module); and
+//    a file's opening comment of a line or two (`# frozen_string_literal: true`) that could not
+//    join the code after it.
+// Invariant: pieces never overlap and together cover every non-blank line of the file but the
+// bare frames of step 5.
 import type { Language, Node, Query, Tree } from "web-tree-sitter";
 import type { Chunk } from "../types.js";
 import type { AstLanguage } from "./languages.js";
@@ -115,7 +121,7 @@ export async function chunkWithSyntax(
   try {
     const units = collectUnits(spec, tree, query, lines);
     const pieces = emitRegion(tree.rootNode, 0, lines.lineCount - 1, units, null, "", lines, limits);
-    return packSiblings(mergeTiny(pieces, lines, limits), lines, limits).map((p) => ({
+    return withoutBareFrames(packSiblings(mergeTiny(pieces, lines, limits), lines, limits), lines, tree).map((p) => ({
       filePath,
       startLine: p.start + 1,
       endLine: p.end + 1,
@@ -335,7 +341,8 @@ function emitUnit(unit: Unit, parentContext: string, lines: LineIndex, limits: L
   const whole = fits(lines, unit.start, unit.end, limits);
   const needsSplit = !whole || unit.children.some((c) => c.holdsDetached);
   if (!needsSplit) {
-    return [{ start: unit.start, end: unit.end, kind: unit.kind, symbol: unit.symbol, context, group: parentContext, unit: true, detached: unit.detached }];
+    const named = framedType(unit, context, lines);
+    return [{ start: unit.start, end: unit.end, kind: named.unit.kind, symbol: named.unit.symbol, context: named.context, group: parentContext, unit: true, detached: unit.detached }];
   }
   if (unit.children.length) {
     return emitRegion(unit.body, unit.start, unit.end, unit.children, unit, context, lines, limits);
@@ -350,6 +357,46 @@ function emitUnit(unit: Unit, parentContext: string, lines: LineIndex, limits: L
     unit: true,
     detached: unit.detached,
   }));
+}
+
+/** Kinds that can be a bare frame around one type, and the kinds framed. */
+const FRAMING_KINDS = new Set([...TYPE_KINDS, "module", "namespace"]);
+/** Kinds whose opening line alone says nothing the next chunk's context does not. */
+const NAMESPACE_KINDS = new Set(["module", "namespace"]);
+/** A line that is a comment (the frame's own doc or a licence line stays a frame). */
+const COMMENT_LINE = /^(?:#|\/\/|\/\*|\*|--)/;
+/** A line that only closes blocks (`end`, `}`, `});`), a trailing comment allowed. */
+const CLOSING_LINE = /^(?:end|[)\]}]+)[;,]?\s*(?:(?:#|\/\/).*)?$/;
+/** A module's or namespace's opening line and nothing else (`module RuboCop`, `namespace App {`). */
+const BARE_OPENING_LINE = /^(?:module|namespace)\s+[\w:.]+\s*\{?$/;
+
+/**
+ * The type a unit only frames, with its context: Ruby nests each class in its library's
+ * modules (`module RuboCop > module Cop > module Style > class ZeroLengthPredicate`), Dapper
+ * each type in `partial class SqlMapper`. Such a chunk is the inner type and is named by it;
+ * the frames stay in its context. A frame holds nothing but its one type, its declaration's
+ * line (comments and a lone `{` aside) and closing lines.
+ */
+function framedType(unit: Unit, context: string, lines: LineIndex): { unit: Unit; context: string } {
+  let inner = unit;
+  let chain = context;
+  while (inner.children.length === 1 && FRAMING_KINDS.has(inner.kind) && FRAMING_KINDS.has(inner.children[0].kind)) {
+    const child = inner.children[0];
+    let opening = 0;
+    for (let row = inner.start; row < child.start; row++) {
+      const text = lines.line(row).trim();
+      if (text && text !== "{" && !COMMENT_LINE.test(text)) opening++;
+    }
+    let closing = true;
+    for (let row = child.end + 1; row <= inner.end && closing; row++) {
+      const text = lines.line(row).trim();
+      closing = !text || CLOSING_LINE.test(text);
+    }
+    if (opening > 1 || !closing) break;
+    inner = child;
+    chain = `${chain} > ${child.label}`;
+  }
+  return { unit: inner, context: chain };
 }
 
 /** Rows a..b as one piece when it fits, else cut at syntax boundaries inside `node`. */
@@ -512,6 +559,42 @@ function packSiblings(pieces: Piece[], lines: LineIndex, limits: Limits): Piece[
   }
   flush();
   return out;
+}
+
+/** A file's opening comment up to this many lines, alone, is a mark for tools, not a chunk. */
+const MARK_LINES = 2;
+
+/**
+ * Pieces that hold a block's frame and nothing else are not chunks: nobody searches for an
+ * `end`. RuboCop's files nest each class in three modules, and one a little over the line limit
+ * left `# frozen_string_literal: true`, `module RuboCop` and three `end`s behind as chunks of
+ * their own (almost half of its index). A module's opening line goes too: the chunk after it
+ * names the module in its context.
+ */
+function withoutBareFrames(pieces: Piece[], lines: LineIndex, tree: Tree): Piece[] {
+  const rowsWithText = (p: Piece): number[] => {
+    const rows: number[] = [];
+    for (let row = p.start; row <= p.end; row++) if (lines.line(row).trim()) rows.push(row);
+    return rows;
+  };
+  const isFrame = (p: Piece): boolean => {
+    const opening = NAMESPACE_KINDS.has(p.kind) ? BARE_OPENING_LINE : null;
+    return rowsWithText(p).every((row) => {
+      const text = lines.line(row).trim();
+      return CLOSING_LINE.test(text) || opening?.test(text);
+    });
+  };
+  // The file's first lines, a comment or two that ends there (`# frozen_string_literal: true`).
+  const isOpeningMark = (p: Piece, i: number): boolean => {
+    if (i !== 0 || p.kind !== "preamble") return false;
+    const rows = rowsWithText(p);
+    return rows.length <= MARK_LINES && rows.every((row) => {
+      const raw = lines.line(row);
+      const node = tree.rootNode.descendantForPosition({ row, column: raw.length - raw.trimStart().length });
+      return node !== null && /comment/.test(node.type) && node.startPosition.row >= p.start && node.endPosition.row <= p.end;
+    });
+  };
+  return pieces.filter((p, i) => p.unit || !(isFrame(p) || isOpeningMark(p, i)));
 }
 
 /** About one member in this many opens a pack whatever room is left (see packSiblings). */

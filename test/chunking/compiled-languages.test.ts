@@ -79,7 +79,8 @@ describe(".h headers", () => {
     const cppHeader = "#pragma once\nnamespace geo {\nclass Point {\npublic:\n  double x() const { return x_; }\nprivate:\n  double x_;\n};\n}\n";
     const cpp = await chunkFile("include/point.h", cppHeader, options({ minChars: 0 }));
     expect(cpp[0].language).toBe("cpp");
-    expect(cpp.find((c) => c.kind === "namespace")?.symbol).toBe("geo");
+    // A namespace holding one class is that class's frame: the chunk is named by the class.
+    expect(cpp.find((c) => c.symbol === "Point")).toMatchObject({ kind: "class", context: "namespace geo > class Point" });
     const c = await chunkFile("include/buf.h", "typedef struct { int n; } Buf;\nint buf_len(const Buf *b);\n", options({ minChars: 0 }));
     expect(c[0]).toMatchObject({ language: "c", kind: "struct", symbol: "Buf" });
   });

@@ -26,7 +26,6 @@ describe("test blocks as units", () => {
       "test trims the sku 14-16 | suite \"normalize\" > test \"trims the sku\"",
       "test trims %s 18-20 | suite \"normalize\" > test \"trims %s\"",
       "suite when the sku is empty 22-26 | suite \"normalize\" > suite \"when the sku is empty\"",
-      "suite normalize 27-27 | suite \"normalize\"",
       "test restock adds one 29-31 | test \"restock adds one\"",
       // A route and a listener also take a string and a function: they are no tests.
       "block  33-37 | ",
@@ -51,9 +50,6 @@ describe("test blocks as units", () => {
       "test adds the taxed lines 8-10 | suite Billing::Invoice > suite \"#total\" > test \"adds the taxed lines\"",
       "suite without lines 12-13 | suite Billing::Invoice > suite \"#total\" > suite \"without lines\"",
       "test is zero 15-17 | suite Billing::Invoice > suite \"#total\" > suite \"without lines\" > test \"is zero\"",
-      "suite without lines 18-18 | suite Billing::Invoice > suite \"#total\" > suite \"without lines\"",
-      "suite #total 19-19 | suite Billing::Invoice > suite \"#total\"",
-      "suite Billing::Invoice 20-20 | suite Billing::Invoice",
     ]);
   });
 

@@ -5,7 +5,7 @@
 // `key`s. Both grammars are vendored (grammars/hcl/).
 import type { Node } from "web-tree-sitter";
 import { singleLine } from "../syntax.js";
-import { previousAcrossFileList } from "./first-statement.js";
+import { previousAcrossList } from "./first-statement.js";
 import type { AstLanguage, Refinement } from "./types.js";
 
 /** Block types whose name is their kind. */
@@ -39,7 +39,7 @@ export const terraform: AstLanguage = {
   units,
   leading: ["comment"],
   // The comment above a file's first block belongs to it.
-  previous: previousAcrossFileList("body", "config_file"),
+  previous: previousAcrossList("body", ["config_file"]),
   outlineByUnits: true,
   refine,
 };

@@ -3,7 +3,7 @@
 // they describe, comment-based help (`<# .SYNOPSIS … #>`) included.
 import type { Node } from "web-tree-sitter";
 import { singleLine } from "../syntax.js";
-import { previousAcrossFileList } from "./first-statement.js";
+import { previousAcrossList } from "./first-statement.js";
 import { PESTER_CALLEE, pesterTestCall, testRefinement } from "./test-calls.js";
 import type { AstLanguage, Refinement } from "./types.js";
 
@@ -23,7 +23,7 @@ export const powershell: AstLanguage = {
   },
   leading: ["comment"],
   // The comment above a script's first statement belongs to it.
-  previous: previousAcrossFileList("statement_list", "program"),
+  previous: previousAcrossList("statement_list", ["program"]),
   outlineByUnits: true,
   refine(node, kind): Refinement | null {
     if (kind === "test") {

@@ -1,5 +1,6 @@
 import { RUBY_SUITE_SUBJECTS, SUITE_CALLEE, TEST_CALLEE, rubyTestCall, testRefinement } from "./test-calls.js";
 import { COMMENTS, type AstLanguage } from "./types.js";
+import { previousAcrossList } from "./first-statement.js";
 
 export const ruby: AstLanguage = {
   language: "ruby",
@@ -19,6 +20,9 @@ export const ruby: AstLanguage = {
     ],
   },
   leading: COMMENTS,
+  // The comments above a module's or class's first statement are the module's children, not
+  // its `body_statement`'s: a class's doc comment there still belongs to the class.
+  previous: previousAcrossList("body_statement", ["module", "class", "singleton_class"]),
   refine(node, kind) {
     return kind === "test" ? testRefinement(rubyTestCall(node)) : null;
   },
