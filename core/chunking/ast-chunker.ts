@@ -57,6 +57,8 @@ interface Piece {
   group: string;
   unit: boolean;
   detached: boolean;
+  /** Named by the one type its unit frames (`framedType`): its context runs through the frames. */
+  framed?: boolean;
 }
 
 const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "impl", "record", "enum", "protocol", "extension", "object"]);
@@ -342,7 +344,8 @@ function emitUnit(unit: Unit, parentContext: string, lines: LineIndex, limits: L
   const needsSplit = !whole || unit.children.some((c) => c.holdsDetached);
   if (!needsSplit) {
     const named = framedType(unit, context, lines);
-    return [{ start: unit.start, end: unit.end, kind: named.unit.kind, symbol: named.unit.symbol, context: named.context, group: parentContext, unit: true, detached: unit.detached }];
+    const framed = named.unit !== unit;
+    return [{ start: unit.start, end: unit.end, kind: named.unit.kind, symbol: named.unit.symbol, context: named.context, group: parentContext, unit: true, detached: unit.detached, framed }];
   }
   if (unit.children.length) {
     return emitRegion(unit.body, unit.start, unit.end, unit.children, unit, context, lines, limits);
@@ -374,13 +377,14 @@ const BARE_OPENING_LINE = /^(?:module|namespace)\s+[\w:.]+\s*\{?$/;
  * The type a unit only frames, with its context: Ruby nests each class in its library's
  * modules (`module RuboCop > module Cop > module Style > class ZeroLengthPredicate`), Dapper
  * each type in `partial class SqlMapper`. Such a chunk is the inner type and is named by it;
- * the frames stay in its context. A frame holds nothing but its one type, its declaration's
- * line (comments and a lone `{` aside) and closing lines.
+ * the frames stay in its context. A frame holds nothing but its one named type (a Kotlin class
+ * around its companion object is no frame), its declaration's line (comments and a lone `{`
+ * aside) and closing lines.
  */
 function framedType(unit: Unit, context: string, lines: LineIndex): { unit: Unit; context: string } {
   let inner = unit;
   let chain = context;
-  while (inner.children.length === 1 && FRAMING_KINDS.has(inner.kind) && FRAMING_KINDS.has(inner.children[0].kind)) {
+  while (inner.children.length === 1 && FRAMING_KINDS.has(inner.kind) && FRAMING_KINDS.has(inner.children[0].kind) && inner.children[0].symbol !== "") {
     const child = inner.children[0];
     let opening = 0;
     for (let row = inner.start; row < child.start; row++) {
@@ -614,7 +618,9 @@ function packOf(members: Piece[], lines: LineIndex): Piece {
   }
   const labels: string[] = [];
   for (const m of members) {
-    const label = group && m.context.startsWith(`${group} > `) ? m.context.slice(group.length + 3) : m.context;
+    const below = group && m.context.startsWith(`${group} > `) ? m.context.slice(group.length + 3) : m.context;
+    // A member named through its frames (`module inner > struct Point`) is listed by the type.
+    const label = m.framed ? below.slice(below.lastIndexOf(" > ") + 3) : below;
     if (label && m.unit && !labels.includes(label)) labels.push(label);
   }
   const named = labels.join(PACK_SEPARATOR);

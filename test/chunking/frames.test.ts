@@ -82,6 +82,18 @@ describe("frames", () => {
     expect(chunks.map((c) => `${c.symbol} ${c.startLine}-${c.endLine}`)).toEqual(["UndefinedCommandError 2-7", "InvocationError 9-11"]);
   });
 
+  it("keeps a Kotlin class around its companion object, which has no name of its own", async () => {
+    const text = ["class Registry {", "    companion object {", "        fun create(): Registry = Registry()", "    }", "}", ""].join("\n");
+    const [chunk] = await chunkFile("src/Registry.kt", text, options());
+    expect(chunk).toMatchObject({ kind: "class", symbol: "Registry", context: "class Registry" });
+  });
+
+  it("lists a framed type in a pack by the type", async () => {
+    const text = ["impl Foo {", "}", "", "mod inner {", "    pub struct Point {", "        x: i32,", "    }", "}", ""].join("\n");
+    const [chunk] = await chunkFile("src/lib.rs", text, options({ packChars: 2500 }));
+    expect(chunk).toMatchObject({ symbol: "Point", context: "impl Foo; struct Point" });
+  });
+
   it("keeps a module's own name when it holds more than one type", async () => {
     const text = ["module Thor", "  VERSION = \"1.3.0\"", "", "  class Error < StandardError", "  end", "end", ""].join("\n");
     const [chunk] = await chunkFile("lib/thor/version.rb", text, options());
