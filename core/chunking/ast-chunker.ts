@@ -23,6 +23,7 @@ import { PACK_SEPARATOR } from "./pack.js";
 import { fnv1a } from "../text-hash.js";
 import { loadLanguage, parseWith, treeSitterModule } from "./parser.js";
 import { TITLED_KINDS } from "./languages/test-calls.js";
+import { COMMENTS } from "./languages/types.js";
 import { nameOf, paramsOf, rowsOf } from "./syntax.js";
 
 interface Unit {
@@ -578,7 +579,7 @@ const MARK_LINES = 2;
 function withoutBareFrames(pieces: Piece[], lines: LineIndex, tree: Tree): Piece[] {
   const rowsWithText = (p: Piece): number[] => {
     const rows: number[] = [];
-    for (let row = p.start; row <= p.end; row++) if (lines.line(row).trim()) rows.push(row);
+    for (let row = p.start; row <= p.end; row++) if (!lines.isBlank(row)) rows.push(row);
     return rows;
   };
   const isFrame = (p: Piece): boolean => {
@@ -595,7 +596,7 @@ function withoutBareFrames(pieces: Piece[], lines: LineIndex, tree: Tree): Piece
     return rows.length <= MARK_LINES && rows.every((row) => {
       const raw = lines.line(row);
       const node = tree.rootNode.descendantForPosition({ row, column: raw.length - raw.trimStart().length });
-      return node !== null && /comment/.test(node.type) && node.startPosition.row >= p.start && node.endPosition.row <= p.end;
+      return node !== null && COMMENTS.includes(node.type) && node.startPosition.row >= p.start && node.endPosition.row <= p.end;
     });
   };
   return pieces.filter((p, i) => p.unit || !(isFrame(p) || isOpeningMark(p, i)));
