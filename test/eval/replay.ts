@@ -111,24 +111,20 @@ function storeSuffix(config: Record<string, unknown>): string {
   return Object.keys(config).length ? `-${createHash("sha1").update(JSON.stringify(config)).digest("hex").slice(0, 8)}` : "";
 }
 
-/** The large code bases' docstring sets (scale-suite.json), named `scale` to be scored apart; none until fetched. */
-function scaleSets(): ReturnType<typeof loadSets> {
+/**
+ * A suite's sets under one name, to be scored apart; none while the suite or its corpora are
+ * missing (`missing` says how to get them). `scale`: the large code bases' docstring sets;
+ * `check`: the sets semble-docstring.mjs makes from semble-dev's checkouts, never used to
+ * choose a weight.
+ */
+function setsApart(suite: string, name: "scale" | "check", missing: string): ReturnType<typeof loadSets> {
+  if (!existsSync(suite)) return [];
   try {
-    return loadSets(parseEvalArgs(["--suite", join(repoRoot, "test", "eval", "scale-suite.json")])).map((s) => ({ ...s, name: "scale" }));
+    return loadSets(parseEvalArgs(["--suite", suite])).map((s) => ({ ...s, name }));
   } catch (err) {
-    process.stderr.write(`replay: without the large code bases (${(err as Error).message}); fetch them: node test/eval/fetch-corpora.mjs\n`);
+    process.stderr.write(`replay: without the ${name} sets (${(err as Error).message}); ${missing}\n`);
     return [];
   }
-}
-
-/**
- * The chunk-level check sets semble-docstring.mjs makes from semble-dev's checkouts, named
- * `check`: scored apart, never used to choose a weight; none until made.
- */
-function checkSets(): ReturnType<typeof loadSets> {
-  const suite = join(repoRoot, "test", ".cache", "semble-docstring", "suite.json");
-  if (!existsSync(suite)) return [];
-  return loadSets(parseEvalArgs(["--suite", suite])).map((s) => ({ ...s, name: "check" }));
 }
 
 async function collect(): Promise<void> {
@@ -174,7 +170,11 @@ async function collect(): Promise<void> {
   writeFileSync(join(dir, "semble.json"), JSON.stringify(semble));
 
   const dev: DevSet[] = [];
-  for (const set of [...loadSets(parseEvalArgs(["--suite", join(repoRoot, "test", "eval", "dev-suite.json")])), ...scaleSets(), ...checkSets()]) {
+  for (const set of [
+    ...loadSets(parseEvalArgs(["--suite", join(repoRoot, "test", "eval", "dev-suite.json")])),
+    ...setsApart(join(repoRoot, "test", "eval", "scale-suite.json"), "scale", "fetch them: node test/eval/fetch-corpora.mjs"),
+    ...setsApart(join(repoRoot, "test", ".cache", "semble-docstring", "suite.json"), "check", "make them: node test/eval/semble-docstring.mjs"),
+  ]) {
     const engine = await openEngine({
       root: set.root,
       logger: silentLogger,
