@@ -71,12 +71,19 @@ function makeSet(file: string, text: string, language: string): { bySymbol: Reco
   return { bySymbol: Object.fromEntries(queries.map((q) => [q.symbol, q])), stripped };
 }
 
+/** The set's queries are exactly these, by the symbol each answers. */
+function expectQueries(bySymbol: Record<string, MadeQuery>, queries: Record<string, string>): void {
+  expect(Object.keys(bySymbol).sort()).toEqual(Object.keys(queries).sort());
+  for (const [symbol, query] of Object.entries(queries)) expect(bySymbol[symbol].query, symbol).toBe(query);
+}
+
 describe("docstring sets from Java and C#", () => {
   it("reads Javadoc above a class and an annotated method; an abstract method has no body to find", () => {
     const { bySymbol, stripped } = makeSet("TokenReader.java", JAVA, "java");
-    expect(Object.keys(bySymbol).sort()).toEqual(["TokenReader", "skipToEndOfLine"]);
-    expect(bySymbol.TokenReader.query).toBe("Reads tokens from a character stream, one JsonToken at a time");
-    expect(bySymbol.skipToEndOfLine.query).toBe("Skips every character up to the next line break in the input");
+    expectQueries(bySymbol, {
+      TokenReader: "Reads tokens from a character stream, one JsonToken at a time",
+      skipToEndOfLine: "Skips every character up to the next line break in the input",
+    });
     // The answer starts below the comment (the annotation included) and ends at the closing brace.
     expect(bySymbol.skipToEndOfLine.relevant[0]).toEqual({ filePath: "src/TokenReader.java", startLine: 13, endLine: 16 });
     expect(bySymbol.TokenReader.relevant[0]).toMatchObject({ startLine: 8, endLine: 20 });
@@ -86,9 +93,10 @@ describe("docstring sets from Java and C#", () => {
 
   it("reads the summary of C# XML doc comments, above attributes too", () => {
     const { bySymbol, stripped } = makeSet("PlanCache.cs", CSHARP, "csharp");
-    expect(Object.keys(bySymbol).sort()).toEqual(["PlanCache", "PurgeOlderThan"]);
-    expect(bySymbol.PlanCache.query).toBe("Caches parsed command plans keyed by their SQL text and parameter types");
-    expect(bySymbol.PurgeOlderThan.query).toBe("Removes every plan older than the given age from the cache");
+    expectQueries(bySymbol, {
+      PlanCache: "Caches parsed command plans keyed by their SQL text and parameter types",
+      PurgeOlderThan: "Removes every plan older than the given age from the cache",
+    });
     expect(bySymbol.PurgeOlderThan.relevant[0]).toEqual({ filePath: "src/PlanCache.cs", startLine: 13, endLine: 17 });
     expect(stripped).not.toContain("<summary>");
   });
