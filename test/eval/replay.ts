@@ -12,7 +12,7 @@
 //   node test/eval/replay.mjs score   [--name N] [--weights JSON] [--features JSON] [--fileb B] [--modes hybrid,keyword,vector] [--units-out FILE]
 //   node test/eval/replay.mjs cv      [--name N] --grid '{"weight":[a,b,c]}' [--chunk-level] [--also large]
 //   node test/eval/replay.mjs oracle  [--name N] [--dump]    what fusion leaves: the per-query better source
-//   node test/eval/replay.mjs losses  [--name N]             where chunk-level misses go wrong (file or sibling)
+//   node test/eval/replay.mjs losses  [--name N] [--dump]    where chunk-level misses go wrong (file or sibling; --dump: each sibling that won)
 //
 // `cv` picks each weight leave-one-repo-out on semble-dev (every repo is scored with the value
 // the other 20 liked best; `--also large`: the large code bases' repositories are units too, and
@@ -551,6 +551,12 @@ function chunkLevelLosses(): void {
       else counts.notCandidate++;
       const fileAt = [...new Set(ranked.map((x) => x.record.filePath))].indexOf(target.filePath);
       if (fileAt === 0) counts.siblingWon++;
+      if (fileAt === 0 && argv.includes("--dump") && set.set !== "check") {
+        const won = ranked[0].record;
+        const hit = ranked.find((x) => spanCovers(x.record, target));
+        const where = (r: ChunkRecord) => `${r.startLine}-${r.endLine} ${r.kind} ${r.context}`;
+        console.log(`  ${set.repo} ${q.query.query}\n      want ${target.startLine}-${target.endLine} (${hit ? `at ${ranked.indexOf(hit) + 1}: ${where(hit.record)}` : "no candidate"})\n      got  ${where(won)}`);
+      }
       else if (fileAt > 0 && fileAt < 5) counts.file2to5++;
       else counts.fileLater++;
     }
