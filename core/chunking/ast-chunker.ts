@@ -373,6 +373,11 @@ const COMMENT_LINE = /^(?:#|\/\/|\/\*|\*|--)/;
 const CLOSING_LINE = /^(?:end|[)\]}]+)[;,]?\s*(?:(?:#|\/\/).*)?$/;
 /** A module's or namespace's opening line and nothing else (`module RuboCop`, `namespace App {`). */
 const BARE_OPENING_LINE = /^(?:module|namespace)\s+[\w:.]+\s*\{?$/;
+/**
+ * A class's opening line with no superclass and nothing else: a class reopened as a namespace,
+ * Ruby's `class Thor` or C#'s `public static partial class SqlMapper` in each file of the part.
+ */
+const BARE_CLASS_LINE = /^(?:(?:public|internal|private|protected|static|partial|sealed|abstract)\s+)*class\s+\w+(?:::\w+)*\s*\{?$/;
 
 /**
  * The type a unit only frames, with its context: Ruby nests each class in its library's
@@ -574,7 +579,10 @@ const MARK_LINES = 2;
  * `end`. RuboCop's files nest each class in three modules, and one a little over the line limit
  * left `# frozen_string_literal: true`, `module RuboCop` and three `end`s behind as chunks of
  * their own (almost half of its index). A module's opening line goes too: the chunk after it
- * names the module in its context.
+ * names the module in its context. So does a bare `class Thor` followed by a type of its own:
+ * a class reopened as a namespace in each of the library's files (Dapper's `partial class
+ * SqlMapper` in twenty), whose declaration is elsewhere; a class declared there keeps the
+ * chunk that opens on its body.
  */
 function withoutBareFrames(pieces: Piece[], lines: LineIndex, tree: Tree): Piece[] {
   const rowsWithText = (p: Piece): number[] => {
@@ -582,12 +590,20 @@ function withoutBareFrames(pieces: Piece[], lines: LineIndex, tree: Tree): Piece
     for (let row = p.start; row <= p.end; row++) if (!lines.isBlank(row)) rows.push(row);
     return rows;
   };
-  const isFrame = (p: Piece): boolean => {
-    const opening = NAMESPACE_KINDS.has(p.kind) ? BARE_OPENING_LINE : null;
-    return rowsWithText(p).every((row) => {
-      const text = lines.line(row).trim();
-      return CLOSING_LINE.test(text) || opening?.test(text);
-    });
+  const opensNestedType = (p: Piece, next: Piece | undefined): boolean => {
+    const inner = next?.context.startsWith(`${p.context} > `) ? next.context.slice(p.context.length + 3) : "";
+    return FRAMING_KINDS.has(inner.slice(0, inner.indexOf(" ")));
+  };
+  const openingOf = (p: Piece, i: number): RegExp | null => {
+    if (NAMESPACE_KINDS.has(p.kind) || p.kind === "preamble") return BARE_OPENING_LINE;
+    return p.kind === "class" && opensNestedType(p, pieces[i + 1]) ? BARE_CLASS_LINE : null;
+  };
+  const isFrame = (p: Piece, i: number): boolean => {
+    const opening = openingOf(p, i);
+    const texts = rowsWithText(p).map((row) => lines.line(row).trim());
+    if (texts.every((text) => CLOSING_LINE.test(text))) return true;
+    // An opening line, with C#'s `{` on a line of its own after it.
+    return !!opening && texts.some((text) => opening.test(text)) && texts.every((text) => text === "{" || CLOSING_LINE.test(text) || opening.test(text));
   };
   // The file's first lines, a comment or two that ends there (`# frozen_string_literal: true`).
   const isOpeningMark = (p: Piece, i: number): boolean => {
@@ -599,7 +615,7 @@ function withoutBareFrames(pieces: Piece[], lines: LineIndex, tree: Tree): Piece
       return node !== null && COMMENTS.includes(node.type) && node.startPosition.row >= p.start && node.endPosition.row <= p.end;
     });
   };
-  return pieces.filter((p, i) => p.unit || !(isFrame(p) || isOpeningMark(p, i)));
+  return pieces.filter((p, i) => p.unit || !(isFrame(p, i) || isOpeningMark(p, i)));
 }
 
 /** About one member in this many opens a pack whatever room is left (see packSiblings). */

@@ -14,8 +14,9 @@ export const PACK_SEPARATOR = "; ";
 function levelName(level: string): string | null {
   const trimmed = level.trim();
   const m = trimmed.match(/^([\p{L}_]+)\s+(\S+)/u);
-  // A test's title (`test "parses empty input"`) is a sentence, no declared name.
-  if (!m || TITLED_KINDS.has(m[1])) return null;
+  // A test's title (`test "parses empty input"`) is a sentence, no declared name; Ruby's
+  // `class << self` opens its class's own methods and declares nothing.
+  if (!m || TITLED_KINDS.has(m[1]) || trimmed.startsWith("class << ")) return null;
   let name = trimmed.startsWith("impl ") ? implementedName(trimmed.slice(5)) : m[2];
   if (!name) return null;
   // `get(key)` → `get`, `Foo<T>` → `Foo`; an operator (`<+>`, `(<>)`) stays as written.

@@ -17,13 +17,18 @@ const LIMITS = [
 
 const textFixtures = [...fixtureNames(), ...symbolFixtureNames()].filter((name) => !name.endsWith(".pdf"));
 
-/** What a chunker may leave out: lines that only close blocks, a bare module opening, the file's first comment line or two. */
-const FRAME_LINE = /^(?:end|[)\]}]+)[;,]?\s*(?:(?:#|\/\/).*)?$|^(?:module|namespace)\s+[\w:.]+\s*\{?$/;
+/**
+ * What a chunker may leave out: lines that only close blocks, a bare module, namespace or class
+ * opening (with a `{` line after it), the file's first comment line or two.
+ */
+const FRAME_LINE = /^(?:end|[)\]}]+)[;,]?\s*(?:(?:#|\/\/).*)?$/;
+const OPENING_LINE = /^(?:module|namespace)\s+[\w:.]+\s*\{?$|^(?:(?:public|internal|static|partial)\s+)*class\s+\w+(?:::\w+)*\s*\{?$/;
 const COMMENT_LINE = /^(?:#|\/\/|\/\*|\*|--)/;
 function mayBeLeftOut(fileLines: string[], index: number): boolean {
   const text = fileLines[index].trim();
-  if (FRAME_LINE.test(text)) return true;
+  if (FRAME_LINE.test(text) || OPENING_LINE.test(text)) return true;
   const before = fileLines.slice(0, index).filter((l) => l.trim());
+  if (text === "{" && OPENING_LINE.test(before[before.length - 1]?.trim() ?? "")) return true;
   return COMMENT_LINE.test(text) && before.length < 2 && before.every((l) => COMMENT_LINE.test(l.trim()));
 }
 

@@ -3,6 +3,7 @@
 // opening line, a file's opening comment mark) is no chunk.
 import { describe, expect, it } from "vitest";
 import { chunkFile } from "../../core/chunking/index.js";
+import { declaredNames } from "../../core/chunking/pack.js";
 import { options } from "./helpers.js";
 
 /** A RuboCop-style cop: a magic comment, three modules, one class of `methods` methods. */
@@ -92,6 +93,50 @@ describe("frames", () => {
     const text = ["impl Foo {", "}", "", "mod inner {", "    pub struct Point {", "        x: i32,", "    }", "}", ""].join("\n");
     const [chunk] = await chunkFile("src/lib.rs", text, options({ packChars: 2500 }));
     expect(chunk).toMatchObject({ symbol: "Point", context: "impl Foo; struct Point" });
+  });
+
+  it("leaves no chunk of a class reopened around a type of its own, but keeps a class's own opening line", async () => {
+    const methods = (n: number) => Array.from({ length: n }, (_, i) => [`    def value_${i}`, `      @values.fetch(${i}) { raise ArgumentError, "no value ${i}" }`, `    end`, ``]).flat();
+    // `class Thor` in each file of the library, the class itself declared in lib/thor.rb.
+    const reopened = ["class Thor", "  class Option < Argument", "    attr_reader :aliases", "", ...methods(30), "  end", "end", ""].join("\n");
+    const chunks = await chunkFile("lib/thor/parser/option.rb", reopened, options());
+    expect(chunks.filter((c) => c.content.trim() === "class Thor")).toEqual([]);
+    expect(chunks[0].startLine).toBe(2);
+    expect(chunks[0].context).toMatch(/^class Thor > class Option > method value_0/);
+    // A class opening on methods of its own declares itself there: that line stays in a chunk.
+    const declared = ["class Registry", "  def initialize", "    @values = []", "  end", "", ...methods(30).map((l) => l.slice(2)), "end", ""].join("\n");
+    const lines = (await chunkFile("lib/registry.rb", declared, options())).flatMap((c) => c.content.split("\n"));
+    expect(lines).toContain("class Registry");
+  });
+
+  it("leaves no chunk of a C# partial class opened around nested types in one file of the part", async () => {
+    const type = (name: string) => [
+      `        /// <summary>Describes one ${name} of a row.</summary>`,
+      `        private sealed class ${name} : PropertyDescriptor`,
+      "        {",
+      ...Array.from({ length: 130 }, (_, i) => `            public override string Describe${i}(object row) => row.ToString() + "${name}${i}";`),
+      "        }",
+    ];
+    const text = ["namespace Dapper", "{", "    public static partial class SqlMapper", "    {", ...type("RowDescriptor"), "", ...type("ColumnDescriptor"), "    }", "}", ""].join("\n");
+    const chunks = await chunkFile("Dapper/SqlMapper.Descriptors.cs", text, options({ packChars: 2500 }));
+    // Neither the namespace's opening nor the class's is a chunk of its own; the types' chunks name both.
+    expect(chunks[0].content).toMatch(/^ {8}\/\/\/ <summary>Describes one RowDescriptor/);
+    expect(chunks.filter((c) => c.content.includes("partial class SqlMapper"))).toEqual([]);
+    expect(chunks.map((c) => c.context.split(" > ").slice(0, 3).join(" > "))).toEqual(
+      chunks.map((c) => `namespace Dapper > class SqlMapper > class ${c.startLine < 140 ? "Row" : "Column"}Descriptor`),
+    );
+  });
+
+  it("names `class << self` as written in the context of the methods it holds", async () => {
+    const methods = Array.from({ length: 30 }, (_, i) => [`    def option_${i}(name)`, `      @options[name] ||= Option.new(name, index: ${i})`, `    end`, ``]).flat();
+    const text = ["class Thor", "  class << self", ...methods, "  end", "end", ""].join("\n");
+    const chunks = await chunkFile("lib/thor.rb", text, options());
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const chunk of chunks) expect(chunk.context).toMatch(/^class Thor > class << self > method option_\d+\(name\)/);
+    // It declares nothing of its own: the methods' names, no `<<` around them.
+    const last = declaredNames(chunks[chunks.length - 1]);
+    expect(last.parent).toBeNull();
+    expect(last.names).toContain("option_29");
   });
 
   it("keeps a module's own name when it holds more than one type", async () => {

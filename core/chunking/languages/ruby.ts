@@ -24,6 +24,9 @@ export const ruby: AstLanguage = {
   // its `body_statement`'s: a class's doc comment there still belongs to the class.
   previous: previousAcrossList("body_statement", ["module", "class", "singleton_class"]),
   refine(node, kind) {
-    return kind === "test" ? testRefinement(rubyTestCall(node)) : null;
+    if (kind === "test") return testRefinement(rubyTestCall(node));
+    // `class << self` holds a class's own methods: named as written, not as a bare "class".
+    if (node.type === "singleton_class") return { qualifiedName: `<< ${node.childForFieldName("value")?.text ?? "self"}` };
+    return null;
   },
 };
