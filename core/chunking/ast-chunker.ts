@@ -58,8 +58,6 @@ interface Piece {
   group: string;
   unit: boolean;
   detached: boolean;
-  /** Named by the one type its unit frames (`framedType`): its context runs through the frames. */
-  framed?: boolean;
 }
 
 const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "impl", "record", "enum", "protocol", "extension", "object"]);
@@ -345,8 +343,7 @@ function emitUnit(unit: Unit, parentContext: string, lines: LineIndex, limits: L
   const needsSplit = !whole || unit.children.some((c) => c.holdsDetached);
   if (!needsSplit) {
     const named = framedType(unit, context, lines);
-    const framed = named.unit !== unit;
-    return [{ start: unit.start, end: unit.end, kind: named.unit.kind, symbol: named.unit.symbol, context: named.context, group: parentContext, unit: true, detached: unit.detached, framed }];
+    return [{ start: unit.start, end: unit.end, kind: named.unit.kind, symbol: named.unit.symbol, context: named.context, group: parentContext, unit: true, detached: unit.detached }];
   }
   if (unit.children.length) {
     return emitRegion(unit.body, unit.start, unit.end, unit.children, unit, context, lines, limits);
@@ -633,16 +630,22 @@ function packOf(members: Piece[], lines: LineIndex): Piece {
       if (better) main = m;
     }
   }
-  const labels: string[] = [];
-  for (const m of members) {
-    const below = group && m.context.startsWith(`${group} > `) ? m.context.slice(group.length + 3) : m.context;
-    // A member named through its frames (`module inner > struct Point`) is listed by the type.
-    const label = m.framed ? below.slice(below.lastIndexOf(" > ") + 3) : below;
-    if (label && m.unit && !labels.includes(label)) labels.push(label);
-  }
-  const named = labels.join(PACK_SEPARATOR);
-  const context = named ? (group ? `${group} > ${named}` : named) : main.context;
+  // The members' levels below the pack's group. Levels they all sit in (a C# file's namespace,
+  // which each of its types names) are said once; each member is listed by its own level, also
+  // one named through its frames (`module inner > struct Point`), so that the pack's last level
+  // lists every member (declaredNames, packMembers).
+  const belows = members.filter((m) => m.unit).map((m) => (group && m.context.startsWith(`${group} > `) ? m.context.slice(group.length + 3) : m.context).split(" > "));
+  const head = [group, ...sharedLeadingLevels(belows)].filter(Boolean).join(" > ");
+  const named = [...new Set(belows.map((levels) => levels[levels.length - 1]).filter(Boolean))].join(PACK_SEPARATOR);
+  const context = named ? (head ? `${head} > ${named}` : named) : main.context;
   return { ...main, start: members[0].start, end: members[members.length - 1].end, context, unit: members.some((m) => m.unit) };
+}
+
+/** The levels every list starts with, leaving each at least one of its own. */
+function sharedLeadingLevels(lists: string[][]): string[] {
+  const shared: string[] = [];
+  for (let i = 0; lists.length > 0 && lists.every((l) => l.length > i + 1 && l[i] === lists[0][i]); i++) shared.push(lists[0][i]);
+  return shared;
 }
 
 export type { Tree };

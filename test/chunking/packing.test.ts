@@ -55,6 +55,18 @@ describe("packing neighbouring declarations", () => {
     expect(after.startLine).toBeGreaterThan(methods!.endLine);
   });
 
+  it("names the namespace a C# file's packed types sit in once, and every type finds the pack", async () => {
+    const type = (name: string) => [`    /// <summary>One ${name} of the shop.</summary>`, `    public class ${name}`, "    {", "        public int Total { get; set; }", "    }", ""];
+    for (const [file, head] of [["Shop/Orders.cs", ["namespace Shop.Orders", "{"]], ["Shop/Scoped.cs", ["namespace Shop.Orders;", ""]]] as const) {
+      const text = [...head, ...type("Cart"), ...type("Order"), head[1] === "{" ? "}" : ""].join("\n");
+      const [chunk] = await chunkFile(file, text, options({ packChars: 1500 }));
+      expect(chunk.context).toBe("namespace Shop.Orders > class Cart; class Order");
+      const record: ChunkRecord = { ...chunk, id: "x", contentHash: "h", description: "" };
+      expect(declaredNames(record)).toEqual({ names: ["Cart", "Order"], parent: "Shop.Orders" });
+      expect(exactSymbolMatch(analyseQuery("Order"), record)).toBe(1);
+    }
+  });
+
   it("keeps every declaration its own chunk with packChars 0", async () => {
     const chunks = await chunkFile("pkg/limits.py", source, options({ packChars: 0 }));
     expect(chunks.map((c) => c.symbol)).toEqual(expect.arrayContaining(["parse_limit", "read_limit", "write_limit", "build_table", "Cache", "after_class"]));
