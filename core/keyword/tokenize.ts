@@ -157,11 +157,18 @@ export function nameKey(name: string): string {
 
 /** A name's parts, qualifier by qualifier, without a call's `()`: `Retry.get_backoff_time()` → Retry, get_backoff_time. */
 export function nameParts(name: string): string[] {
-  return name.replace(/\(\)$/, "").split(/::|\.|#|->/);
+  return name.replace(/\(\)$/, "").split(QUALIFIER);
 }
 
+/** What joins a qualified name's parts: `::`, `.`, Ruby's `#`, and PHP's `->` and `\` (`Illuminate\Support\Collection`). */
+const QUALIFIER_SOURCE = String.raw`::|\.|#|->|\\`;
+/** A qualifier anywhere in a text. */
+export const QUALIFIER = new RegExp(QUALIFIER_SOURCE);
+/** An identifier, plain or qualified, as a pattern to anchor and extend (`(?:\(\))?` for a call). */
+export const QUALIFIED_NAME_SOURCE = String.raw`[\p{L}_$][\p{L}\p{N}_$]*(?:(?:${QUALIFIER_SOURCE})[\p{L}_$][\p{L}\p{N}_$]*)*`;
+
 /** A single (optionally qualified) identifier: `Transaction`, `Table.json`, `Sinatra::Helpers`; not `IntoResponse for Json<T>`. */
-const QUALIFIED_NAME = /^[\p{L}_$][\p{L}\p{N}_$]*(?:(?:::|\.|#|->)[\p{L}_$][\p{L}\p{N}_$]*)*$/u;
+const QUALIFIED_NAME = new RegExp(`^${QUALIFIED_NAME_SOURCE}$`, "u");
 
 /**
  * The keys a name is found by, in the index and in a query alike: the whole name's and, for a

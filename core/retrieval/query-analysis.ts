@@ -3,7 +3,7 @@
 // Which identifiers does it name, which content words does it carry, does it ask for tests?
 // And what a search looks for once a request's and a scope's wording is dropped (`searchText`).
 // Portable: no Node built-ins.
-import { nameKeys, nameParts, normaliseTerm, tokenizeCode } from "../keyword/tokenize.js";
+import { QUALIFIED_NAME_SOURCE, QUALIFIER, nameKeys, nameParts, normaliseTerm, tokenizeCode } from "../keyword/tokenize.js";
 import { boundedMemo } from "../bounded-memo.js";
 
 export type QueryKind = "symbol" | "natural";
@@ -115,7 +115,7 @@ const TEST_COMMAND = /\b(?:go|cargo|npm|yarn|pnpm|bun|deno|mix|dotnet|swift|zig 
 const TEST_TOOL = /\b(?:test|testing)[\s-]+(?:runners?|clients?|harness(?:es)?|helpers?|utils?|utilit(?:y|ies)|frameworks?|servers?|support|tools?|kits?)\b/gi;
 
 /** A qualified or plain identifier, optionally followed by "()" as users often write. */
-const IDENT_TOKEN = /^[\p{L}_$][\p{L}\p{N}_$]*(?:(?:::|\.|#|->)[\p{L}_$][\p{L}\p{N}_$]*)*(?:\(\))?$/u;
+const IDENT_TOKEN = new RegExp(`^${QUALIFIED_NAME_SOURCE}(?:\\(\\))?$`, "u");
 
 /**
  * Names that only their marks tell from words, as the query wrote them: a Rust macro (`table!`,
@@ -145,7 +145,9 @@ const WITH_ARITY = /^[\p{L}_][\p{L}\p{N}_?!]*(?:\.[\p{L}_][\p{L}\p{N}_?!]*)*\/\d
 function looksLikeIdentifier(token: string): boolean {
   const bare = token.replace(/\(\)$/, "");
   if (!IDENT_TOKEN.test(token)) return false;
-  if (/::|\.|#|->/.test(bare)) return true;
+  // A path written with backslashes (`src\app\main.ts`) is no PHP name: those start with a capital.
+  if (bare.includes("\\") && !/^\p{Lu}/u.test(bare)) return false;
+  if (QUALIFIER.test(bare)) return true;
   if (/_/.test(bare.replace(/^_+|_+$/g, ""))) return true;
   if (/\p{Ll}\p{Lu}/u.test(bare)) return true; // camelCase / PascalCase with a hump
   if (/^\p{Lu}{2,}\p{Ll}/u.test(bare)) return true; // HTTPServer
@@ -206,7 +208,7 @@ function analyse(query: string): QueryAnalysis {
   // First with a trailing "!" kept: a macro's mark (`table!`), which `tokens` strips as punctuation.
   const markedTokens = raw
     .split(/\s+/)
-    .map((t) => t.replace(/^["'`(<[{]+|["'`>\]},;:?.]+$/g, ""))
+    .map((t) => t.replace(/^["'`(<[{\\]+|["'`>\]},;:?.]+$/g, ""))
     .filter(Boolean);
   const tokens = markedTokens.map((t) => t.replace(/["'`>\]},;:!?.]+$/, "")).filter(Boolean);
   const identifiers = tokens.filter(looksLikeIdentifier);

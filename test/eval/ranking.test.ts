@@ -54,6 +54,15 @@ describe("query analysis", () => {
     expect([...analyseQuery("Retry.get_backoff_time").identifierKeys]).toEqual(["retrygetbackofftime", "getbackofftime"]);
   });
 
+  it("reads a PHP name qualified by backslashes as one name, but not a path written with them", () => {
+    for (const q of ["Illuminate\\Support\\Collection", "\\App\\Models\\User"]) expect(analyseQuery(q).kind, q).toBe("symbol");
+    expect([...analyseQuery("\\App\\Models\\User").writtenNames]).toEqual(["App.Models.User", "User"]);
+    const record = { id: "x", filePath: "src/Collection.php", startLine: 1, endLine: 3, kind: "class", symbol: "Collection", context: "class Collection", content: "class Collection implements ArrayAccess\n{\n}", language: "php", contentHash: "h", description: "" };
+    expect(exactSymbolMatch(analyseQuery("Illuminate\\Support\\Collection"), record)).toBe(1);
+    expect(analyseQuery("where does Illuminate\\Support\\Collection::map run its callback").identifiers).toEqual(["Illuminate\\Support\\Collection::map"]);
+    expect(analyseQuery("src\\app\\main.ts").identifiers).toEqual([]);
+  });
+
   it("reads names that only their marks tell from words: macros, sigils, dunders, arities", () => {
     const names = (q: string) => analyseQuery(q).identifiers;
     expect(names("table!")).toEqual(["table"]);
