@@ -141,6 +141,28 @@ const SIGILLED = /^[$@][\p{L}_][\p{L}\p{N}_$]*(?:\.[\p{L}_][\p{L}\p{N}_$]*)*$/u;
 const DUNDER = /^__[a-z][a-z0-9_]*__$/;
 const WITH_ARITY = /^[\p{L}_][\p{L}\p{N}_?!]*(?:\.[\p{L}_][\p{L}\p{N}_?!]*)*\/\d+$/u;
 
+/** A type's arguments right after its name, innermost first: `<T>`, `<String, Object>`, `<'a, T>` (no bare spaces: `x<10 and y>` is no type). */
+const TYPE_ARGUMENTS = /([\p{L}_$][\p{L}\p{N}_$]*(?:(?:::|\.)[\p{L}_$][\p{L}\p{N}_$]*)*)<(?:[\p{L}\p{N}_$.:'?*&\[\]]|,\s*)*>/gu;
+
+/**
+ * The query without the type arguments of the types it names (`Router<S>` → `Router`,
+ * `Arc<Mutex<State>>` → `Arc`, `Result<T, E>` → `Result`), and the names that had them: a name
+ * written with type arguments is code, even where it reads as a word (`Json<T>`).
+ */
+function withoutTypeArguments(raw: string): { text: string; generic: Set<string> } {
+  const generic = new Set<string>();
+  if (!raw.includes("<")) return { text: raw, generic };
+  let text = raw;
+  for (let before = ""; before !== text; ) {
+    before = text;
+    text = text.replace(TYPE_ARGUMENTS, (_, name: string) => {
+      generic.add(name);
+      return name;
+    });
+  }
+  return { text, generic };
+}
+
 /** Looks like code rather than an English word: camelCase, snake_case, qualified, ALLCAPS... */
 function looksLikeIdentifier(token: string): boolean {
   const bare = token.replace(/\(\)$/, "");
@@ -204,16 +226,18 @@ export const analyseQuery: (query: string) => QueryAnalysis = boundedMemo(analys
 
 function analyse(query: string): QueryAnalysis {
   const raw = query.trim();
-  // Words with surrounding quotes and punctuation stripped; "::", ".", "#" and "()" inside stay.
-  // First with a trailing "!" kept: a macro's mark (`table!`), which `tokens` strips as punctuation.
-  const markedTokens = raw
+  const { text: named, generic } = withoutTypeArguments(raw);
+  // Words with surrounding quotes, punctuation and a pointer's or reference's mark stripped
+  // (`*http.Request`, `&Router`); "::", ".", "#" and "()" inside stay. First with a trailing "!"
+  // kept: a macro's mark (`table!`), which `tokens` strips as punctuation.
+  const markedTokens = named
     .split(/\s+/)
-    .map((t) => t.replace(/^["'`(<[{\\]+|["'`>\]},;:?.]+$/g, ""))
+    .map((t) => t.replace(/^["'`(<[{\\*&]+|["'`>\]},;:?.]+$/g, ""))
     .filter(Boolean);
   const tokens = markedTokens.map((t) => t.replace(/["'`>\]},;:!?.]+$/, "")).filter(Boolean);
-  const identifiers = tokens.filter(looksLikeIdentifier);
+  const identifiers = tokens.filter((t) => looksLikeIdentifier(t) || generic.has(t));
   for (const name of markedNames(markedTokens)) if (!identifiers.includes(name)) identifiers.push(name);
-  const words = raw.split(/\s+/).filter(Boolean);
+  const words = named.split(/\s+/).filter(Boolean);
   // A lone capitalised word reads as a type name ("Timeout"); a lone lower-case word
   // ("retries") is as likely a topic as a name, so it stays natural.
   // A lone letter is no topic either: `g`, `T`.

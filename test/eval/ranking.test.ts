@@ -63,6 +63,26 @@ describe("query analysis", () => {
     expect(analyseQuery("src\\app\\main.ts").identifiers).toEqual([]);
   });
 
+  it("reads a type written with its arguments, a pointer or a reference as the type's name", () => {
+    const names = (q: string) => analyseQuery(q).identifiers;
+    expect(names("Router<S>")).toEqual(["Router"]);
+    expect(names("Result<T, E>")).toEqual(["Result"]);
+    expect(names("Arc<Mutex<State>>")).toEqual(["Arc"]);
+    expect(names("std::vector<int>")).toEqual(["std::vector"]);
+    expect(names("*http.Request")).toEqual(["http.Request"]);
+    for (const q of ["Router<S>", "Map<String, Object>", "*http.Request"]) expect(analyseQuery(q).kind, q).toBe("symbol");
+    // With type arguments a word is code: `Json<T>` names the type, `Json` alone may be a topic.
+    expect(names("how is Json<T> turned into a response")).toEqual(["Json"]);
+    expect(names("how is json turned into a response")).toEqual([]);
+    // A comparison in prose is no type: nothing is named, nothing is dropped from the terms.
+    const prose = analyseQuery("why is x<10 and y>5 slower");
+    expect(prose.identifiers).toEqual([]);
+    expect(prose.terms).toEqual(expect.arrayContaining(["slower"]));
+    const record = { id: "x", filePath: "src/routing/mod.rs", startLine: 1, endLine: 3, kind: "struct", symbol: "Router", context: "struct Router", content: "pub struct Router<S = ()> {\n    inner: Arc<RouterInner<S>>,\n}", language: "rust", contentHash: "h", description: "" };
+    expect(exactSymbolMatch(analyseQuery("Router<S>"), record)).toBe(1);
+    expect(definesIdentifier(analyseQuery("Router<S>"), record)).toBe(1);
+  });
+
   it("reads names that only their marks tell from words: macros, sigils, dunders, arities", () => {
     const names = (q: string) => analyseQuery(q).identifiers;
     expect(names("table!")).toEqual(["table"]);
