@@ -143,24 +143,40 @@ const WITH_ARITY = /^[\p{L}_][\p{L}\p{N}_?!]*(?:\.[\p{L}_][\p{L}\p{N}_?!]*)*\/\d
 
 /** A type's arguments right after its name, innermost first: `<T>`, `<String, Object>`, `<'a, T>` (no bare spaces: `x<10 and y>` is no type). */
 const TYPE_ARGUMENTS = /([\p{L}_$][\p{L}\p{N}_$]*(?:(?:::|\.)[\p{L}_$][\p{L}\p{N}_$]*)*)<(?:[\p{L}\p{N}_$.:'?*&\[\]]|,\s*)*>/gu;
+/** A call's arguments right after its name, innermost first: `getUser(id)`, `useEffect(() => {})`; not a plural's `key(s)`. */
+const CALL_ARGUMENTS = /([\p{L}_$][\p{L}\p{N}_$]*)\((?!e?s\))(?:[^()]|\([^()]*\))+\)/gu;
+/**
+ * A line of code that declares a name (`struct Router`, `interface Props`, `def parse_url(`,
+ * `func (c *Command) Execute`): the name, after the keyword and a Go method's receiver, and
+ * the `(` after it. Only a type's capital or that `(` tells it from prose that opens with
+ * such a word ("type inference", "module loading order").
+ */
+const DECLARATION_LINE =
+  /^(?:(?:pub(?:\([\w:]+\))?|export|public|private|protected|internal|static|async|abstract|final|open|override|sealed|data|default)\s+)*(?:func|fn|def|defp|defmodule|class|interface|struct|trait|enum|type|impl|module|function|object|protocol|record|typealias|namespace)\s+(?:\([^)]*\)\s*)?([\p{L}_$][\p{L}\p{N}_$]*)(\()?/u;
 
 /**
- * The query without the type arguments of the types it names (`Router<S>` → `Router`,
- * `Arc<Mutex<State>>` → `Arc`, `Result<T, E>` → `Result`), and the names that had them: a name
- * written with type arguments is code, even where it reads as a word (`Json<T>`).
+ * The query with what code writes around a name set aside: a type's arguments (`Router<S>` →
+ * `Router`, `Arc<Mutex<State>>` → `Arc`) and a call's arguments (`getUser(id)` → `getUser()`);
+ * and the names that code marked (those, and a declaration line's name), which are read as
+ * names even where they are words (`Json<T>`, `struct Config`).
  */
-function withoutTypeArguments(raw: string): { text: string; generic: Set<string> } {
-  const generic = new Set<string>();
-  if (!raw.includes("<")) return { text: raw, generic };
+function codeForms(raw: string): { text: string; marked: Set<string> } {
+  const marked = new Set<string>();
+  const mark = (pattern: RegExp, keep: (name: string) => string) => {
+    for (let before = ""; before !== text; ) {
+      before = text;
+      text = text.replace(pattern, (_, name: string) => {
+        marked.add(name);
+        return keep(name);
+      });
+    }
+  };
   let text = raw;
-  for (let before = ""; before !== text; ) {
-    before = text;
-    text = text.replace(TYPE_ARGUMENTS, (_, name: string) => {
-      generic.add(name);
-      return name;
-    });
-  }
-  return { text, generic };
+  if (text.includes("<")) mark(TYPE_ARGUMENTS, (name) => name);
+  if (text.includes("(")) mark(CALL_ARGUMENTS, (name) => `${name}()`);
+  const declaration = DECLARATION_LINE.exec(text);
+  if (declaration && (declaration[2] || /^\p{Lu}/u.test(declaration[1]))) marked.add(declaration[1]);
+  return { text, marked };
 }
 
 /** Looks like code rather than an English word: camelCase, snake_case, qualified, ALLCAPS... */
@@ -226,16 +242,16 @@ export const analyseQuery: (query: string) => QueryAnalysis = boundedMemo(analys
 
 function analyse(query: string): QueryAnalysis {
   const raw = query.trim();
-  const { text: named, generic } = withoutTypeArguments(raw);
+  const { text: named, marked } = codeForms(raw);
   // Words with surrounding quotes, punctuation and a pointer's or reference's mark stripped
   // (`*http.Request`, `&Router`); "::", ".", "#" and "()" inside stay. First with a trailing "!"
   // kept: a macro's mark (`table!`), which `tokens` strips as punctuation.
   const markedTokens = named
     .split(/\s+/)
-    .map((t) => t.replace(/^["'`(<[{\\*&]+|["'`>\]},;:?.]+$/g, ""))
+    .map((t) => t.replace(/^["'`(<[{\\*&]+|["'`>\]},;:?.(]+$/g, ""))
     .filter(Boolean);
   const tokens = markedTokens.map((t) => t.replace(/["'`>\]},;:!?.]+$/, "")).filter(Boolean);
-  const identifiers = tokens.filter((t) => looksLikeIdentifier(t) || generic.has(t));
+  const identifiers = tokens.filter((t) => looksLikeIdentifier(t) || marked.has(t.replace(/\(\)$/, "")));
   for (const name of markedNames(markedTokens)) if (!identifiers.includes(name)) identifiers.push(name);
   const words = named.split(/\s+/).filter(Boolean);
   // A lone capitalised word reads as a type name ("Timeout"); a lone lower-case word

@@ -83,6 +83,20 @@ describe("query analysis", () => {
     expect(definesIdentifier(analyseQuery("Router<S>"), record)).toBe(1);
   });
 
+  it("reads a call with its arguments and a line that declares a name as the names they are", () => {
+    const names = (q: string) => analyseQuery(q).identifiers;
+    expect(names("getUserById(id)")).toEqual(["getUserById()"]);
+    expect(names("useEffect(() => {})")).toEqual(["useEffect()"]);
+    expect(names("fn into_response(self)")).toEqual(["into_response()"]);
+    expect(names("struct Config")).toEqual(["Config"]);
+    expect(names("interface Props")).toEqual(["Props"]);
+    expect(names("def parse_url(")).toEqual(["parse_url"]);
+    expect(names("func (c *Command) Execute")).toEqual(["Execute"]);
+    for (const q of ["getUserById(id)", "struct Config", "interface Props"]) expect(analyseQuery(q).kind, q).toBe("symbol");
+    // Prose that opens with such a word, and a plural written `key(s)`, name nothing.
+    for (const q of ["type inference", "module loading order", "object pooling", "Find the handler for the key(s) given"]) expect(names(q), q).toEqual([]);
+  });
+
   it("reads names that only their marks tell from words: macros, sigils, dunders, arities", () => {
     const names = (q: string) => analyseQuery(q).identifiers;
     expect(names("table!")).toEqual(["table"]);

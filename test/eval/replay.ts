@@ -10,6 +10,7 @@
 //   node test/eval/replay.mjs filescores [--name N]                    then: the candidate files' BM25 and sizes
 //   node test/eval/replay.mjs names [--name N]                         then: the query's cosine to each candidate's names
 //   node test/eval/replay.mjs score   [--name N] [--weights JSON] [--features JSON] [--fileb B] [--modes hybrid,keyword,vector] [--units-out FILE]
+//                                     [--dump [--below X]]   each semble-dev question below X (0.7) NDCG@10, its files and the first ranked
 //   node test/eval/replay.mjs cv      [--name N] --grid '{"weight":[a,b,c]}' [--chunk-level] [--also large]
 //   node test/eval/replay.mjs oracle  [--name N] [--dump]    what fusion leaves: the per-query better source
 //   node test/eval/replay.mjs losses  [--name N] [--dump]    where chunk-level misses go wrong (file or sibling; --dump: each sibling that won)
@@ -326,7 +327,7 @@ function dumpLosses(repo: SembleRepo, rank: Ranker): void {
   for (const q of repo.queries) {
     const top = topTen(rank(q.query, candidatesOf(repo, q, "hybrid"), sizesOf(repo.fileChunks), hintsIn(sembleRoot(repo))).sort((a, b) => b.score - a.score));
     const n = ndcgAt10(repo, q, top);
-    if (n >= 0.7) continue;
+    if (n >= Number(opt("below", "0.7"))) continue;
     const files = [...new Set(top.map((r) => r.filePath))].slice(0, 4);
     console.log(`  ${n.toFixed(2)} ${repo.repo} [${q.category}] ${q.query}\n      want ${q.targets.map((t) => t.path.split("/").slice(-2).join("/")).join(", ")}\n      got  ${files.map((f) => f.split("/").slice(-2).join("/")).join(", ")}`);
   }
