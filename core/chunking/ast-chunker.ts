@@ -188,7 +188,7 @@ function collectUnits(spec: AstLanguage, tree: Tree, query: Query, lines: LineIn
       symbol: refined?.symbol ?? (configured ? (node.childForFieldName("name")?.text ?? "") : nameOf(node)),
       qualifiedName: refined?.qualifiedName ?? "",
       params: refined?.params ?? paramsOf(node),
-      label: "",
+      label: refined?.label ?? "",
       prefix: spec.transparent ? containerChain(spec.transparent, outer) : "",
       body: outer,
       start,
@@ -295,7 +295,7 @@ function finishUnits(units: Unit[], parent: Unit | null): void {
     // `constructor`, `__init__`…, or a method named after its class (C++, C#, Java).
     if (unit.kind === "method" && parent && (CONSTRUCTOR_NAMES.has(unit.symbol) || unit.symbol === parent.symbol)) unit.kind = "constructor";
     const params = CALLABLE_KINDS.has(unit.kind) ? unit.params : "";
-    unit.label = [unit.kind, unit.qualifiedName || unit.symbol].filter(Boolean).join(" ") + params;
+    unit.label ||= [unit.kind, unit.qualifiedName || unit.symbol].filter(Boolean).join(" ") + params;
     finishUnits(unit.children, unit);
     unit.holdsDetached = unit.detached || unit.children.some((c) => c.holdsDetached);
   }
@@ -371,10 +371,11 @@ const CLOSING_LINE = /^(?:end|[)\]}]+)[;,]?\s*(?:(?:#|\/\/).*)?$/;
 /** A module's or namespace's opening line and nothing else (`module RuboCop`, `namespace App {`). */
 const BARE_OPENING_LINE = /^(?:module|namespace)\s+[\w:.]+\s*\{?$/;
 /**
- * A class's opening line with no superclass and nothing else: a class reopened as a namespace,
- * Ruby's `class Thor` or C#'s `public static partial class SqlMapper` in each file of the part.
+ * A class's opening line that reopens it, with no superclass and nothing else: Ruby's `class
+ * Thor` in each file of its library, C#'s `public static partial class SqlMapper` in each file
+ * of the part. (Java's or Kotlin's `class Outer {` declares the class: it stays.)
  */
-const BARE_CLASS_LINE = /^(?:(?:public|internal|private|protected|static|partial|sealed|abstract)\s+)*class\s+\w+(?:::\w+)*\s*\{?$/;
+const BARE_CLASS_LINE = /^class\s+\w+(?:::\w+)*$|^(?:(?:public|internal|private|protected|static|sealed|abstract)\s+)*partial\s+(?:(?:public|internal|static|sealed|abstract)\s+)*class\s+\w+\s*\{?$/;
 
 /**
  * The type a unit only frames, with its context: Ruby nests each class in its library's

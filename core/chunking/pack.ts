@@ -11,12 +11,19 @@ export const PACK_SEPARATOR = "; ";
  * `function M.foo(a)`); a level without a name (`impl`, `function(a)`) declares none, and an
  * implementation block the type it implements for (`implementedName`).
  */
+/** Ruby's `class << self` and Kotlin's unnamed `companion object` hold their class's own members and declare no name. */
+export const SINGLETON_CLASS_LABEL = "class << self";
+export const COMPANION_OBJECT_LABEL = "companion object";
+
+function declaresNoName(level: string): boolean {
+  return level === COMPANION_OBJECT_LABEL || level.startsWith("class << ");
+}
+
 function levelName(level: string): string | null {
   const trimmed = level.trim();
   const m = trimmed.match(/^([\p{L}_]+)\s+(\S+)/u);
-  // A test's title (`test "parses empty input"`) is a sentence, no declared name; Ruby's
-  // `class << self` opens its class's own methods and declares nothing.
-  if (!m || TITLED_KINDS.has(m[1]) || trimmed.startsWith("class << ")) return null;
+  // A test's title (`test "parses empty input"`) is a sentence, no declared name.
+  if (!m || TITLED_KINDS.has(m[1]) || declaresNoName(trimmed)) return null;
   let name = trimmed.startsWith("impl ") ? implementedName(trimmed.slice(5)) : m[2];
   if (!name) return null;
   // `get(key)` → `get`, `Foo<T>` → `Foo`; an operator (`<+>`, `(<>)`) stays as written.

@@ -22,7 +22,7 @@ const textFixtures = [...fixtureNames(), ...symbolFixtureNames()].filter((name) 
  * opening (with a `{` line after it), the file's first comment line or two.
  */
 const FRAME_LINE = /^(?:end|[)\]}]+)[;,]?\s*(?:(?:#|\/\/).*)?$/;
-const OPENING_LINE = /^(?:module|namespace)\s+[\w:.]+\s*\{?$|^(?:(?:public|internal|static|partial)\s+)*class\s+\w+(?:::\w+)*\s*\{?$/;
+const OPENING_LINE = /^(?:module|namespace)\s+[\w:.]+\s*\{?$|^class\s+\w+(?:::\w+)*$|^(?:(?:public|internal|static)\s+)*partial\s+class\s+\w+\s*\{?$/;
 const COMMENT_LINE = /^(?:#|\/\/|\/\*|\*|--)/;
 function mayBeLeftOut(fileLines: string[], index: number): boolean {
   const text = fileLines[index].trim();

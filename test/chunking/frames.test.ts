@@ -107,6 +107,11 @@ describe("frames", () => {
     const declared = ["class Registry", "  def initialize", "    @values = []", "  end", "", ...methods(30).map((l) => l.slice(2)), "end", ""].join("\n");
     const lines = (await chunkFile("lib/registry.rb", declared, options())).flatMap((c) => c.content.split("\n"));
     expect(lines).toContain("class Registry");
+    // Java's outer class around a nested one is declared there: its opening line stays too.
+    const nested = Array.from({ length: 130 }, (_, i) => `        public String part${i}() { return parts.get(${i}); }`);
+    const java = ["public class Outer {", "    public static class Builder {", ...nested, "    }", "    public static class Parser {", ...nested, "    }", "}", ""].join("\n");
+    const javaLines = (await chunkFile("src/Outer.java", java, options())).flatMap((c) => c.content.split("\n"));
+    expect(javaLines).toContain("public class Outer {");
   });
 
   it("leaves no chunk of a C# partial class opened around nested types in one file of the part", async () => {
@@ -137,6 +142,18 @@ describe("frames", () => {
     const last = declaredNames(chunks[chunks.length - 1]);
     expect(last.parent).toBeNull();
     expect(last.names).toContain("option_29");
+  });
+
+  it("names Kotlin's unnamed `companion object` as written, a named one by its name", async () => {
+    const members = Array.from({ length: 80 }, (_, i) => [`        fun current${i}(): Transaction = managers.getValue(${i}).current()`, ""]).flat();
+    const text = (header: string) => ["class TransactionManager {", `    ${header} {`, ...members, "    }", "}", ""].join("\n");
+    const unnamed = await chunkFile("src/TransactionManager.kt", text("companion object"), options());
+    const holding = unnamed.filter((c) => c.content.includes("fun current"));
+    expect(holding.length).toBeGreaterThan(1);
+    for (const chunk of holding) expect(chunk.context).toMatch(/^class TransactionManager > companion object > method current\d+\(\)/);
+    expect(declaredNames(unnamed[unnamed.length - 1]).parent).toBeNull();
+    const named = await chunkFile("src/TransactionManager.kt", text("companion object Registry"), options());
+    expect(named.find((c) => c.content.includes("fun current0"))?.context).toMatch(/^class TransactionManager > class Registry > method current0\(\)/);
   });
 
   it("keeps a module's own name when it holds more than one type", async () => {

@@ -1,4 +1,5 @@
-import { headerHasWord } from "../syntax.js";
+import { headerHasWord, nameOf as nodeName } from "../syntax.js";
+import { COMPANION_OBJECT_LABEL } from "../pack.js";
 import { SUITE_CALLEE, TEST_CALLEE, testRefinement, trailingLambdaTestCall } from "./test-calls.js";
 import { COMMENTS, type AstLanguage } from "./types.js";
 
@@ -27,6 +28,8 @@ export const kotlin: AstLanguage = {
       const receiver = node.namedChildren.find((c) => c?.type === "user_type" && c.startIndex < (node.namedChildren.find((n) => n?.type === "simple_identifier")?.startIndex ?? 0));
       return { symbol: receiver ? `${receiver.text}.${name}` : name };
     }
+    // An unnamed companion object holds its class's own members: named as written, not as a bare "class".
+    if (node.type === "companion_object") return nodeName(node) ? null : { label: COMPANION_OBJECT_LABEL };
     if (node.type !== "class_declaration") return null;
     if (node.namedChildren.some((c) => c?.type === "enum_class_body")) return { kind: "enum" };
     if (headerHasWord(node, "interface")) return { kind: "interface" };

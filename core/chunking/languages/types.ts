@@ -9,6 +9,8 @@ export interface Refinement {
   qualifiedName?: string;
   /** The parameter list, for grammars where it is not a `parameters` node (Elixir). */
   params?: string;
+  /** How the unit reads in a context when its kind and name do not say it: `class << self`, `companion object` (pack.ts: declaresNoName). */
+  label?: string;
 }
 
 export interface AstLanguage {
