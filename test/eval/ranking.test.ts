@@ -47,6 +47,12 @@ const only = (on: keyof RankFeatureFlags): Partial<RankFeatureFlags> => ({
 const none = { ...only("symbolMatch"), symbolMatch: false };
 
 describe("query analysis", () => {
+  const names = (q: string) => analyseQuery(q).identifiers;
+  /** Each query's identifiers, as the table gives them. */
+  const expectNames = (table: Array<[string, string[]]>) => {
+    for (const [q, want] of table) expect(names(q), q).toEqual(want);
+  };
+
   it("reads identifiers as symbol queries", () => {
     for (const q of ["HTTPHeaderDict", "parse_url", "Thor::Group", "Retry.get_backoff_time", "getUser()", "Timeout"]) {
       expect(analyseQuery(q).kind, q).toBe("symbol");
@@ -64,16 +70,17 @@ describe("query analysis", () => {
   });
 
   it("reads a type written with its arguments, a pointer or a reference as the type's name", () => {
-    const names = (q: string) => analyseQuery(q).identifiers;
-    expect(names("Router<S>")).toEqual(["Router"]);
-    expect(names("Result<T, E>")).toEqual(["Result"]);
-    expect(names("Arc<Mutex<State>>")).toEqual(["Arc"]);
-    expect(names("std::vector<int>")).toEqual(["std::vector"]);
-    expect(names("*http.Request")).toEqual(["http.Request"]);
+    expectNames([
+      ["Router<S>", ["Router"]],
+      ["Result<T, E>", ["Result"]],
+      ["Arc<Mutex<State>>", ["Arc"]],
+      ["std::vector<int>", ["std::vector"]],
+      ["*http.Request", ["http.Request"]],
+      // With type arguments a word is code: `Json<T>` names the type, `Json` alone may be a topic.
+      ["how is Json<T> turned into a response", ["Json"]],
+      ["how is json turned into a response", []],
+    ]);
     for (const q of ["Router<S>", "Map<String, Object>", "*http.Request"]) expect(analyseQuery(q).kind, q).toBe("symbol");
-    // With type arguments a word is code: `Json<T>` names the type, `Json` alone may be a topic.
-    expect(names("how is Json<T> turned into a response")).toEqual(["Json"]);
-    expect(names("how is json turned into a response")).toEqual([]);
     // A comparison in prose is no type: nothing is named, nothing is dropped from the terms.
     const prose = analyseQuery("why is x<10 and y>5 slower");
     expect(prose.identifiers).toEqual([]);
@@ -84,21 +91,24 @@ describe("query analysis", () => {
   });
 
   it("reads a call with its arguments and a line that declares a name as the names they are", () => {
-    const names = (q: string) => analyseQuery(q).identifiers;
-    expect(names("getUserById(id)")).toEqual(["getUserById()"]);
-    expect(names("useEffect(() => {})")).toEqual(["useEffect()"]);
-    expect(names("fn into_response(self)")).toEqual(["into_response()"]);
-    expect(names("struct Config")).toEqual(["Config"]);
-    expect(names("interface Props")).toEqual(["Props"]);
-    expect(names("def parse_url(")).toEqual(["parse_url"]);
-    expect(names("func (c *Command) Execute")).toEqual(["Execute"]);
+    expectNames([
+      ["getUserById(id)", ["getUserById()"]],
+      ["useEffect(() => {})", ["useEffect()"]],
+      ["fn into_response(self)", ["into_response()"]],
+      ["struct Config", ["Config"]],
+      ["interface Props", ["Props"]],
+      ["def parse_url(", ["parse_url"]],
+      ["func (c *Command) Execute", ["Execute"]],
+      // Prose that opens with such a word, and a plural written `key(s)`, name nothing.
+      ["type inference", []],
+      ["module loading order", []],
+      ["object pooling", []],
+      ["Find the handler for the key(s) given", []],
+    ]);
     for (const q of ["getUserById(id)", "struct Config", "interface Props"]) expect(analyseQuery(q).kind, q).toBe("symbol");
-    // Prose that opens with such a word, and a plural written `key(s)`, name nothing.
-    for (const q of ["type inference", "module loading order", "object pooling", "Find the handler for the key(s) given"]) expect(names(q), q).toEqual([]);
   });
 
   it("reads names that only their marks tell from words: macros, sigils, dunders, arities", () => {
-    const names = (q: string) => analyseQuery(q).identifiers;
     expect(names("table!")).toEqual(["table"]);
     expect(names("table! macro expansion into table and column structs")).toEqual(["table"]);
     expect(names("$http")).toEqual(["$http"]);
