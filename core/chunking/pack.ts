@@ -5,12 +5,6 @@ import { TITLED_KINDS } from "./languages/test-calls.js";
 
 export const PACK_SEPARATOR = "; ";
 
-/**
- * The name one context level declares. A level reads `<kind> <name><params or type>`
- * (`method get(key)`, `class Foo`, `function withDisplay :: (Display -> X a) -> X a`,
- * `function M.foo(a)`); a level without a name (`impl`, `function(a)`) declares none, and an
- * implementation block the type it implements for (`implementedName`).
- */
 /** Ruby's `class << self` and Kotlin's unnamed `companion object` hold their class's own members and declare no name. */
 export const SINGLETON_CLASS_LABEL = "class << self";
 export const COMPANION_OBJECT_LABEL = "companion object";
@@ -19,6 +13,12 @@ function declaresNoName(level: string): boolean {
   return level === COMPANION_OBJECT_LABEL || level.startsWith("class << ");
 }
 
+/**
+ * The name one context level declares. A level reads `<kind> <name><params or type>`
+ * (`method get(key)`, `class Foo`, `function withDisplay :: (Display -> X a) -> X a`,
+ * `function M.foo(a)`); a level without a name (`impl`, `function(a)`, `class << self`)
+ * declares none, and an implementation block the type it implements for (`implementedName`).
+ */
 function levelName(level: string): string | null {
   const trimmed = level.trim();
   const m = trimmed.match(/^([\p{L}_]+)\s+(\S+)/u);
