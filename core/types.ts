@@ -8,6 +8,7 @@ export type ChunkKind =
   | "method"
   | "constructor"
   | "class"
+  | "object"
   | "interface"
   | "type"
   | "enum"

@@ -14,6 +14,7 @@ const DEFINITION_KINDS = new Set([
   "method",
   "constructor",
   "class",
+  "object",
   "interface",
   "type",
   "enum",

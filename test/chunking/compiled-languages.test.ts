@@ -148,7 +148,7 @@ describe("Kotlin", () => {
     expect(find(chunks, "Note", "class").startLine).toBe(6);
     expect(find(chunks, "NoteSource", "interface")).toMatchObject({ startLine: 8, endLine: 10 });
     expect(find(chunks, "SortOrder", "enum").startLine).toBe(12);
-    expect(find(chunks, "Defaults", "class").startLine).toBe(14);
+    expect(find(chunks, "Defaults", "object").startLine).toBe(14);
     expect(find(chunks, "notes", "property").context).toBe("class NoteRepository > property notes");
     expect(find(chunks, "sorted", "method").context).toBe("class NoteRepository > method sorted(order: SortOrder)");
     expect(find(chunks, "Note.preview", "function").context).toBe("function Note.preview(max: Int = 40)");

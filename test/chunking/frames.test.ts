@@ -153,7 +153,7 @@ describe("frames", () => {
     for (const chunk of holding) expect(chunk.context).toMatch(/^class TransactionManager > companion object > method current\d+\(\)/);
     expect(declaredNames(unnamed[unnamed.length - 1]).parent).toBeNull();
     const named = await chunkFile("src/TransactionManager.kt", text("companion object Registry"), options());
-    expect(named.find((c) => c.content.includes("fun current0"))?.context).toMatch(/^class TransactionManager > class Registry > method current0\(\)/);
+    expect(named.find((c) => c.content.includes("fun current0"))?.context).toMatch(/^class TransactionManager > object Registry > method current0\(\)/);
   });
 
   it("keeps a module's own name when it holds more than one type", async () => {

@@ -34,8 +34,31 @@ describe("Scala", () => {
   it("traits, case classes, objects and their defs", async () => {
     const chunks = await chunkFixture("Shapes.scala", { minChars: 0, maxLines: 2 });
     expect(find(chunks, "Shape", "trait").startLine).toBe(5);
-    expect(find(chunks, "total", "method").context).toBe("class Geometry > method total(shapes: Seq[Shape])");
+    expect(find(chunks, "total", "method").context).toBe("object Geometry > method total(shapes: Seq[Shape])");
     expect(find(chunks, "area", "method").context).toBe("class Circle > method area");
+  });
+
+  it("keeps a trait's members in the trait after an anonymous instance with a body", async () => {
+    const members = Array.from({ length: 40 }, (_, i) => [`  /** Step ${i} of the decoding. */`, `  final def step${i}(c: Cursor): Result[A] = decode(c.down(${i}))`, ""]).flat();
+    const text = [
+      "trait Decoder[A] extends Serializable { self =>",
+      "  def apply(c: Cursor): Result[A]",
+      "  final def map[B](f: A => B): Decoder[B] = new Decoder[B] {",
+      "    final def apply(c: Cursor): Result[B] = self(c).map(f)",
+      "  }",
+      "  final def widen: Decoder[Any] = new Widened {",
+      "    def apply(c: Cursor): Result[Any] = self(c)",
+      "  }",
+      ...members,
+      "}",
+      "",
+    ].join("\n");
+    const chunks = await chunkFile("core/Decoder.scala", text, options());
+    const last = chunks.find((c) => c.content.includes("def step39"))!;
+    expect(last.context).toMatch(/^trait Decoder > method step\d+\(c: Cursor\)/);
+    expect(last.kind).toBe("method");
+    // The chunks hold the file's own text: only the parse saw `()` in place of `[B]`.
+    expect(chunks.some((c) => c.content.includes("new Decoder[B] {"))).toBe(true);
   });
 });
 

@@ -8,7 +8,8 @@ export const kotlin: AstLanguage = {
   grammar: "tree-sitter-kotlin",
   extensions: [".kt", ".kts"],
   units: {
-    class: ["class_declaration", "object_declaration", "companion_object"],
+    class: ["class_declaration"],
+    object: ["object_declaration", "companion_object"],
     function: ["function_declaration"],
     constructor: ["secondary_constructor"],
     property: ["property_declaration"],
@@ -28,7 +29,7 @@ export const kotlin: AstLanguage = {
       const receiver = node.namedChildren.find((c) => c?.type === "user_type" && c.startIndex < (node.namedChildren.find((n) => n?.type === "simple_identifier")?.startIndex ?? 0));
       return { symbol: receiver ? `${receiver.text}.${name}` : name };
     }
-    // An unnamed companion object holds its class's own members: named as written, not as a bare "class".
+    // An unnamed companion object holds its class's own members: named as written, not as a bare "object".
     if (node.type === "companion_object") return nodeName(node) ? null : { label: COMPANION_OBJECT_LABEL };
     if (node.type !== "class_declaration") return null;
     if (node.namedChildren.some((c) => c?.type === "enum_class_body")) return { kind: "enum" };
