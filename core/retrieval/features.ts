@@ -2,7 +2,7 @@
 // analysed query) and returns a value in [0,1]; rank.ts weighs them. Portable.
 import type { ChunkRecord } from "../types.js";
 import { unsigiled, type QueryAnalysis } from "./query-analysis.js";
-import { distinctTerms, DOUBLED_CONSONANTS, nameKey, nameParts, normaliseTerm, tokenizeCode, tokenizePath } from "../keyword/tokenize.js";
+import { DECLARATION_KEYWORD_SOURCE, distinctTerms, DOUBLED_CONSONANTS, nameKey, nameParts, normaliseTerm, tokenizeCode, tokenizePath } from "../keyword/tokenize.js";
 import { declaredNames, packMembers } from "../chunking/pack.js";
 import { TITLED_KINDS } from "../chunking/languages/test-calls.js";
 import { boundedMemo } from "../bounded-memo.js";
@@ -338,8 +338,7 @@ export function fileNameCoverage(q: QueryAnalysis, record: ChunkRecord): number 
   return hit / words.length;
 }
 
-const DECLARATION_WORDS =
-  "(?:def|defp|defmodule|defmacro|defmacrop|defstruct|defprotocol|defdelegate|defguard|defexception|class|module|function|fn|fun|func|struct|enum|trait|interface|type|typealias|newtype|impl|object|record|protocol|extension|actor|namespace|macro_rules!|const|let|var|val|static)";
+const DECLARATION_WORDS = `(?:${DECLARATION_KEYWORD_SOURCE})`;
 
 /**
  * The chunk declares one of the identifiers the query names (not merely uses it): its symbol

@@ -3,7 +3,7 @@
 // Which identifiers does it name, which content words does it carry, does it ask for tests?
 // And what a search looks for once a request's and a scope's wording is dropped (`searchText`).
 // Portable: no Node built-ins.
-import { QUALIFIED_NAME_SOURCE, QUALIFIER, nameKeys, nameParts, normaliseTerm, tokenizeCode } from "../keyword/tokenize.js";
+import { DECLARATION_KEYWORD_SOURCE, IDENTIFIER_SOURCE, QUALIFIED_NAME_SOURCE, QUALIFIER, nameKeys, nameParts, normaliseTerm, tokenizeCode } from "../keyword/tokenize.js";
 import { boundedMemo } from "../bounded-memo.js";
 
 export type QueryKind = "symbol" | "natural";
@@ -142,17 +142,19 @@ const DUNDER = /^__[a-z][a-z0-9_]*__$/;
 const WITH_ARITY = /^[\p{L}_][\p{L}\p{N}_?!]*(?:\.[\p{L}_][\p{L}\p{N}_?!]*)*\/\d+$/u;
 
 /** A type's arguments right after its name, innermost first: `<T>`, `<String, Object>`, `<'a, T>` (no bare spaces: `x<10 and y>` is no type). */
-const TYPE_ARGUMENTS = /([\p{L}_$][\p{L}\p{N}_$]*(?:(?:::|\.)[\p{L}_$][\p{L}\p{N}_$]*)*)<(?:[\p{L}\p{N}_$.:'?*&\[\]]|,\s*)*>/gu;
+const TYPE_ARGUMENTS = new RegExp(String.raw`(${QUALIFIED_NAME_SOURCE})<(?:[\p{L}\p{N}_$.:'?*&\[\]]|,\s*)*>`, "gu");
 /** A call's arguments right after its name, innermost first: `getUser(id)`, `useEffect(() => {})`; not a plural's `key(s)`. */
-const CALL_ARGUMENTS = /([\p{L}_$][\p{L}\p{N}_$]*)\((?!e?s\))(?:[^()]|\([^()]*\))+\)/gu;
+const CALL_ARGUMENTS = new RegExp(String.raw`(${IDENTIFIER_SOURCE})\((?!e?s\))(?:[^()]|\([^()]*\))+\)`, "gu");
 /**
  * A line of code that declares a name (`struct Router`, `interface Props`, `def parse_url(`,
  * `func (c *Command) Execute`): the name, after the keyword and a Go method's receiver, and
  * the `(` after it. Only a type's capital or that `(` tells it from prose that opens with
  * such a word ("type inference", "module loading order").
  */
-const DECLARATION_LINE =
-  /^(?:(?:pub(?:\([\w:]+\))?|export|public|private|protected|internal|static|async|abstract|final|open|override|sealed|data|default)\s+)*(?:func|fn|def|defp|defmodule|class|interface|struct|trait|enum|type|impl|module|function|object|protocol|record|typealias|namespace)\s+(?:\([^)]*\)\s*)?([\p{L}_$][\p{L}\p{N}_$]*)(\()?/u;
+const DECLARATION_LINE = new RegExp(
+  String.raw`^(?:(?:pub(?:\([\w:]+\))?|export|public|private|protected|internal|async|abstract|final|open|override|sealed|data|default)\s+)*(?:${DECLARATION_KEYWORD_SOURCE})\s+(?:\([^)]*\)\s*)?(${IDENTIFIER_SOURCE})(\()?`,
+  "u",
+);
 
 /**
  * The query with what code writes around a name set aside: a type's arguments (`Router<S>` →
