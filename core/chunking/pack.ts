@@ -5,12 +5,12 @@ import { TITLED_KINDS } from "./languages/test-calls.js";
 
 export const PACK_SEPARATOR = "; ";
 
-/** Ruby's `class << self` and Kotlin's unnamed `companion object` hold their class's own members and declare no name. */
-export const SINGLETON_CLASS_LABEL = "class << self";
+/** Ruby's `class << self` (`class << ` and its object) and Kotlin's unnamed `companion object` hold their class's own members and declare no name. */
+export const SINGLETON_CLASS_PREFIX = "class << ";
 export const COMPANION_OBJECT_LABEL = "companion object";
 
 function declaresNoName(level: string): boolean {
-  return level === COMPANION_OBJECT_LABEL || level.startsWith("class << ");
+  return level === COMPANION_OBJECT_LABEL || level.startsWith(SINGLETON_CLASS_PREFIX);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { RUBY_SUITE_SUBJECTS, SUITE_CALLEE, TEST_CALLEE, rubyTestCall, testRefinement } from "./test-calls.js";
 import { COMMENTS, type AstLanguage } from "./types.js";
 import { previousAcrossList } from "./first-statement.js";
-import { SINGLETON_CLASS_LABEL } from "../pack.js";
+import { SINGLETON_CLASS_PREFIX } from "../pack.js";
 
 export const ruby: AstLanguage = {
   language: "ruby",
@@ -27,10 +27,7 @@ export const ruby: AstLanguage = {
   refine(node, kind) {
     if (kind === "test") return testRefinement(rubyTestCall(node));
     // `class << self` holds a class's own methods: named as written, not as a bare "class".
-    if (node.type === "singleton_class") {
-      const value = node.childForFieldName("value")?.text ?? "self";
-      return { label: value === "self" ? SINGLETON_CLASS_LABEL : `class << ${value}` };
-    }
+    if (node.type === "singleton_class") return { label: SINGLETON_CLASS_PREFIX + (node.childForFieldName("value")?.text ?? "self") };
     return null;
   },
 };
