@@ -9,8 +9,9 @@
 //    Lines between units (imports, top-level statements) become chunks of their own.
 // 4. Merge adjacent tiny pieces that share a parent, then pack small siblings.
 // 5. Drop what is left of a block's bare frame: a piece of nothing but closing lines (`end`,
-//    `}`), or of a module's or namespace's opening line alone, left over where the block it
-//    frames took every line the limits allow (the next chunk's context names the module); and
+//    `}`), or of a module's or namespace's opening line alone (or a class's reopening line
+//    before a type inside it), left over where the block it frames took every line the limits
+//    allow (the next chunk's context names the module); and
 //    a file's opening comment of a line or two (`# frozen_string_literal: true`) that could not
 //    join the code after it.
 // Invariant: pieces never overlap and together cover every non-blank line of the file but the
