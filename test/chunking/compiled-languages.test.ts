@@ -72,6 +72,18 @@ describe("C and C++", () => {
     expect(find(chunks, "Dims", "struct").context).toBe("namespace linalg > struct Dims");
     expect(find(chunks, "main", "function").context).toBe("function main()");
   });
+
+  it("reads declarations through a library's own macros, and keeps the macros in the text", async () => {
+    const cpp = await chunkFixture("ringlog.h", split);
+    expect(cpp[0].language).toBe("cpp");
+    expect(find(cpp, "overflow_error", "class").startLine).toBe(18);
+    expect(find(cpp, "ring", "constructor").context).toBe("class ring > constructor ring()");
+    expect(find(cpp, "size", "method").context).toBe("class ring > method size()");
+    expect(cpp.some((c) => c.content.includes("RL_CONSTEXPR20 void push("))).toBe(true);
+    const c = await chunkFixture("pool.c", unmerged);
+    expect(find(c, "pool_init", "function")).toMatchObject({ startLine: 14, endLine: 20 });
+    expect(find(c, "pool_take", "function").content.startsWith("POOL_ALWAYS_INLINE void *")).toBe(true);
+  });
 });
 
 describe(".h headers", () => {

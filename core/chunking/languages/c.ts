@@ -1,6 +1,7 @@
 // C and C++: `typedef struct {…} Name;` names the struct in both.
 import type { Node } from "web-tree-sitter";
 import { nameOf } from "../syntax.js";
+import { withoutMacroNoise } from "./c-macros.js";
 import { COMMENTS, type AstLanguage, type Refinement } from "./types.js";
 
 export const c: AstLanguage = {
@@ -13,6 +14,7 @@ export const c: AstLanguage = {
     enum: ["(enum_specifier body: (_)) @enum"],
     type: ["type_definition"],
   },
+  forParsing: withoutMacroNoise,
   leading: COMMENTS,
   refine: refineTypedef,
 };
@@ -30,6 +32,7 @@ export const cpp: AstLanguage = {
     type: ["type_definition", "alias_declaration"],
   },
   wrappers: ["template_declaration"],
+  forParsing: withoutMacroNoise,
   leading: COMMENTS,
   refine(node, kind) {
     // `Matrix<T>::multiply` defined outside its class is still a method of that class.
