@@ -252,8 +252,9 @@ export function outlineFromTree(root: SyntaxNodeLike): OutlineItem[] {
         items.push(typedefItem(child, walk));
         continue;
       }
-      // `describe("Parser", () => …)`, `it "parses" do … end`: suites and tests by their titles.
-      const test = kind === undefined ? testCallOf(child) : null;
+      // `describe("Parser", () => …)`, `it "parses" do … end`, `TEST(Parser, Empty) {…}` (a
+      // function definition to C++'s grammar): suites and tests by their titles.
+      const test = testCallOf(child);
       if (test) {
         items.push({ kind: test.kind, name: test.written, startLine: startLine(child), endLine: endLine(child), children: walk(child, test.kind) });
         continue;

@@ -131,6 +131,34 @@ describe("test blocks as units", () => {
     expect(await contexts("Tests/ParserSpec.swift", quick)).toEqual(['4-6 class ParserSpec > method spec > suite "parse" > test "returns nothing"']);
   });
 
+  it("cuts GoogleTest's and Boost.Test's macros by the names they give their tests", async () => {
+    const cc = [
+      "#include <gtest/gtest.h>",
+      "",
+      "TEST(ParserTest, EmptyInput) {",
+      '  EXPECT_TRUE(parse("").empty());',
+      "}",
+      "",
+      "TEST_F(ParserFixture, NestedLists) {",
+      '  EXPECT_EQ(parse("[[1]]").size(), 1u);',
+      "}",
+      "",
+      "BOOST_AUTO_TEST_CASE(parses_numbers) {",
+      '  BOOST_CHECK(parse("1").size() == 1);',
+      "}",
+      "",
+      "int TEST_HELPER(int a, int b) { return a + b; }",
+    ].join("\n");
+    const chunks = await chunkFile("parser_test.cc", cc, options({ minChars: 0 }));
+    expect(chunks.filter((c) => c.kind === "test").map((c) => [c.symbol, c.startLine, c.context])).toEqual([
+      ["ParserTest.EmptyInput", 3, "test ParserTest.EmptyInput"],
+      ["ParserFixture.NestedLists", 7, "test ParserFixture.NestedLists"],
+      ["parses_numbers", 11, "test parses_numbers"],
+    ]);
+    // A function that merely shares a macro's shape is still a function.
+    expect(chunks.find((c) => c.symbol === "TEST_HELPER")?.kind).toBe("function");
+  });
+
   it("leaves a Gemfile's group alone: a suite describes a string, a class, a module or a method", async () => {
     const gems = 'group :test do\n  gem "rspec"\nend\n\ncontext "with a token" do\n  it { is_expected.to be_ok }\nend\n\ndescribe :assoc do\n  it "pairs" do\n  end\nend\n';
     const chunks = await chunkFile("spec/gems.rb", gems, options({ minChars: 0 }));

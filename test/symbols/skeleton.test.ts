@@ -76,6 +76,8 @@ describe("outlineFromTree", () => {
     expect(await outline("tests/UsersTest.php", php)).toEqual(["suite 'users' 2-6", "  test 'can be created' 3-3", "  test 'email is unique' 4-5"]);
     const kotest = 'class CalcTest : FunSpec({\n    context("sums") {\n        test("adds two numbers") {\n            (1 + 2) shouldBe 3\n        }\n    }\n})\n';
     expect(await outline("CalcTest.kt", kotest)).toEqual(["class CalcTest 1-7", '  suite "sums" 2-6', '    test "adds two numbers" 3-5']);
+    const gtest = "#include <gtest/gtest.h>\n\nTEST(ParserTest, EmptyInput) {\n  EXPECT_TRUE(parse(\"\").empty());\n}\n\nstatic int helper(int x) { return x; }\n";
+    expect(await outline("parser_test.cc", gtest)).toEqual(["test ParserTest.EmptyInput 3-5", "function helper 7-7"]);
   });
 
   it("reads Rust structs, traits, impls and their functions", async () => {

@@ -2,6 +2,7 @@
 import type { Node } from "web-tree-sitter";
 import { nameOf } from "../syntax.js";
 import { withoutMacroNoise } from "./c-macros.js";
+import { cppTestMacro, testRefinement } from "./test-calls.js";
 import { COMMENTS, type AstLanguage, type Refinement } from "./types.js";
 
 export const c: AstLanguage = {
@@ -37,6 +38,8 @@ export const cpp: AstLanguage = {
   refine(node, kind) {
     // `Matrix<T>::multiply` defined outside its class is still a method of that class.
     if (node.type === "function_definition") {
+      const test = cppTestMacro(node);
+      if (test) return testRefinement(test);
       const symbol = nameOf(node);
       return { kind: symbol.includes("::") ? "method" : kind, symbol };
     }

@@ -4,8 +4,9 @@
 // Dart's and Flutter's (`group('Parser', () {…})`, `testWidgets(…)`), Pester (`Describe "…" {}`),
 // busted's for Lua and Neovim plugins (`describe("util", function() … end)`), Pest's for PHP
 // (`it('can be created', function () {…})`), Go's subtests (`t.Run("empty input", func…)`),
-// and the block-taking suites of Scala (munit, ScalaTest: `test("decodes") {…}`), Kotlin
-// (Kotest: `describe("parse") {…}`) and Swift (Quick: `it("returns nothing") {…}`).
+// the block-taking suites of Scala (munit, ScalaTest: `test("decodes") {…}`), Kotlin
+// (Kotest: `describe("parse") {…}`) and Swift (Quick: `it("returns nothing") {…}`), and
+// GoogleTest's and Boost.Test's macros in C++ (`TEST(Parser, EmptyInput) {…}`).
 // Each is a unit, a suite holding its tests, named by its title: a long test file is cut test
 // by test, and its outline reads as the tests it holds. A title is a sentence, not a declared
 // name (`TITLED_KINDS`): ranking and the keyword index do not take it for a declaration.
@@ -156,6 +157,24 @@ export function trailingLambdaTestCall(call: SyntaxNodeLike): TestCall | null {
   return kind && isString && lambda ? titled(kind, title!) : null;
 }
 
+/** GoogleTest's test macros (`TEST(Suite, Name)`, `TEST_F`, …) and Boost.Test's `BOOST_AUTO_TEST_CASE(name)`. */
+const CPP_TEST_MACROS: Record<string, number> = { TEST: 2, TEST_F: 2, TEST_P: 2, TYPED_TEST: 2, TYPED_TEST_P: 2, BOOST_AUTO_TEST_CASE: 1 };
+
+/**
+ * A C++ test macro with its body, which the grammar reads as a function definition
+ * (`TEST(ParserTest, EmptyInput) {…}`: a function `TEST` taking two types), as a test unit
+ * named as GoogleTest reports it: `ParserTest.EmptyInput`.
+ */
+export function cppTestMacro(definition: SyntaxNodeLike): TestCall | null {
+  const declarator = definition.type === "function_definition" ? definition.childForFieldName("declarator") : null;
+  const macro = declarator?.type === "function_declarator" ? declarator.childForFieldName("declarator")?.text ?? "" : "";
+  if (!Object.hasOwn(CPP_TEST_MACROS, macro)) return null;
+  const names = children(declarator!.childForFieldName("parameters")).map((p) => p.text);
+  if (names.length !== CPP_TEST_MACROS[macro] || !names.every((n) => /^\w+$/.test(n))) return null;
+  const title = names.join(".");
+  return { kind: "test", title, written: title };
+}
+
 /**
  * The test call `node` is, in whichever of these grammars it comes from, for the generic
  * skeleton (which walks every grammar's tree without knowing which one it is).
@@ -170,6 +189,8 @@ export function testCallOf(node: SyntaxNodeLike): TestCall | null {
       return phpTestCall(node);
     case "call_expression":
       return scalaTestCall(node) ?? trailingLambdaTestCall(node);
+    case "function_definition":
+      return cppTestMacro(node);
     default:
       return null;
   }
