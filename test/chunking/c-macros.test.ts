@@ -24,6 +24,12 @@ describe("withoutMacroNoise", () => {
     expect(read('class FMT_SO_VISIBILITY("default") format_error : public std::runtime_error {')).toEqual(["class format_error : public std::runtime_error {"]);
     expect(read("template <typename T, FMT_ENABLE_IF(!is_signed<T>::value)>")).toEqual(["template <typename T >"]);
     expect(read('#ifdef __cplusplus\nextern "C" {\n#endif')).toEqual(["#ifdef __cplusplus", "", "#endif"]);
+    expect(read("#include <features.h>\n\n__BEGIN_DECLS")).toEqual(["#include <features.h>", "", ""]);
+    expect(read('  V8_DEPRECATE_SOON(\n      "Use MemoryPressureNotification().")\n  bool IdleNotificationDeadline(double s);')).toEqual([
+      "",
+      "",
+      "bool IdleNotificationDeadline(double s);",
+    ]);
   });
 
   it("reads Windows line endings alike", () => {
@@ -41,11 +47,16 @@ describe("withoutMacroNoise", () => {
       "obj = (void *)REDIS_REPLY_NIL;",
       "#define FMT_API __attribute__((visibility(\"default\")))",
       "JEMALLOC_TSD_TYPE_ATTR(tsd_t) tsd_tls = TSD_INITIALIZER;",
+      "    CK_ATTRIBUTE_PTR pTemplate, /* the object's template */",
     ]) {
-      expect(read(line)).toEqual([line.replace(/\s+/g, " ")]);
+      expect(read(line)).toEqual([line.trim().replace(/\s+/g, " ")]);
     }
     // A lone name closing an initializer is a value.
     expect(read("tsd_wrapper_t boot = {\n\tfalse,\n\tTSD_INITIALIZER\n};")).toEqual(["tsd_wrapper_t boot = {", "false,", "TSD_INITIALIZER", "};"]);
+    // A lone macro above a declarator is that declaration's type; one naming what follows it stays too.
+    expect(read("NSPR_API(PRStatus)\nPR_Lock(PRLock *lock);")).toEqual(["NSPR_API(PRStatus)", "PR_Lock(PRLock *lock);"]);
+    expect(read("BOOL\nDllMain(HINSTANCE h)")).toEqual(["BOOL", "DllMain(HINSTANCE h)"]);
+    expect(read("CK_PKCS11_FUNCTION_INFO(C_Login)\n#ifdef CK_NEED_ARG_LIST")).toEqual(["CK_PKCS11_FUNCTION_INFO(C_Login)", "#ifdef CK_NEED_ARG_LIST"]);
     // A macro's body is the macro's text.
     expect(read("#define EXPECT_ASSERT(stmt) \\\n  FMT_TEST_THROW_(stmt, GTEST_NONFATAL_FAILURE_)")).toEqual(["#define EXPECT_ASSERT(stmt) \\", "FMT_TEST_THROW_(stmt, GTEST_NONFATAL_FAILURE_)"]);
   });

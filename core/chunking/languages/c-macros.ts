@@ -8,8 +8,10 @@
 /** An upper-case macro name: three or more characters, digits and underscores allowed. */
 const MACRO = "[A-Z_][A-Z0-9_]{2,}";
 
-/** A macro's arguments: parentheses nested one level deep. */
+/** A macro's arguments: parentheses nested one level deep, on one line. */
 const ARGUMENTS = "\\((?:[^()\\n]|\\([^()\\n]*\\))*\\)";
+/** The same over a few lines (`V8_DEPRECATE_SOON(` with its message below). */
+const ARGUMENTS_OVER_LINES = "\\((?:[^()]|\\([^()]*\\)){0,600}\\)";
 
 /**
  * Each rule matches `(kept)(blanked)`; `when` further tests the blanked text. Rules apply in
@@ -27,7 +29,7 @@ interface Rule {
  * to nothing.
  */
 const SPECIFIER_WORDS = new Set([
-  "API", "ATTR", "ATTRIBUTE", "CALLBACK", "CDECL", "CONSTEVAL", "CONSTEXPR", "DECL", "DEPRECATED", "EXPORT", "EXPORTS",
+  "API", "ATTR", "CDECL", "CONSTEVAL", "CONSTEXPR", "DECL", "DEPRECATE", "DEPRECATED", "EXPORT", "EXPORTS",
   "FASTCALL", "FORCEINLINE", "INLINE", "NOEXCEPT", "NODISCARD", "NOINLINE", "NORETURN", "NOTHROW", "OVERRIDE", "STDCALL",
   "UNUSED", "VISIBILITY", "WINAPI",
 ]);
@@ -38,13 +40,16 @@ function saysSpecifier(macro: string): boolean {
 }
 
 /**
- * Whether the text before `at` leaves an expression open (`= {`, `a,`, `x +`): a lone
- * upper-case name on the next line is then a value (`TSD_INITIALIZER` closing an initializer).
+ * Whether the line before `at` (the last that is not blank) leaves an expression open (`= {`,
+ * `a,`, `x +`): a lone upper-case name on the next line is then a value (`TSD_INITIALIZER`
+ * closing an initializer). A directive (`#include <features.h>`) or a comment closes nothing.
  */
 function continuesExpression(text: string, at: number): boolean {
-  let i = at - 1;
-  while (i >= 0 && /\s/.test(text[i])) i--;
-  return i >= 0 && ",=([+-*/%|&^?:<>!".includes(text[i]);
+  const before = text.slice(Math.max(0, at - 400), at).trimEnd();
+  const line = before.slice(before.lastIndexOf("\n") + 1).trim();
+  if (line.startsWith("#") || line.endsWith("*/") || line.startsWith("//")) return false;
+  const code = line.replace(/\/\/.*$/, "").trimEnd();
+  return code.length > 0 && ",=([+-*/%|&^?:<>!".includes(code[code.length - 1]);
 }
 
 /** What a declaration may open with after its macros: a keyword of one, or a type followed by a name. */
@@ -52,22 +57,46 @@ const DECLARATION_START =
   "(?:(?:void|bool|char|short|int|long|float|double|signed|unsigned|auto|const|volatile|static|inline|extern|constexpr|consteval|virtual|explicit|friend|template|typename|struct|union|enum|class)\\b" +
   "|[A-Za-z_][\\w:]*(?:<[^<>;{}()]*>)?[ \\t\\r\\n*&]+[A-Za-z_(*&])";
 
+/** A declarator's name and its parameters' opening: `basic_memory_buffer(`, `~ring(`, `*PR_Lock(`. */
+const DECLARATOR = "\\*?~?[A-Za-z_][\\w:]*[ \\t]*\\(";
+
+/**
+ * The next line that is not blank after the one holding `at`: a lone macro line followed by a
+ * declarator (`NSPR_API(void)` then `PR_Lock(PRLock *lock);`, GNU style's `BOOL` above
+ * `DllMain(…)`) is that declaration's type, and one followed by a parameter list or a directive
+ * (`CK_PKCS11_FUNCTION_INFO(C_Login)` then `#ifdef CK_NEED_ARG_LIST`) names what follows.
+ */
+function nextLine(text: string, at: number): string {
+  const end = text.indexOf("\n", at);
+  const rest = /\S[^\n]*/.exec(end < 0 ? "" : text.slice(end, end + 400));
+  return rest ? rest[0] : "";
+}
+
+/** A line opening with a declarator; an upper-case name is another macro (`FMT_PRAGMA_CLANG(…)`), not a function. */
+const DECLARATOR_LINE = new RegExp(`^(?!${MACRO}[ \\t]*\\()${DECLARATOR}`);
+
 const RULES: Rule[] = [
   // `extern "C" {` and its `}` each inside an `#ifdef __cplusplus` of their own: the grammar
   // sees a block that never closes. What they wrap parses as plain declarations.
   { pattern: /(#ifdef[ \t\r]+__cplusplus[ \t\r]*\n)([ \t\r]*(?:extern[ \t\r]+"C"[ \t\r]*\{|\})[ \t\r]*(?:\/\/[^\n]*)?)(?=\n[ \t\r]*#endif)/g },
-  // A specifier macro by its name, before a name or the line's end; with arguments, only before
-  // a type and a name (`JEMALLOC_TSD_TYPE_ATTR(tsd_t) tsd_tls` holds the type itself).
-  { pattern: new RegExp(`()\\b(${MACRO})(?=[ \\t\\r]+[A-Za-z_]|[ \\t\\r]*$)`, "gm"), when: saysSpecifier },
+  // A specifier macro by its name, before a declaration, a declarator (a constructor's name)
+  // or the line's end; with arguments, only before a type and a name
+  // (`JEMALLOC_TSD_TYPE_ATTR(tsd_t) tsd_tls` holds the type itself).
+  { pattern: new RegExp(`()\\b(${MACRO})(?=[ \\t\\r]+(?:${DECLARATION_START}|${DECLARATOR})|[ \\t\\r]*$)`, "gm"), when: saysSpecifier },
   { pattern: new RegExp(`()\\b(${MACRO}${ARGUMENTS})(?=[ \\t\\r\\n]+${DECLARATION_START})`, "gm"), when: saysSpecifier },
   // The same after a declarator, before its `;` or body: `…) REDISMODULE_ATTR;`, `…) const FMT_NOEXCEPT {`
   // (not a cast's `(char)LUAC_VERSION;`, whose name says nothing of the kind).
   { pattern: new RegExp(`(\\)[ \\t\\r]*(?:const[ \\t\\r]+)?)(${MACRO})(?=[ \\t\\r]*[;{])`, "g"), when: saysSpecifier },
   // A line that is only a macro, with or without arguments and no `;` (`FMT_END_NAMESPACE`,
-  // `Q_OBJECT`, `FMT_PRAGMA_CLANG(diagnostic push)`): a declaration's frame, a pragma or nothing.
+  // `Q_OBJECT`, `FMT_PRAGMA_CLANG(diagnostic push)`): a declaration's frame, a pragma or nothing,
+  // unless it is a value in an open expression or part of the declaration below (`nextLine`).
   {
-    pattern: new RegExp(`^()([ \\t\\r]*${MACRO}(?:${ARGUMENTS})?[ \\t\\r]*)$`, "gm"),
-    when: (_cut, text, at) => !continuesExpression(text, at),
+    pattern: new RegExp(`^()([ \\t\\r]*${MACRO}(?:${ARGUMENTS_OVER_LINES})?[ \\t\\r]*)$`, "gm"),
+    when: (cut, text, at) => {
+      if (continuesExpression(text, at)) return false;
+      const next = nextLine(text, at);
+      return !DECLARATOR_LINE.test(next) && !(cut.includes("(") && /^[(#]/.test(next));
+    },
   },
   // Macros opening a declaration, alone or after its specifiers: `LUA_API int`, `static
   // JEMALLOC_NORETURN void`, `FMT_EXPORT template <…>`. A macro followed by the name being
