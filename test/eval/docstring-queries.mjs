@@ -6,7 +6,7 @@
 // Deterministic: same tree in, same queries and same stripped copy out.
 //
 // Usage: node test/eval/docstring-queries.mjs REPO OUT_DIR LANGUAGE NAME [--max N]
-//   LANGUAGE: python, javascript, typescript, go, rust, ruby, java or csharp
+//   LANGUAGE: python, javascript, typescript, go, rust, ruby, java, csharp, c or cpp
 //   writes OUT_DIR/corpus/ and OUT_DIR/queries.jsonl
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { extname, join, relative, sep } from "node:path";
@@ -21,6 +21,8 @@ const EXTENSIONS = {
   ruby: [".rb"],
   java: [".java"],
   csharp: [".cs"],
+  c: [".c", ".h"],
+  cpp: [".cc", ".cpp", ".cxx", ".h", ".hpp", ".hh"],
 };
 
 /** The languages a set can be made in. */
@@ -163,6 +165,10 @@ const DECL = {
   // nullable, qualified) unless it is a constructor, then the name and its parameter list.
   java: /^\s*(?:(?:public|protected|private|static|final|abstract|synchronized|native|default|strictfp|sealed|non-sealed)\s+)*(?:(?:class|interface|enum|record|@interface)\s+(\w+)|(?:<[^>]+>\s+)?(?:[\w.]+(?:<[^()]*>)?(?:\[\])*\s+)?(\w+)\s*\()/,
   csharp: /^\s*(?:(?:public|protected|private|internal|static|sealed|abstract|virtual|override|async|partial|readonly|unsafe|extern|new)\s+)*(?:(?:class|interface|struct|enum|record)\s+(\w+)|(?:[\w.]+(?:<[^()]*>)?\??(?:\[\])*\s+)?(\w+)\s*(?:<[^()]*>)?\()/,
+  // A type with a body, or a function definition's head: a return type (or none, on the line
+  // above in GNU style, or a constructor), the name, its parameters opening, no `;` on the line.
+  c: /^(?:\s*(?:typedef\s+)?(?:struct|union|enum)\s+(\w+)\s*\{?\s*$|(?:[A-Za-z_][\w<>:,*&\s]*?[\s*&])?(\w+)\s*\([^;]*$)/,
+  cpp: /^\s*(?:template\s*<.*>\s*)?(?:(?:class|struct|union|enum(?:\s+class)?)\s+(?:[A-Z_][A-Z0-9_]*\s+)*(\w+)\s*(?:final\s*)?(?::[^;{]*)?\{?\s*$|(?:[A-Za-z_][\w<>:,*&\s]*?[\s*&])?(~?\w+)\s*\([^;]*$)/,
 };
 
 /** Doc lines of one comment → the lines firstSentence reads: Javadoc's inline tags, C#'s summary only. */
@@ -177,7 +183,7 @@ function docText(doc, language) {
   return doc;
 }
 
-const KEYWORDS = new Set(["if", "for", "while", "switch", "return", "catch", "function", "new", "super", "constructor"]);
+const KEYWORDS = new Set(["if", "for", "while", "switch", "return", "catch", "function", "new", "super", "constructor", "sizeof", "defined", "do", "else"]);
 // Statements that look like a call to the Java and C# patterns (`lock (x)`, `this(…)`).
 const CALL_LIKE = new Set([...KEYWORDS, "this", "using", "lock", "foreach", "nameof", "typeof", "sizeof", "throw", "else", "synchronized"]);
 
@@ -223,24 +229,35 @@ function candidates(lines, language) {
     if (!m) continue;
     const symbol = declSymbol(m);
     if (!symbol || (language === "java" || language === "csharp" ? CALL_LIKE : KEYWORDS).has(symbol)) continue;
+    // C and C++: a statement in a body (`return make(…`, `else if (…`) is no declaration; C's functions start at column 0.
+    if ((language === "c" || language === "cpp") && /^\s*(?:return|else|case|goto|throw|delete|co_return|if|while|for|switch)\b/.test(lines[i])) continue;
+    if (language === "c" && /^\s/.test(lines[i])) continue;
     // Walk up over attributes / annotations to the doc block.
     let j = i - 1;
     while (j >= 0 && language === "rust" && /^\s*#\[/.test(lines[j])) j--;
     while (j >= 0 && language === "java" && /^\s*@\w+(\(.*\))?\s*$/.test(lines[j])) j--;
     while (j >= 0 && language === "csharp" && /^\s*\[.*\]\s*$/.test(lines[j])) j--;
+    // C and C++: a return type on its own line (GNU style), a template's parameters.
+    while (j >= 0 && (language === "c" || language === "cpp") && /^\s*(?:template\s*<.*>|(?:static\s+|inline\s+|extern\s+)*[A-Za-z_][\w:<>,*&\s]*)\s*$/.test(lines[j]) && !/^\s*(?:return|else)\b/.test(lines[j])) j--;
     if (j < 0) continue;
     let docStart;
     let docEnd;
     let doc;
-    if (language === "javascript" || language === "typescript" || language === "java") {
+    const blockComment = language === "javascript" || language === "typescript" || language === "java" || ((language === "c" || language === "cpp") && /\*\/\s*$/.test(lines[j]));
+    if (blockComment) {
       if (!/\*\/\s*$/.test(lines[j])) continue;
       docEnd = j;
-      while (j >= 0 && !/\/\*\*/.test(lines[j])) j--;
+      // Javadoc-style `/**`; C's own `/* … */` too (redis documents its functions so).
+      const opener = language === "c" || language === "cpp" ? /\/\*/ : /\/\*\*/;
+      while (j >= 0 && !opener.test(lines[j])) j--;
       if (j < 0) continue;
+      // A comment trailing a line of code (`#define N 256 /* … */`) documents that line.
+      if ((language === "c" || language === "cpp") && !/^\s*\/\*/.test(lines[j])) continue;
       docStart = j;
       doc = lines.slice(docStart, docEnd + 1).map((l) => l.replace(/^\s*\/?\*+\/?/, "").replace(/\*\/\s*$/, ""));
     } else {
-      const leader = language === "go" ? /^\s*\/\/(?!\/)/ : language === "rust" || language === "csharp" ? /^\s*\/\/\// : /^\s*#(?!!)/;
+      const leader =
+        language === "go" ? /^\s*\/\/(?!\/)/ : language === "rust" || language === "csharp" ? /^\s*\/\/\// : language === "c" || language === "cpp" ? /^\s*\/\/\/?(?!\/)/ : /^\s*#(?!!)/;
       if (!leader.test(lines[j])) continue;
       docEnd = j;
       while (j >= 0 && leader.test(lines[j])) j--;
@@ -251,6 +268,8 @@ function candidates(lines, language) {
     const declEnd =
       language === "ruby" ? indentEnd(lines, i, (l) => /^\s*end\b/.test(l)) : braceEnd(lines, i);
     if (declEnd <= i && language !== "go") continue;
+    // A C prototype over several lines ends at its `;`: only a definition has a body.
+    if ((language === "c" || language === "cpp") && !lines.slice(i, declEnd + 1).some((l) => l.includes("{"))) continue;
     out.push({ docStart, docEnd, declStart: docEnd + 1, declEnd, doc, symbol });
   }
   return out;

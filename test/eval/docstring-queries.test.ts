@@ -1,4 +1,4 @@
-// The docstring set maker on Java and C# trees: the first sentence of a declaration's doc
+// The docstring set maker on Java, C#, C and C++ trees: the first sentence of a declaration's doc
 // comment becomes the query, the declaration the answer, and the comment is blanked in the copy.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -56,6 +56,50 @@ const CSHARP = `namespace Demo
 }
 `;
 
+const C = `#include "zset.h"
+
+/* Create a skiplist node with the specified number of levels.
+ * The SDS string 'ele' is referenced by the node after the call. */
+zskiplistNode *zslCreateNode(int level, double score, sds ele) {
+    zskiplistNode *zn = zmalloc(sizeof(*zn));
+    return zn;
+}
+
+/* Picks a random level for the new skiplist node we are going to create. */
+int
+zslRandomLevel(void) {
+    int level = 1;
+    return level;
+}
+
+#define ZSKIPLIST_MAXLEVEL 32 /* Should be enough for 2^64 elements */
+
+/* Free a whole skiplist, its nodes and their strings. */
+void zslFree(zskiplist *zsl,
+             int keepHeader);
+`;
+
+const CPP = `namespace fmt {
+
+/// A view of a string that does not own the characters it refers to.
+template <typename Char> class basic_string_view {
+ public:
+  constexpr basic_string_view(const Char* s, size_t count) noexcept
+      : data_(s), size_(count) {}
+
+  // The number of characters in the view, not counting any terminator.
+  constexpr size_t size() const noexcept {
+    return size_;
+  }
+
+ private:
+  const Char* data_;
+  size_t size_;
+};
+
+}  // namespace fmt
+`;
+
 let dir = "";
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -99,5 +143,28 @@ describe("docstring sets from Java and C#", () => {
     });
     expect(bySymbol.PurgeOlderThan.relevant[0]).toEqual({ filePath: "src/PlanCache.cs", startLine: 13, endLine: 17 });
     expect(stripped).not.toContain("<summary>");
+  });
+});
+
+describe("docstring sets from C and C++", () => {
+  it("reads C's block comments above a definition, its return type on a line of its own too; a prototype has no body", () => {
+    const { bySymbol, stripped } = makeSet("t_zset.c", C, "c");
+    expectQueries(bySymbol, {
+      zslCreateNode: "Create a skiplist node with the specified number of levels",
+      zslRandomLevel: "Picks a random level for the new skiplist node we are going to create",
+    });
+    expect(bySymbol.zslRandomLevel.relevant[0]).toEqual({ filePath: "src/t_zset.c", startLine: 11, endLine: 15 });
+    expect(stripped).not.toContain("Create a skiplist node");
+    expect(stripped).toContain("Should be enough for 2^64 elements");
+  });
+
+  it("reads C++'s line comments above a class template and a method", () => {
+    const { bySymbol } = makeSet("string_view.h", CPP, "cpp");
+    expectQueries(bySymbol, {
+      basic_string_view: "A view of a string that does not own the characters it refers to",
+      size: "The number of characters in the view, not counting any terminator",
+    });
+    expect(bySymbol.basic_string_view.relevant[0]).toMatchObject({ startLine: 4, endLine: 17 });
+    expect(bySymbol.size.relevant[0]).toMatchObject({ startLine: 10, endLine: 12 });
   });
 });

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Chunk-level check sets from semble-dev's checkouts: a docstring set (docstring-queries.mjs)
 // from the benchmark root of every kit repository whose language the set maker reads (Python,
-// JavaScript, TypeScript, Go, Rust, Ruby, Java, C#), and a suite naming them all. semble-dev's
-// questions are file level; these ask for one unit, in languages the dev suite lacks (Java, C#).
+// JavaScript, TypeScript, Go, Rust, Ruby, Java, C#, C, C++), and a suite naming them all.
+// semble-dev's questions are file level; these ask for one unit, in languages the dev suite
+// lacks (Java, C#, C, C++).
 // The ranking's weights are chosen on semble-dev, so these are a second check, not unseen code.
 //
 // Usage: node test/eval/semble-docstring.mjs [--kit DIR] [--out DIR] [--sets DIR]
