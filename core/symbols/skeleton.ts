@@ -241,7 +241,10 @@ export function outlineFromTree(root: SyntaxNodeLike): OutlineItem[] {
   if (reader) return reader.outline(root);
   const walk = (node: SyntaxNodeLike, parentKind: string | null): OutlineItem[] => {
     const items: OutlineItem[] = [];
+    let previous: SyntaxNodeLike | null = null;
     for (const child of namedChildren(node)) {
+      const before = previous;
+      previous = child;
       // Own keys only: a node type such as `constructor` must not find Object.prototype's.
       let kind: string | undefined = Object.hasOwn(DECLARATION_KINDS, child.type) ? DECLARATION_KINDS[child.type] : undefined;
       // A section without a heading child is not a markdown section (other grammars use "section").
@@ -254,7 +257,7 @@ export function outlineFromTree(root: SyntaxNodeLike): OutlineItem[] {
       }
       // `describe("Parser", () => …)`, `it "parses" do … end`, `TEST(Parser, Empty) {…}` (a
       // function definition to C++'s grammar): suites and tests by their titles.
-      const test = testCallOf(child);
+      const test = testCallOf(child, before);
       if (test) {
         items.push({ kind: test.kind, name: test.written, startLine: startLine(child), endLine: endLine(child), children: walk(child, test.kind) });
         continue;

@@ -159,6 +159,37 @@ describe("test blocks as units", () => {
     expect(chunks.find((c) => c.symbol === "TEST_HELPER")?.kind).toBe("function");
   });
 
+  it("cuts Catch2's and doctest's test cases by their titles", async () => {
+    const cc = [
+      "#include <catch2/catch_test_macros.hpp>",
+      "",
+      "// Sizing and resizing.",
+      'TEST_CASE("vectors can be sized", "[vector]") {',
+      "  std::vector<int> v(5);",
+      "  REQUIRE(v.size() == 5);",
+      "}",
+      "",
+      'TEST_CASE_METHOD(DbFixture, "rows survive a reconnect") {',
+      "  REQUIRE(reconnect());",
+      "}",
+      "",
+      'TEST_SUITE("math") {',
+      '  TEST_CASE("adds") {',
+      "    CHECK(1 + 1 == 2);",
+      "  }",
+      "}",
+    ].join("\n");
+    const chunks = await chunkFile("vector_test.cpp", cc, options({ minChars: 0, maxLines: 5 }));
+    expect(chunks.filter((c) => c.kind === "test" || c.kind === "suite").map((c) => [c.kind, c.symbol, c.startLine, c.endLine, c.context])).toEqual([
+      ["test", "vectors can be sized", 3, 7, 'test "vectors can be sized"'],
+      ["test", "rows survive a reconnect", 9, 11, 'test "rows survive a reconnect"'],
+      ["suite", "math", 13, 17, 'suite "math"'],
+    ]);
+    // A suite too long for one chunk is cut at its tests.
+    const suite = await chunkFile("math_test.cpp", cc.split("\n").slice(12).join("\n"), options({ minChars: 0, maxLines: 3 }));
+    expect(suite.find((c) => c.kind === "test")?.context).toBe('suite "math" > test "adds"');
+  });
+
   it("leaves a Gemfile's group alone: a suite describes a string, a class, a module or a method", async () => {
     const gems = 'group :test do\n  gem "rspec"\nend\n\ncontext "with a token" do\n  it { is_expected.to be_ok }\nend\n\ndescribe :assoc do\n  it "pairs" do\n  end\nend\n';
     const chunks = await chunkFile("spec/gems.rb", gems, options({ minChars: 0 }));

@@ -78,6 +78,8 @@ describe("outlineFromTree", () => {
     expect(await outline("CalcTest.kt", kotest)).toEqual(["class CalcTest 1-7", '  suite "sums" 2-6', '    test "adds two numbers" 3-5']);
     const gtest = "#include <gtest/gtest.h>\n\nTEST(ParserTest, EmptyInput) {\n  EXPECT_TRUE(parse(\"\").empty());\n}\n\nstatic int helper(int x) { return x; }\n";
     expect(await outline("parser_test.cc", gtest)).toEqual(["test ParserTest.EmptyInput 3-5", "function helper 7-7"]);
+    const catch2 = 'TEST_CASE("parses empty input", "[parser]") {\n  REQUIRE(parse("").empty());\n}\n';
+    expect(await outline("parser_test.cpp", catch2)).toEqual(['test "parses empty input" 1-3']);
   });
 
   it("reads Rust structs, traits, impls and their functions", async () => {

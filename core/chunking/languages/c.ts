@@ -2,7 +2,7 @@
 import type { Node } from "web-tree-sitter";
 import { nameOf } from "../syntax.js";
 import { withoutMacroNoise } from "./c-macros.js";
-import { cppTestMacro, testRefinement } from "./test-calls.js";
+import { cppTestMacro, testRefinement, titledCppTestBody, TITLED_CPP_TEST_MACROS } from "./test-calls.js";
 import { COMMENTS, type AstLanguage, type Refinement } from "./types.js";
 
 export const c: AstLanguage = {
@@ -31,11 +31,15 @@ export const cpp: AstLanguage = {
     enum: ["(enum_specifier body: (_)) @enum"],
     namespace: ["namespace_definition"],
     type: ["type_definition", "alias_declaration"],
+    // Catch2's and doctest's `TEST_CASE("title") {…}`: the body, its macro a leading line (a
+    // call without its `;` to the grammar, the body's previous sibling).
+    test: [`((expression_statement (call_expression function: (identifier) @_f (#match? @_f "${TITLED_CPP_TEST_MACROS}"))) . (compound_statement) @test)`],
   },
   wrappers: ["template_declaration"],
   forParsing: withoutMacroNoise,
-  leading: COMMENTS,
+  leading: [...COMMENTS, "expression_statement"],
   refine(node, kind) {
+    if (kind === "test") return testRefinement(titledCppTestBody(node, node.previousNamedSibling));
     // `Matrix<T>::multiply` defined outside its class is still a method of that class.
     if (node.type === "function_definition") {
       const test = cppTestMacro(node);

@@ -6,7 +6,8 @@
 // (`it('can be created', function () {…})`), Go's subtests (`t.Run("empty input", func…)`),
 // the block-taking suites of Scala (munit, ScalaTest: `test("decodes") {…}`), Kotlin
 // (Kotest: `describe("parse") {…}`) and Swift (Quick: `it("returns nothing") {…}`), and
-// GoogleTest's and Boost.Test's macros in C++ (`TEST(Parser, EmptyInput) {…}`).
+// GoogleTest's, Boost.Test's, Catch2's and doctest's macros in C++ (`TEST(Parser, EmptyInput)
+// {…}`, `TEST_CASE("parses empty input") {…}`).
 // Each is a unit, a suite holding its tests, named by its title: a long test file is cut test
 // by test, and its outline reads as the tests it holds. A title is a sentence, not a declared
 // name (`TITLED_KINDS`): ranking and the keyword index do not take it for a declaration.
@@ -175,11 +176,30 @@ export function cppTestMacro(definition: SyntaxNodeLike): TestCall | null {
   return { kind: "test", title, written: title };
 }
 
+/** Catch2's and doctest's test macros taking a title; doctest's `TEST_SUITE` groups them. */
+export const TITLED_CPP_TEST_MACROS = "^(?:TEST_CASE|TEST_CASE_METHOD|TEST_CASE_FIXTURE|TEMPLATE_TEST_CASE|SCENARIO|TEST_SUITE)$";
+const TITLED_CPP_TEST = new RegExp(TITLED_CPP_TEST_MACROS);
+
+/**
+ * The body of a Catch2 or doctest test (`TEST_CASE("parses empty input", "[parser]") {…}`), as
+ * a test unit named by its title. The grammar reads the macro as a call missing its `;` and
+ * the body as a block of its own: `previous`, the body's previous named sibling, is the call.
+ */
+export function titledCppTestBody(body: SyntaxNodeLike, previous: SyntaxNodeLike | null): TestCall | null {
+  if (body.type !== "compound_statement" || previous?.type !== "expression_statement") return null;
+  const call = children(previous)[0];
+  const macro = call?.type === "call_expression" ? call.childForFieldName("function")?.text ?? "" : "";
+  if (!TITLED_CPP_TEST.test(macro)) return null;
+  const title = children(call.childForFieldName("arguments")).find((a) => a.type === "string_literal");
+  return title ? titled(macro === "TEST_SUITE" ? "suite" : "test", title) : null;
+}
+
 /**
  * The test call `node` is, in whichever of these grammars it comes from, for the generic
- * skeleton (which walks every grammar's tree without knowing which one it is).
+ * skeleton (which walks every grammar's tree without knowing which one it is); `previous`, the
+ * node's previous named sibling, for tests whose title the grammar puts there (Catch2's).
  */
-export function testCallOf(node: SyntaxNodeLike): TestCall | null {
+export function testCallOf(node: SyntaxNodeLike, previous: SyntaxNodeLike | null = null): TestCall | null {
   switch (node.type) {
     case "expression_statement":
       return jsTestCall(node) ?? goSubtestCall(node);
@@ -191,6 +211,8 @@ export function testCallOf(node: SyntaxNodeLike): TestCall | null {
       return scalaTestCall(node) ?? trailingLambdaTestCall(node);
     case "function_definition":
       return cppTestMacro(node);
+    case "compound_statement":
+      return titledCppTestBody(node, previous);
     default:
       return null;
   }
