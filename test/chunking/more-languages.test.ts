@@ -270,6 +270,26 @@ describe("Objective-C", () => {
     expect(chunks.map((c) => c.content).join("\n")).toContain("NS_ASSUME_NONNULL_BEGIN");
   });
 
+  it("names an enum declared with Foundation's NS_ENUM and NS_OPTIONS by the type it declares", async () => {
+    const header = [
+      "typedef NS_ENUM(NSInteger, CachePolicy) {",
+      "    CachePolicyMemory,",
+      "    CachePolicyDisk,",
+      "} NS_SWIFT_NAME(ImageCache.Policy);",
+      "",
+      "typedef NS_OPTIONS(NSUInteger, CacheOptions) {",
+      "    CacheOptionsRefresh = 1 << 0,",
+      "};",
+      "",
+      "@interface ImageCache : NSObject",
+      "@end",
+    ].join("\n");
+    const chunks = await chunkFile("Sources/ImageCache.h", header, options({ minChars: 0 }));
+    expect(find(chunks, "CachePolicy", "enum")).toMatchObject({ startLine: 1, endLine: 4 });
+    expect(find(chunks, "CacheOptions", "enum")).toMatchObject({ startLine: 6, endLine: 8 });
+    expect(find(chunks, "CachePolicy", "enum").content.startsWith("typedef NS_ENUM(NSInteger, CachePolicy) {")).toBe(true);
+  });
+
   it("takes a .m file for Objective-C only when it reads so, and a header declaring classes", async () => {
     const matlab = "function y = square(x)\n% SQUARE returns x squared.\n  y = x .^ 2;\nend\n";
     expect((await chunkFile("stats/square.m", matlab, options())).map((c) => c.language)).toEqual(["text"]);

@@ -11,6 +11,22 @@ import { COMMENTS, type AstLanguage } from "./types.js";
  */
 const AUDIT_MACRO_LINE = /^[ \t]*(?:NS|CF)_(?:ASSUME_NONNULL|HEADER_AUDIT|EXTERN_C|IMPLICIT_BRIDGING_ENABLED|IMPLICIT_BRIDGING_DISABLED)(?:_BEGIN|_END)?\b[^\n]*$/gm;
 
+/**
+ * Foundation's enum macros: `typedef NS_ENUM(NSInteger, RLCachePolicy) {…} NS_SWIFT_NAME(…);`
+ * declares the enum `RLCachePolicy`, which the grammar, reading a call, named after its first
+ * constant. It is given `enum RLCachePolicy {…};` instead, padded to the same length.
+ */
+const ENUM_MACRO = /\btypedef[ \t]+(?:NS|CF)_(?:ENUM|OPTIONS|CLOSED_ENUM|ERROR_ENUM)\([ \t]*[\w \t]+?[ \t]*,[ \t]*(\w+)[ \t]*\)/g;
+/** A Swift name or availability macro between an enum's `}` and its `;`. */
+const ENUM_TRAILER = /(\}[ \t]*)((?:NS_SWIFT_NAME|API_AVAILABLE|API_UNAVAILABLE|NS_AVAILABLE|NS_ENUM_AVAILABLE)\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\))(?=[ \t]*;)/g;
+
+function forParsing(content: string): string {
+  return content
+    .replace(AUDIT_MACRO_LINE, (line) => " ".repeat(line.length))
+    .replace(ENUM_MACRO, (macro: string, name: string) => `enum ${name}`.padEnd(macro.length))
+    .replace(ENUM_TRAILER, (_m, brace: string, trailer: string) => brace + " ".repeat(trailer.length));
+}
+
 export const objc: AstLanguage = {
   language: "objc",
   grammar: "tree-sitter-objc",
@@ -28,7 +44,7 @@ export const objc: AstLanguage = {
   // A method's comment sits before the `implementation_definition` that holds it.
   wrappers: ["implementation_definition"],
   outlineByUnits: true,
-  forParsing: (content) => content.replace(AUDIT_MACRO_LINE, (line) => " ".repeat(line.length)),
+  forParsing,
   leading: COMMENTS,
   refine(node, kind) {
     if (node.type === "method_definition" || node.type === "method_declaration") return { symbol: selectorOf(node), params: "" };
