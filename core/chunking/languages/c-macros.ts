@@ -120,10 +120,7 @@ const RULES: Rule[] = [
 function directiveSpans(content: string): number[] {
   const spans: number[] = [];
   const directive = /^[ \t\r]*#(?:[^\n]*\\\r?\n)*[^\n]*/gm;
-  for (let m = directive.exec(content); m; m = directive.exec(content)) {
-    spans.push(m.index, m.index + m[0].length);
-    if (m[0].length === 0) directive.lastIndex++;
-  }
+  for (let m = directive.exec(content); m; m = directive.exec(content)) spans.push(m.index, m.index + m[0].length);
   return spans;
 }
 
