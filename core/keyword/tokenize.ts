@@ -168,9 +168,12 @@ export const QUALIFIER = new RegExp(QUALIFIER_SOURCE);
 export const IDENTIFIER_SOURCE = String.raw`[\p{L}_$][\p{L}\p{N}_$]*`;
 /** An identifier, plain or qualified, as a pattern to anchor and extend (`(?:\(\))?` for a call). */
 export const QUALIFIED_NAME_SOURCE = String.raw`${IDENTIFIER_SOURCE}(?:(?:${QUALIFIER_SOURCE})${IDENTIFIER_SOURCE})*`;
-/** The keywords that declare a name in the languages indexed (`def`, `fn`, `class`, `macro_rules!`…), as alternatives. */
+/**
+ * The keywords that declare a name in the languages indexed (`def`, `fn`, `class`,
+ * `macro_rules!`, C's `#define`…), as alternatives: a regular-expression source.
+ */
 export const DECLARATION_KEYWORD_SOURCE =
-  "def|defp|defmodule|defmacro|defmacrop|defstruct|defprotocol|defdelegate|defguard|defexception|class|module|function|fn|fun|func|struct|enum|trait|interface|type|typealias|newtype|impl|object|record|protocol|extension|actor|namespace|macro_rules!|const|let|var|val|static";
+  "def|defp|defmodule|defmacro|defmacrop|defstruct|defprotocol|defdelegate|defguard|defexception|class|module|function|fn|fun|func|struct|enum|trait|interface|type|typealias|newtype|impl|object|record|protocol|extension|actor|namespace|macro_rules!|const|let|var|val|static|#[ \\t]*define";
 
 /** A single (optionally qualified) identifier: `Transaction`, `Table.json`, `Sinatra::Helpers`; not `IntoResponse for Json<T>`. */
 const QUALIFIED_NAME = new RegExp(`^${QUALIFIED_NAME_SOURCE}$`, "u");

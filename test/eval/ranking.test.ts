@@ -335,6 +335,11 @@ describe("features", () => {
     expect(definesIdentifier(analyseQuery("Plug.Conn"), chunk({ filePath: "lib/plug/conn/utils.ex", kind: "lines", content: "defmodule Plug.Conn.Utils do" }))).toBe(0);
     expect(definesIdentifier(analyseQuery("Plug.Conn"), chunk({ filePath: "lib/plug/conn.ex", kind: "lines", content: "defmodule Plug.Conn do" }))).toBe(1);
     expect(definesIdentifier(analyseQuery("launchWhenReady"), chunk({ filePath: "B.kt", kind: "lines", content: "public fun CoroutineScope.launchWhenReady(" }))).toBe(1);
+    // C's macros: `#define` declares, in glibc's `# define` style too; a use does not.
+    const header = chunk({ filePath: "src/adlist.h", language: "c", kind: "struct", content: "typedef struct list {\n    listNode *head;\n} list;\n\n#define listFirst(l) ((l)->head)\n# define LIST_HEAD 0" });
+    expect(definesIdentifier(analyseQuery("listFirst"), header)).toBe(1);
+    expect(definesIdentifier(analyseQuery("LIST_HEAD"), header)).toBe(1);
+    expect(definesIdentifier(analyseQuery("listFirst"), chunk({ filePath: "src/t_list.c", language: "c", kind: "function", content: "listNode *ln = listFirst(list);" }))).toBe(0);
   });
 
   it("counts a module re-exporting a name as declaring it when no candidate declares the name", () => {
