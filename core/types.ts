@@ -20,6 +20,7 @@ export type ChunkKind =
   | "module"
   | "namespace"
   | "record"
+  | "macro"
   | "property"
   | "variable"
   | "rule"
@@ -36,6 +37,12 @@ export type ChunkKind =
   | "image"
   | "quirk"
   | (string & {});
+
+/**
+ * Kinds that take parameters (a C function-like macro's too): a context names them with their
+ * parameters (`macro listFirst(l)`), and a short one is a whole unit, not a leftover.
+ */
+export const CALLABLE_KINDS: ReadonlySet<string> = new Set(["function", "method", "constructor", "macro"]);
 
 /** A contiguous, self-contained span of one file, as produced by a chunker. */
 export interface Chunk {

@@ -17,7 +17,7 @@
 // Invariant: pieces never overlap and together cover every non-blank line of the file but the
 // bare frames of step 5.
 import type { Language, Node, Query, Tree } from "web-tree-sitter";
-import type { Chunk } from "../types.js";
+import { CALLABLE_KINDS, type Chunk } from "../types.js";
 import type { AstLanguage } from "./languages.js";
 import { fits, LineIndex, splitByLines, type Limits } from "./line-index.js";
 import { PACK_SEPARATOR } from "./pack.js";
@@ -63,7 +63,6 @@ interface Piece {
 
 const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "impl", "record", "enum", "protocol", "extension", "object"]);
 const CONSTRUCTOR_NAMES = new Set(["constructor", "__init__", "__construct", "initialize", "init"]);
-const CALLABLE_KINDS = new Set(["function", "method", "constructor"]);
 
 // Promises, not queries: concurrent first calls (a worker takes several files at once) must
 // share one compilation, which is costlier than most parses.

@@ -26,6 +26,7 @@ const DEFINITION_KINDS = new Set([
   "module",
   "namespace",
   "record",
+  "macro",
 ]);
 
 /** Prose kinds (Markdown and friends): useful, but code questions want code first. */

@@ -4,7 +4,7 @@
 // embeds between `startRanking` and `finish`), lift chunks of files with several good chunks,
 // demote tests / generated / vendored code unless asked for, then decay repeated chunks of one
 // file so one file cannot fill the top 10. Scores stay in [0,1] and the output is sorted best first.
-import type { ChunkRecord } from "../types.js";
+import { CALLABLE_KINDS, type ChunkRecord } from "../types.js";
 import { DEFAULT_CONFIG, type RagConfig } from "../config/defaults.js";
 import { analyseQuery, type QueryAnalysis } from "./query-analysis.js";
 import { orderingScores, type FusedScores } from "./fusion.js";
@@ -179,8 +179,6 @@ const TERM_COVERAGE_CANDIDATES = 50;
  */
 export const NAMED_CANDIDATES = 20;
 
-/** A short function is a whole unit (a getter, a one-line helper); a short class or `}` is a leftover. */
-const CALLABLE_KINDS = new Set(["function", "method", "constructor"]);
 
 /**
  * The vectors' share of the ordering base in an index of `chunks` chunks: `vectorShare` up to

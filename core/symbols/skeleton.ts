@@ -18,6 +18,7 @@ export const DECLARATION_KINDS: Readonly<Record<string, string>> = {
   function_signature_item: "function",
   function_definition_statement: "function", // Lua
   local_function_definition_statement: "function",
+  preproc_function_def: "macro", // C and C++: `#define listFirst(l) …`
   // methods and constructors
   method_definition: "method",
   method_declaration: "method",

@@ -51,10 +51,12 @@ const DEFINING_PARENTS = new Set([
   "variable_declarator",
   "type_spec",
   "enum_assignment",
-  // C/C++: prototypes, variables, typedefs and members name what they declare.
+  // C/C++: prototypes, variables, typedefs and members name what they declare; so does a
+  // constant's `#define`.
   "declaration",
   "field_declaration",
   "type_definition",
+  "preproc_def",
   // Haskell: a type signature and each equation of a function name it; so does a binding.
   "signature",
   "function",

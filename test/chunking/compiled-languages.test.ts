@@ -84,6 +84,29 @@ describe("C and C++", () => {
     expect(find(c, "pool_init", "function")).toMatchObject({ startLine: 14, endLine: 20 });
     expect(find(c, "pool_take", "function").content.startsWith("POOL_ALWAYS_INLINE void *")).toBe(true);
   });
+
+  it("takes a function-like macro for a unit, named with its parameters; a constant stays in its neighbours' chunk", async () => {
+    const header = [
+      "/* A doubly linked list. */",
+      "typedef struct list {",
+      "    struct listNode *head;",
+      "    unsigned long len;",
+      "} list;",
+      "",
+      "#define LIST_MAX 64",
+      "/* The list's first node. */",
+      "#define listFirst(l) ((l)->head)",
+      "#define listSwap(a, b) do { \\",
+      "    list *t = (a); \\",
+      "    (a) = (b); (b) = t; \\",
+      "} while (0)",
+    ].join("\n");
+    const chunks = await chunkFile("src/adlist.h", header, options({ minChars: 0, packChars: 0 }));
+    expect(chunks.every((c) => c.language === "c")).toBe(true);
+    expect(find(chunks, "listFirst", "macro")).toMatchObject({ startLine: 8, endLine: 9, context: "macro listFirst(l)" });
+    expect(find(chunks, "listSwap", "macro")).toMatchObject({ startLine: 10, endLine: 13 });
+    expect(chunks.some((c) => c.kind === "macro" && c.symbol === "LIST_MAX")).toBe(false);
+  });
 });
 
 describe(".h headers", () => {

@@ -97,6 +97,8 @@ describe("outlineFromTree", () => {
   it("names C functions through their declarators", async () => {
     const src = "struct node { int v; };\nstatic int add(int a, int b) {\n  return a + b;\n}\n";
     expect(render(outlineFromTree(await parse("c", src)))).toEqual(["struct node 1-1", "function add 2-4"]);
+    const header = "#define NODE_MAX 64\n#define nodeValue(n) ((n)->v)\nint add(int a, int b);\n";
+    expect(render(outlineFromTree(await parse("c", header)))).toEqual(["macro nodeValue 2-2", "function add 3-3"]);
   });
 
   it("lists CSS rules and media blocks", async () => {

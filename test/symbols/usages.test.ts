@@ -55,6 +55,10 @@ describe("findOccurrences", () => {
   it("excludes a C function definition reached through declarators", async () => {
     const c = "int add(int a, int b) { return a + b; }\nint main(void) { return add(1, 2); }\n";
     expect(lines(findOccurrences(await parse("c", c), "add"))).toEqual([2]);
+    // A macro's `#define`, function-like or a constant, is its definition too.
+    const macros = "#define LIST_MAX 64\n#define listFirst(l) ((l)->head)\nint f(list *l) { return listFirst(l) ? LIST_MAX : 0; }\n";
+    expect(lines(findOccurrences(await parse("c", macros), "listFirst"))).toEqual([3]);
+    expect(lines(findOccurrences(await parse("c", macros), "LIST_MAX"))).toEqual([3]);
   });
 
   it("excludes a const declaration's name and reports column positions", async () => {

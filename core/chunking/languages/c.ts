@@ -14,6 +14,8 @@ export const c: AstLanguage = {
     struct: ["(struct_specifier body: (_)) @struct", "(union_specifier body: (_)) @struct"],
     enum: ["(enum_specifier body: (_)) @enum"],
     type: ["type_definition"],
+    // A function-like macro is as much of a C library's interface as its functions (`listFirst(l)`).
+    macro: ["preproc_function_def"],
   },
   forParsing: withoutMacroNoise,
   leading: COMMENTS,
@@ -31,6 +33,7 @@ export const cpp: AstLanguage = {
     enum: ["(enum_specifier body: (_)) @enum"],
     namespace: ["namespace_definition"],
     type: ["type_definition", "alias_declaration"],
+    macro: ["preproc_function_def"],
     // Catch2's and doctest's `TEST_CASE("title") {…}`: the body, its macro a leading line (a
     // call without its `;` to the grammar, the body's previous sibling).
     test: [`((expression_statement (call_expression function: (identifier) @_f (#match? @_f "${TITLED_CPP_TEST_MACROS}"))) . (compound_statement) @test)`],
