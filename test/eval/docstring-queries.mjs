@@ -276,7 +276,7 @@ function candidates(lines, language) {
 }
 
 /** Small deterministic PRNG (mulberry32) so sampling never depends on the platform. */
-function prng(seed) {
+export function prng(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
