@@ -179,7 +179,6 @@ const TERM_COVERAGE_CANDIDATES = 50;
  */
 export const NAMED_CANDIDATES = 20;
 
-
 /**
  * The vectors' share of the ordering base in an index of `chunks` chunks: `vectorShare` up to
  * `largeIndexChunks`, then `vectorShareFall` less per doubling, down to `vectorShareFloor`.
