@@ -63,7 +63,7 @@ describe("query analysis", () => {
   it("reads a PHP name qualified by backslashes as one name, but not a path written with them", () => {
     for (const q of ["Illuminate\\Support\\Collection", "\\App\\Models\\User"]) expect(analyseQuery(q).kind, q).toBe("symbol");
     expect([...analyseQuery("\\App\\Models\\User").writtenNames]).toEqual(["App.Models.User", "User"]);
-    const record = { id: "x", filePath: "src/Collection.php", startLine: 1, endLine: 3, kind: "class", symbol: "Collection", context: "class Collection", content: "class Collection implements ArrayAccess\n{\n}", language: "php", contentHash: "h", description: "" };
+    const record = chunk({ filePath: "src/Collection.php", endLine: 3, kind: "class", symbol: "Collection", context: "class Collection", content: "class Collection implements ArrayAccess\n{\n}", language: "php" });
     expect(exactSymbolMatch(analyseQuery("Illuminate\\Support\\Collection"), record)).toBe(1);
     expect(analyseQuery("where does Illuminate\\Support\\Collection::map run its callback").identifiers).toEqual(["Illuminate\\Support\\Collection::map"]);
     expect(analyseQuery("src\\app\\main.ts").identifiers).toEqual([]);
@@ -85,7 +85,7 @@ describe("query analysis", () => {
     const prose = analyseQuery("why is x<10 and y>5 slower");
     expect(prose.identifiers).toEqual([]);
     expect(prose.terms).toEqual(expect.arrayContaining(["slower"]));
-    const record = { id: "x", filePath: "src/routing/mod.rs", startLine: 1, endLine: 3, kind: "struct", symbol: "Router", context: "struct Router", content: "pub struct Router<S = ()> {\n    inner: Arc<RouterInner<S>>,\n}", language: "rust", contentHash: "h", description: "" };
+    const record = chunk({ filePath: "src/routing/mod.rs", endLine: 3, kind: "struct", symbol: "Router", context: "struct Router", content: "pub struct Router<S = ()> {\n    inner: Arc<RouterInner<S>>,\n}", language: "rust" });
     expect(exactSymbolMatch(analyseQuery("Router<S>"), record)).toBe(1);
     expect(definesIdentifier(analyseQuery("Router<S>"), record)).toBe(1);
   });
