@@ -8,8 +8,8 @@
 /** An upper-case macro name: three or more characters, digits and underscores allowed. */
 const MACRO = "[A-Z_][A-Z0-9_]{2,}";
 
-/** A macro's arguments: parentheses nested one level deep, on one line. */
-const ARGUMENTS = "\\((?:[^()\\n]|\\([^()\\n]*\\))*\\)";
+/** A macro's arguments: parentheses nested one level deep, on one line (Objective-C's reader uses it too). */
+export const ARGUMENTS = "\\((?:[^()\\n]|\\([^()\\n]*\\))*\\)";
 /** The same over a few lines (`V8_DEPRECATE_SOON(` with its message below). */
 const ARGUMENTS_OVER_LINES = "\\((?:[^()]|\\([^()]*\\)){0,600}\\)";
 

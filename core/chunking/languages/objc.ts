@@ -2,6 +2,7 @@
 // methods named by their selector (`setImage:forKey:`), and the C declarations between them.
 import type { Node } from "web-tree-sitter";
 import { c } from "./c.js";
+import { ARGUMENTS } from "./c-macros.js";
 import { COMMENTS, type AstLanguage } from "./types.js";
 
 /**
@@ -18,7 +19,7 @@ const AUDIT_MACRO_LINE = /^[ \t]*(?:NS|CF)_(?:ASSUME_NONNULL|HEADER_AUDIT|EXTERN
  */
 const ENUM_MACRO = /\btypedef[ \t]+(?:NS|CF)_(?:ENUM|OPTIONS|CLOSED_ENUM|ERROR_ENUM)\([ \t]*[\w \t]+?[ \t]*,[ \t]*(\w+)[ \t]*\)/g;
 /** A Swift name or availability macro between an enum's `}` and its `;`. */
-const ENUM_TRAILER = /(\}[ \t]*)((?:NS_SWIFT_NAME|API_AVAILABLE|API_UNAVAILABLE|NS_AVAILABLE|NS_ENUM_AVAILABLE)\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\))(?=[ \t]*;)/g;
+const ENUM_TRAILER = new RegExp(`(\\}[ \\t]*)((?:NS_SWIFT_NAME|API_AVAILABLE|API_UNAVAILABLE|NS_AVAILABLE|NS_ENUM_AVAILABLE)${ARGUMENTS})(?=[ \\t]*;)`, "g");
 
 function forParsing(content: string): string {
   return content
