@@ -224,13 +224,14 @@ function candidates(lines, language) {
     return out;
   }
   const decl = DECL[language];
+  const cFamily = language === "c" || language === "cpp";
   for (let i = 1; i < lines.length; i++) {
     const m = lines[i].match(decl);
     if (!m) continue;
     const symbol = declSymbol(m);
     if (!symbol || (language === "java" || language === "csharp" ? CALL_LIKE : KEYWORDS).has(symbol)) continue;
     // C and C++: a statement in a body (`return make(…`, `else if (…`) is no declaration; C's functions start at column 0.
-    if ((language === "c" || language === "cpp") && /^\s*(?:return|else|case|goto|throw|delete|co_return|if|while|for|switch)\b/.test(lines[i])) continue;
+    if (cFamily && /^\s*(?:return|else|case|goto|throw|delete|co_return|if|while|for|switch)\b/.test(lines[i])) continue;
     if (language === "c" && /^\s/.test(lines[i])) continue;
     // Walk up over attributes / annotations to the doc block.
     let j = i - 1;
@@ -238,26 +239,26 @@ function candidates(lines, language) {
     while (j >= 0 && language === "java" && /^\s*@\w+(\(.*\))?\s*$/.test(lines[j])) j--;
     while (j >= 0 && language === "csharp" && /^\s*\[.*\]\s*$/.test(lines[j])) j--;
     // C and C++: a return type on its own line (GNU style), a template's parameters.
-    while (j >= 0 && (language === "c" || language === "cpp") && /^\s*(?:template\s*<.*>|(?:static\s+|inline\s+|extern\s+)*[A-Za-z_][\w:<>,*&\s]*)\s*$/.test(lines[j]) && !/^\s*(?:return|else)\b/.test(lines[j])) j--;
+    while (j >= 0 && cFamily && /^\s*(?:template\s*<.*>|(?:static\s+|inline\s+|extern\s+)*[A-Za-z_][\w:<>,*&\s]*)\s*$/.test(lines[j]) && !/^\s*(?:return|else)\b/.test(lines[j])) j--;
     if (j < 0) continue;
     let docStart;
     let docEnd;
     let doc;
-    const blockComment = language === "javascript" || language === "typescript" || language === "java" || ((language === "c" || language === "cpp") && /\*\/\s*$/.test(lines[j]));
+    const blockComment = language === "javascript" || language === "typescript" || language === "java" || (cFamily && /\*\/\s*$/.test(lines[j]));
     if (blockComment) {
       if (!/\*\/\s*$/.test(lines[j])) continue;
       docEnd = j;
       // Javadoc-style `/**`; C's own `/* … */` too (redis documents its functions so).
-      const opener = language === "c" || language === "cpp" ? /\/\*/ : /\/\*\*/;
+      const opener = cFamily ? /\/\*/ : /\/\*\*/;
       while (j >= 0 && !opener.test(lines[j])) j--;
       if (j < 0) continue;
       // A comment trailing a line of code (`#define N 256 /* … */`) documents that line.
-      if ((language === "c" || language === "cpp") && !/^\s*\/\*/.test(lines[j])) continue;
+      if (cFamily && !/^\s*\/\*/.test(lines[j])) continue;
       docStart = j;
       doc = lines.slice(docStart, docEnd + 1).map((l) => l.replace(/^\s*\/?\*+\/?/, "").replace(/\*\/\s*$/, ""));
     } else {
       const leader =
-        language === "go" ? /^\s*\/\/(?!\/)/ : language === "rust" || language === "csharp" ? /^\s*\/\/\// : language === "c" || language === "cpp" ? /^\s*\/\/\/?(?!\/)/ : /^\s*#(?!!)/;
+        language === "go" ? /^\s*\/\/(?!\/)/ : language === "rust" || language === "csharp" ? /^\s*\/\/\// : cFamily ? /^\s*\/\/\/?(?!\/)/ : /^\s*#(?!!)/;
       if (!leader.test(lines[j])) continue;
       docEnd = j;
       while (j >= 0 && leader.test(lines[j])) j--;
@@ -269,7 +270,7 @@ function candidates(lines, language) {
       language === "ruby" ? indentEnd(lines, i, (l) => /^\s*end\b/.test(l)) : braceEnd(lines, i);
     if (declEnd <= i && language !== "go") continue;
     // A C prototype over several lines ends at its `;`: only a definition has a body.
-    if ((language === "c" || language === "cpp") && !lines.slice(i, declEnd + 1).some((l) => l.includes("{"))) continue;
+    if (cFamily && !lines.slice(i, declEnd + 1).some((l) => l.includes("{"))) continue;
     out.push({ docStart, docEnd, declStart: docEnd + 1, declEnd, doc, symbol });
   }
   return out;
