@@ -118,9 +118,10 @@ export async function chunkWithSyntax(
   const lines = new LineIndex(content);
   if (lines.lineCount === 0) return [];
   const query = await unitQuery(spec, extraTypes);
-  const tree = await parseAs(spec, content);
+  const given = textForGrammar(spec, content);
+  const tree = await parseWith(spec.grammar, given);
   try {
-    const units = collectUnits(spec, tree, query, lines);
+    const units = collectUnits(spec, tree, query, lines, blankedRows(lines, content, given));
     const pieces = emitRegion(tree.rootNode, 0, lines.lineCount - 1, units, null, "", lines, limits);
     return withoutBareFrames(packSiblings(mergeTiny(pieces, lines, limits), lines, limits), lines, tree).map((p) => ({
       filePath,
@@ -137,9 +138,21 @@ export async function chunkWithSyntax(
   }
 }
 
+/** The text `spec`'s grammar is given for `content` (`forParsing`): the same length and lines. */
+function textForGrammar(spec: AstLanguage, content: string): string {
+  return spec.forParsing?.(content) ?? content;
+}
+
 /** The syntax tree of `content` in `spec`'s grammar, given the text as the language asks (`forParsing`). */
 export function parseAs(spec: AstLanguage, content: string): Promise<Tree> {
-  return parseWith(spec.grammar, spec.forParsing?.(content) ?? content);
+  return parseWith(spec.grammar, textForGrammar(spec, content));
+}
+
+/** Rows with text the grammar was not given (a macro `forParsing` blanked), or null when it was given all. */
+function blankedRows(lines: LineIndex, content: string, given: string): ((row: number) => boolean) | null {
+  if (given === content) return null;
+  const givenLines = new LineIndex(given);
+  return (row) => givenLines.isBlank(row) && !lines.isBlank(row);
 }
 
 /** One unit in a file's outline: the shape of core/symbols' OutlineItem (a floor above this one). */
@@ -160,10 +173,11 @@ export async function outlineOfUnits(spec: AstLanguage, tree: Tree, content: str
   const query = await unitQuery(spec, []);
   // A test is shown by its title as written (`test "adds two"`), as the generic skeleton shows it.
   const item = (u: Unit): UnitOutline => ({ kind: u.kind, name: TITLED_KINDS.has(u.kind) ? u.qualifiedName || u.symbol : u.symbol, startLine: u.start + 1, endLine: u.end + 1, children: u.children.map(item) });
-  return collectUnits(spec, tree, query, new LineIndex(content)).map(item);
+  const lines = new LineIndex(content);
+  return collectUnits(spec, tree, query, lines, blankedRows(lines, content, textForGrammar(spec, content))).map(item);
 }
 
-function collectUnits(spec: AstLanguage, tree: Tree, query: Query, lines: LineIndex): Unit[] {
+function collectUnits(spec: AstLanguage, tree: Tree, query: Query, lines: LineIndex, blanked: ((row: number) => boolean) | null): Unit[] {
   const seen = new Set<number>();
   const flat: Unit[] = [];
   for (const capture of query.captures(tree.rootNode)) {
@@ -174,7 +188,7 @@ function collectUnits(spec: AstLanguage, tree: Tree, query: Query, lines: LineIn
     while (outer.parent && spec.wrappers?.includes(outer.parent.type)) outer = outer.parent;
     const rows = rowsOf(outer);
     // Some grammars end a node where the next one starts (TOML tables): drop blank edges.
-    const trimmed = lines.trim(widenOverLeading(spec, outer, rows[0], lines), rows[1]);
+    const trimmed = lines.trim(widenOverLeading(spec, outer, rows[0], lines, blanked), rows[1]);
     if (!trimmed) continue;
     const [start, end] = trimmed;
     // Extra node types from config are named only by an explicit `name` field: guessing from
@@ -275,8 +289,17 @@ function containsNode(outer: Node, inner: Node): boolean {
   return inner.startIndex >= outer.startIndex && inner.endIndex <= outer.endIndex;
 }
 
-/** Comments, decorators and attributes directly above a unit (no blank line between) belong to it. */
-function widenOverLeading(spec: AstLanguage, node: Node, start: number, lines: LineIndex): number {
+/**
+ * Comments, decorators and attributes directly above a unit (no blank line between) belong to
+ * it; so do lines the grammar was not given (`blanked`: a C macro such as `FMT_DEPRECATED` or
+ * `NS_SWIFT_NAME(…)` on a line of its own), which would otherwise part a doc comment from it.
+ */
+function widenOverLeading(spec: AstLanguage, node: Node, start: number, lines: LineIndex, blanked: ((row: number) => boolean) | null): number {
+  const overBlanked = (row: number): number => {
+    while (blanked && row > 0 && blanked(row - 1)) row--;
+    return row;
+  };
+  start = overBlanked(start);
   if (!spec.leading) return start;
   const previous = spec.previous ?? ((n: Node) => n.previousNamedSibling);
   for (let prev = previous(node); prev && spec.leading.includes(prev.type); prev = previous(prev)) {
@@ -284,7 +307,7 @@ function widenOverLeading(spec: AstLanguage, node: Node, start: number, lines: L
     if (e < start - 1) break;
     // A trailing comment on a code line belongs to that code, not to the next unit.
     if (prev.startPosition.column !== lines.line(s).search(/\S/)) break;
-    start = s;
+    start = overBlanked(s);
   }
   return start;
 }

@@ -25,7 +25,7 @@ export type ChunkingOptions = RagConfig["chunking"];
  * symbols, context, or none: a kind of file now skipped), so an index built by an older chunker
  * can be recognised and rebuilt.
  */
-export const CHUNKING_VERSION = 33;
+export const CHUNKING_VERSION = 34;
 
 export { registerChunker, clearCustomChunkers } from "./registry.js";
 export { loadCustomChunkers, type CustomChunkerEntry } from "./custom-chunkers.js";

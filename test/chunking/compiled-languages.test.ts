@@ -85,6 +85,13 @@ describe("C and C++", () => {
     expect(find(c, "pool_take", "function").content.startsWith("POOL_ALWAYS_INLINE void *")).toBe(true);
   });
 
+  it("keeps a doc comment with its declaration across the attribute macros between them", async () => {
+    const cc = "// Formats a value the old way.\nFMT_DEPRECATED\nFMT_INLINE_VISIBILITY\nvoid format_old(int x) {\n  use(x);\n}\n\nint other(int y) {\n  return y;\n}\n";
+    const chunks = await chunkFile("src/format.cc", cc, options({ minChars: 0, packChars: 0 }));
+    expect(find(chunks, "format_old", "function")).toMatchObject({ startLine: 1, endLine: 6 });
+    expect(chunks.some((c) => c.kind === "preamble")).toBe(false);
+  });
+
   it("takes a function-like macro for a unit, named with its parameters; a constant stays in its neighbours' chunk", async () => {
     const header = [
       "/* A doubly linked list. */",
