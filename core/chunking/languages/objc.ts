@@ -2,15 +2,8 @@
 // methods named by their selector (`setImage:forKey:`), and the C declarations between them.
 import type { Node } from "web-tree-sitter";
 import { c } from "./c.js";
-import { ARGUMENTS } from "./c-macros.js";
+import { ARGUMENTS, withoutMacroNoise } from "./c-macros.js";
 import { COMMENTS, type AstLanguage } from "./types.js";
-
-/**
- * Apple's headers open and close their declarations with macros on lines of their own
- * (`NS_ASSUME_NONNULL_BEGIN` … `_END`); the grammar cannot read them, and with one before it an
- * `@interface` parsed as errors. They are blanked for the parse.
- */
-const AUDIT_MACRO_LINE = /^[ \t]*(?:NS|CF)_(?:ASSUME_NONNULL|HEADER_AUDIT|EXTERN_C|IMPLICIT_BRIDGING_ENABLED|IMPLICIT_BRIDGING_DISABLED)(?:_BEGIN|_END)?\b[^\n]*$/gm;
 
 /**
  * Foundation's enum macros: `typedef NS_ENUM(NSInteger, RLCachePolicy) {…} NS_SWIFT_NAME(…);`
@@ -21,11 +14,16 @@ const ENUM_MACRO = /\btypedef[ \t]+(?:NS|CF)_(?:ENUM|OPTIONS|CLOSED_ENUM|ERROR_E
 /** A Swift name or availability macro between an enum's `}` and its `;`. */
 const ENUM_TRAILER = new RegExp(`(\\}[ \\t]*)((?:NS_SWIFT_NAME|API_AVAILABLE|API_UNAVAILABLE|NS_AVAILABLE|NS_ENUM_AVAILABLE)${ARGUMENTS})(?=[ \\t]*;)`, "g");
 
+/**
+ * C's macro reading (c-macros.ts: Apple's audit macros on lines of their own, such as
+ * `NS_ASSUME_NONNULL_BEGIN`, before which an `@interface` parsed as errors; `FOUNDATION_EXPORT`),
+ * after Foundation's enums are given as enums.
+ */
 function forParsing(content: string): string {
-  return content
-    .replace(AUDIT_MACRO_LINE, (line) => " ".repeat(line.length))
+  const enums = content
     .replace(ENUM_MACRO, (macro: string, name: string) => `enum ${name}`.padEnd(macro.length))
     .replace(ENUM_TRAILER, (_m, brace: string, trailer: string) => brace + " ".repeat(trailer.length));
+  return withoutMacroNoise(enums);
 }
 
 export const objc: AstLanguage = {
